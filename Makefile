@@ -1,0 +1,36 @@
+# Two commands do all the set-up on a fresh Debian 12 machine with Swift:
+#   make demo   installs what is missing, builds, renders out/demo.gif and out/demo.mp4
+#   make test   installs what is missing, builds and runs the whole test suite
+
+# Debian packages sweep builds and tests against (headers, fonts, the ffmpeg CLI for checks).
+DEB_PACKAGES := pkg-config libgif-dev libavcodec-dev libavformat-dev libavutil-dev libswscale-dev \
+                libpango1.0-dev libcairo2-dev fonts-dejavu-core ffmpeg
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps build demo test readme-gif bench clean
+
+deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:" $$missing; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+build: deps
+	swift build -c release
+
+demo: build
+	.build/release/sweep demo -o out
+
+test: deps
+	swift test
+
+# The picture at the top of the README.
+readme-gif: build
+	.build/release/sweep demo -o docs --size 450x600 --fps 20 --quiet && rm -f docs/demo.mp4
+
+bench: build
+	Benchmarks/run.sh
+
+clean:
+	rm -rf .build out

@@ -1,0 +1,51 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Settings every Swift target shares (swift-nio's habit): strict Swift 6 plus the
+// upcoming features that keep imports and existentials explicit.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "sweep",
+    products: [
+        .executable(name: "sweep", targets: ["sweep"]),
+        .library(name: "SweepKit", targets: ["SweepPipeline", "SweepImaging", "SweepTimeline", "SweepSupport"]),
+    ],
+    targets: [
+        // C shims: a module map and one header each, no logic.
+        .systemLibrary(name: "CGIF", path: "Sources/CGIF",
+                       providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev"])]),
+        .systemLibrary(name: "CPangoCairo", path: "Sources/CPangoCairo", pkgConfig: "pangocairo",
+                       providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+
+        // Shared plumbing: typed errors, atomic output files. Pure Swift.
+        .target(name: "SweepSupport"),
+        // Imaging core: pixels, resampling, adjustments, the slider look (Pango/Cairo for vectors and text).
+        .target(name: "SweepImaging", dependencies: ["CPangoCairo", "SweepSupport"]),
+        // Timeline: keyframes, easing, springs, sampling. Pure Swift.
+        .target(name: "SweepTimeline"),
+        // Encoders.
+        .target(name: "SweepGIF", dependencies: ["CGIF", "SweepImaging", "SweepSupport"]),
+        .target(name: "SweepMedia", dependencies: ["CFFmpeg", "SweepImaging", "SweepSupport"]),
+        // Pipeline: spec -> timeline -> frames -> encoder.
+        .target(name: "SweepPipeline", dependencies: ["SweepImaging", "SweepTimeline", "SweepGIF", "SweepMedia"]),
+        // CLI library and the tiny executable.
+        .target(name: "SweepCLI", dependencies: ["SweepPipeline"]),
+        .executableTarget(name: "sweep", dependencies: ["SweepCLI"]),
+
+        .testTarget(name: "SweepImagingTests", dependencies: ["SweepImaging"]),
+        .testTarget(name: "SweepTimelineTests", dependencies: ["SweepTimeline"]),
+        .testTarget(name: "SweepEncoderTests", dependencies: ["SweepGIF", "SweepMedia", "SweepImaging", "SweepSupport"]),
+        .testTarget(name: "SweepPipelineTests", dependencies: ["SweepPipeline", "SweepGIF", "SweepMedia"]),
+        .testTarget(name: "SweepCLITests", dependencies: ["SweepCLI", "SweepPipeline", "SweepGIF", "SweepImaging", "SweepTimeline", "SweepSupport"]),
+    ]
+)
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
+}

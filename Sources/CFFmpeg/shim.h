@@ -1,0 +1,35 @@
+#ifndef SWEEP_CFFMPEG_SHIM_H
+#define SWEEP_CFFMPEG_SHIM_H
+#include <libavformat/avformat.h>
+#include <libavcodec/avcodec.h>
+#include <libavutil/avutil.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/opt.h>
+#include <libavutil/dict.h>
+#include <libavutil/display.h>
+#include <libswscale/swscale.h>
+
+// Function-like macros do not import into Swift; these wrap them.
+
+/// AVERROR(e): a POSIX errno as a negative FFmpeg error code.
+static inline int sweep_averror(int e) { return AVERROR(e); }
+/// AVERROR_EOF: end of stream.
+static inline int sweep_averror_eof(void) { return AVERROR_EOF; }
+/// AV_NOPTS_VALUE: "no timestamp".
+static inline int64_t sweep_av_nopts_value(void) { return AV_NOPTS_VALUE; }
+/// av_err2str uses a compound literal; this fills a caller's buffer instead.
+static inline void sweep_av_strerror(int code, char *buf, size_t size) { av_strerror(code, buf, size); }
+/// AVFMT_GLOBALHEADER / AV_CODEC_FLAG_GLOBAL_HEADER are macros over shifts.
+static inline int sweep_fmt_wants_global_header(const AVOutputFormat *f) { return (f->flags & AVFMT_GLOBALHEADER) != 0; }
+static inline int sweep_fmt_needs_no_file(const AVOutputFormat *f) { return (f->flags & AVFMT_NOFILE) != 0; }
+static const int sweep_codec_flag_global_header = AV_CODEC_FLAG_GLOBAL_HEADER;
+/// SWS_* flags are macros.
+static const int sweep_sws_bicubic = SWS_BICUBIC;
+static const int sweep_sws_point = SWS_POINT;
+static const int sweep_sws_accurate = SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP;
+/// SWS_CS_ITU709 / SWS_CS_ITU601 select the YUV matrix.
+static const int sweep_sws_cs_itu709 = SWS_CS_ITU709;
+static const int sweep_sws_cs_itu601 = SWS_CS_ITU601;
+static const int sweep_avio_flag_write = AVIO_FLAG_WRITE;
+static const int sweep_avio_flag_read = AVIO_FLAG_READ;
+#endif

@@ -1,0 +1,125 @@
+import SweepSupport
+
+/// Step one of parsing: splits argv into positionals and named options, knowing only
+/// which options take a value. Accepts `--opt value`, `--opt=value`, short forms and `--`.
+public struct ArgumentSplitter: Sendable {
+    /// One option the command knows.
+    public struct Option: Sendable {
+        public let name: String
+        public let short: Character?
+        public let takesValue: Bool
+        public init(_ name: String, short: Character? = nil, value: Bool = true) {
+            self.name = name
+            self.short = short
+            self.takesValue = value
+        }
+    }
+
+    /// The split arguments: positionals in order, options in order (repeats kept).
+    public struct Result: Sendable, Equatable {
+        public var positionals: [String] = []
+        public var options: [(name: String, value: String?)] = []
+
+        public static func == (a: Result, b: Result) -> Bool {
+            a.positionals == b.positionals && a.options.elementsEqual(b.options) { $0.name == $1.name && $0.value == $1.value }
+        }
+
+        /// The last value given for `name`.
+        public func value(_ name: String) -> String? { options.last { $0.name == name }?.value }
+        /// True when the flag `name` was given.
+        public func flag(_ name: String) -> Bool { options.contains { $0.name == name } }
+    }
+
+    public let options: [Option]
+
+    public init(_ options: [Option]) { self.options = options }
+
+    /// Splits `args` (without the program and command names).
+    ///
+    /// - Throws: `.usage` for an unknown option (naming the nearest known one) or a
+    ///   missing value.
+    public func split(_ args: [String]) throws -> Result {
+        var r = Result()
+        var i = 0
+        while i < args.count {
+            let a = args[i]
+            i += 1
+            if a == "--" { r.positionals += args[i...]; break }
+            if a.hasPrefix("--") {
+                var name = String(a.dropFirst(2))
+                var inline: String?
+                if let eq = name.firstIndex(of: "=") {
+                    inline = String(name[name.index(after: eq)...])
+                    name = String(name[..<eq])
+                }
+                guard let opt = options.first(where: { $0.name == name }) else { throw unknown("--" + name) }
+                if opt.takesValue {
+                    if let inline { r.options.append((name, inline)); continue }
+                    guard i < args.count else { throw missing("--" + name) }
+                    r.options.append((name, args[i]))
+                    i += 1
+                } else {
+                    if inline != nil {
+                        throw SweepError(.usage, "takes no value", subject: "--" + name, fix: "write just --\(name)")
+                    }
+                    r.options.append((name, nil))
+                }
+            } else if a.hasPrefix("-") && a.count > 1 && !a.dropFirst().allSatisfy({ $0.isNumber || $0 == "." }) {
+                let c = a.dropFirst().first!
+                guard let opt = options.first(where: { $0.short == c }) else { throw unknown(a) }
+                if opt.takesValue {
+                    let rest = String(a.dropFirst(2))
+                    if !rest.isEmpty { r.options.append((opt.name, rest.hasPrefix("=") ? String(rest.dropFirst()) : rest)); continue }
+                    guard i < args.count else { throw missing(a) }
+                    r.options.append((opt.name, args[i]))
+                    i += 1
+                } else {
+                    guard a.count == 2 else { throw unknown(a) }
+                    r.options.append((opt.name, nil))
+                }
+            } else {
+                r.positionals.append(a)
+            }
+        }
+        return r
+    }
+
+    private func unknown(_ given: String) -> SweepError {
+        let names = options.map { "--" + $0.name }
+        let hint = Suggest.nearest(given, in: names).map { "did you mean \($0)?" } ?? "see --help"
+        return SweepError(.usage, "unknown option", subject: given, fix: hint)
+    }
+
+    private func missing(_ name: String) -> SweepError {
+        SweepError(.usage, "needs a value", subject: name, fix: "write \(name) VALUE or \(name)=VALUE")
+    }
+}
+
+/// Nearest-name suggestions for typos.
+public enum Suggest {
+    /// The candidate closest to `word` by edit distance, if it is close enough to help.
+    public static func nearest(_ word: String, in candidates: [String]) -> String? {
+        let w = Array(word.lowercased())
+        var best: (String, Int)?
+        for c in candidates {
+            let d = distance(w, Array(c.lowercased()))
+            if d < (best?.1 ?? Int.max) { best = (c, d) }
+        }
+        guard let best, best.1 <= max(2, w.count / 3) else { return nil }
+        return best.0
+    }
+
+    static func distance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var prev = Array(0...b.count)
+        for i in 1...a.count {
+            var cur = [i] + [Int](repeating: 0, count: b.count)
+            for j in 1...b.count {
+                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            prev = cur
+        }
+        return prev[b.count]
+    }
+}

@@ -1,0 +1,77 @@
+import SweepGIF
+import SweepImaging
+import SweepPipeline
+import SweepSupport
+import SweepTimeline
+
+/// Step two of parsing for `render`, `preview` and `demo`: a plain value built from the
+/// split arguments. Pure: it throws, never prints or exits.
+public struct RenderOptions: Sendable {
+    public var inputs: [String] = []
+    public var output: String?
+    public var spec: RenderSpec
+    public var position: Double?
+    public var quiet = false
+    public var json = false
+
+    /// Options `render`, `preview` and `demo` share.
+    static let common: [ArgumentSplitter.Option] = [
+        .init("output", short: "o"), .init("size", short: "s"), .init("fps"), .init("duration", short: "d"),
+        .init("hold"), .init("from"), .init("to"), .init("ease"), .init("loop"),
+        .init("no-handle", value: false), .init("no-labels", value: false),
+        .init("fit"), .init("rtl", value: false), .init("vertical", value: false), .init("ui-scale"),
+        .init("before-label"), .init("after-label"), .init("font"), .init("corner-radius"), .init("background"),
+        .init("colors"), .init("dither"), .init("crf"), .init("encoder-preset"),
+        .init("reduce-motion"), .init("max-pixels"), .init("position"),
+        .init("quiet", short: "q", value: false), .init("json", value: false),
+    ]
+
+    /// Interprets split arguments.
+    public static func interpret(_ r: ArgumentSplitter.Result) throws -> RenderOptions {
+        var from = 1.0, to = 0.0, duration = 3.0, hold = 0.5
+        var curve = Curve.easeInOut
+        var loop = LoopMode.forever
+        if let v = r.value("from") { from = try ValueParser.double(v, option: "--from", range: 0...1) }
+        if let v = r.value("to") { to = try ValueParser.double(v, option: "--to", range: 0...1) }
+        if let v = r.value("duration") { duration = try ValueParser.double(v, option: "--duration", range: 0.01...3600) }
+        if let v = r.value("hold") { hold = try ValueParser.double(v, option: "--hold", range: 0...3600) }
+        if let v = r.value("ease") { curve = try ValueParser.curve(v) }
+        if let v = r.value("loop") { loop = try ValueParser.loop(v) }
+        let anim = RenderSpec.sweep(from: from, to: to, duration: duration, hold: hold, curve: curve, loop: loop)
+        var o = RenderOptions(spec: RenderSpec(before: .file(""), after: nil, animation: anim))
+        o.inputs = r.positionals
+        o.output = r.value("output")
+        o.quiet = r.flag("quiet")
+        o.json = r.flag("json")
+        if let v = r.value("size") { (o.spec.width, o.spec.height) = try ValueParser.size(v) }
+        if let v = r.value("fps") { o.spec.fps = try ValueParser.double(v, option: "--fps", range: 1...240) }
+        if let v = r.value("position") { o.position = try ValueParser.double(v, option: "--position", range: 0...1) }
+        if let v = r.value("fit") { o.spec.fit = try ValueParser.choice(v, option: "--fit", as: FitMode.self) }
+        if let v = r.value("reduce-motion") {
+            o.spec.reduceMotion = try ValueParser.choice(v, option: "--reduce-motion", as: ReduceMotion.self)
+        }
+        if let v = r.value("max-pixels") {
+            o.spec.maxPixels = try ValueParser.int(v, option: "--max-pixels", range: 1...1_000_000_000)
+        }
+        var style = SliderStyle()
+        if r.flag("no-handle") { style.showHandle = false }
+        if r.flag("no-labels") { style.showLabels = false }
+        if r.flag("rtl") { style.rightToLeft = true }
+        if r.flag("vertical") { style.orientation = .vertical }
+        if let v = r.value("ui-scale") { style.uiScale = try ValueParser.double(v, option: "--ui-scale", range: 0.1...20) }
+        if let v = r.value("before-label") { style.beforeLabel = v }
+        if let v = r.value("after-label") { style.afterLabel = v }
+        if let v = r.value("font") { style.labelFont = v }
+        if let v = r.value("corner-radius") { style.cornerRadius = try ValueParser.double(v, option: "--corner-radius", range: 0...1000) }
+        if let v = r.value("background") { style.background = try ValueParser.color(v, option: "--background") }
+        o.spec.style = style
+        if let v = r.value("colors") { o.spec.gifColors = try ValueParser.int(v, option: "--colors", range: 2...256) }
+        if let v = r.value("dither") { o.spec.dither = try ValueParser.choice(v, option: "--dither", as: DitherMode.self) }
+        if let v = r.value("crf") {
+            let crf = try ValueParser.int(v, option: "--crf", range: 0...63)
+            o.spec.videoOptions.append(("crf", String(crf)))
+        }
+        if let v = r.value("encoder-preset") { o.spec.videoOptions.append(("preset", v)) }
+        return o
+    }
+}

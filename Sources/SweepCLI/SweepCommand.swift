@@ -1,0 +1,149 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import SweepImaging
+import SweepPipeline
+import SweepSupport
+
+/// The `sweep` command line: parses, runs, prints one line per message, and maps errors
+/// to sysexits codes. `main.swift` only calls ``run(_:)``.
+public enum SweepCommand {
+    public static let version = "0.1.0"
+
+    static let usage = """
+    sweep \(version): animated before/after comparisons as GIF, MP4 and stills
+
+    usage:
+      sweep demo [-o DIR]                    render the built-in demo (DIR/demo.gif, DIR/demo.mp4)
+      sweep render BEFORE [AFTER] -o OUT     OUT: .gif, .mp4, or frames-%04d.png
+      sweep preview BEFORE [AFTER] -o OUT --position P    one still: .png, .jpg, .webp
+      sweep --version | --help | COMMAND --help
+
+    render options:
+      -s, --size WxH          output size (default: the before image's size)
+          --fps N             frames per second (default 30)
+      -d, --duration S        length of the sweep in seconds (default 3)
+          --hold S            pause before and after the sweep (default 0.5)
+          --from P, --to P    split positions 0…1, the share showing before (default 1 → 0)
+          --ease NAME         linear, ease-in, ease-out, ease-in-out, spring, smooth, snappy, bouncy, hold
+          --loop MODE         forever (default), once, N, boomerang
+          --fit MODE          fill (default, centre crop), fit (letterbox), stretch
+          --no-handle         no divider or knob
+          --no-labels         no Before/After tags
+          --before-label T, --after-label T, --font FAMILY
+          --rtl, --vertical, --ui-scale X, --corner-radius PT, --background #RRGGBB[AA]
+          --colors N          GIF palette size 2…256;  --dither none|ordered|diffusion
+          --crf N, --encoder-preset NAME    video quality and x264 speed
+          --reduce-motion cut|dissolve      honour reduced motion
+          --max-pixels N      refuse larger inputs (default 100000000)
+      -q, --quiet             no progress or summary;  --json   summary as JSON on stdout
+
+    exit codes: 0 ok, 64 usage, 65 bad input data, 66 missing input, 69 unavailable,
+                70 internal, 73 cannot create output, 74 I/O error
+    """
+
+    /// Runs the command line `args` (without the program name) and returns the exit code.
+    public static func run(_ args: [String]) -> Int32 {
+        TempFileRegistry.shared.installSignalHandlers()
+        do {
+            try dispatch(args)
+            return 0
+        } catch let e as SweepError {
+            printError("sweep: " + e.description)
+            return e.code.exitCode
+        } catch {
+            printError("sweep: internal error: \(error)")
+            return SweepError.Code.internalError.exitCode
+        }
+    }
+
+    static func dispatch(_ args: [String]) throws {
+        guard let command = args.first else { print(usage); return }
+        let rest = Array(args.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") || command == "--help" || command == "-h" || command == "help" {
+            print(usage)
+            return
+        }
+        switch command {
+        case "--version", "version": print("sweep \(version)")
+        case "demo": try demo(rest)
+        case "render": try render(rest)
+        case "preview": try preview(rest)
+        default:
+            let hint = Suggest.nearest(command, in: ["demo", "render", "preview"]).map { "did you mean \($0)?" } ?? "see sweep --help"
+            throw SweepError(.usage, "unknown command", subject: command, fix: hint)
+        }
+    }
+
+    static func parse(_ args: [String]) throws -> RenderOptions {
+        try RenderOptions.interpret(ArgumentSplitter(RenderOptions.common).split(args))
+    }
+
+    static func sides(_ o: RenderOptions) throws -> (InputSource, InputSource?) {
+        switch o.inputs.count {
+        case 1: return (.file(o.inputs[0]), nil)
+        case 2: return (.file(o.inputs[0]), .file(o.inputs[1]))
+        case 0: throw SweepError(.usage, "no input images", subject: "render", fix: "give BEFORE and AFTER image files")
+        default: throw SweepError(.usage, "too many inputs: \(o.inputs.count)", subject: "render", fix: "give BEFORE and AFTER only")
+        }
+    }
+
+    static func render(_ args: [String]) throws {
+        var o = try parse(args)
+        guard let out = o.output else { throw SweepError(.usage, "no output file", subject: "render", fix: "add -o OUT.gif or -o OUT.mp4") }
+        (o.spec.before, o.spec.after) = try sides(o)
+        _ = try OutputKind.infer(path: out)
+        let bar = ProgressBar(enabled: !o.quiet && !o.json)
+        let result = try Renderer.render(o.spec, to: out, progress: bar.update)
+        bar.finish()
+        report(result, o)
+    }
+
+    static func preview(_ args: [String]) throws {
+        var o = try parse(args)
+        guard let out = o.output else { throw SweepError(.usage, "no output file", subject: "preview", fix: "add -o OUT.png") }
+        (o.spec.before, o.spec.after) = try sides(o)
+        let result = try Renderer.preview(o.spec, position: o.position ?? 0.5, to: out)
+        report(result, o)
+    }
+
+    static func demo(_ args: [String]) throws {
+        var o = try parse(args)
+        let dir = o.output ?? "out"
+        do {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        } catch {
+            throw SweepError(.cannotCreate, "cannot create the folder", subject: dir, fix: "choose a folder you can write to")
+        }
+        o.spec.before = .image(DemoScenes.flatLandscape())
+        o.spec.after = .image(DemoScenes.gradedLandscape())
+        if !args.contains(where: { ["--from", "--to", "--duration", "-d", "--ease", "--hold"].contains($0.split(separator: "=").first.map(String.init) ?? $0) }) {
+            o.spec.animation = RenderSpec.demoAnimation
+        }
+        for name in ["demo.gif", "demo.mp4"] {
+            let bar = ProgressBar(enabled: !o.quiet && !o.json, label: name)
+            let result = try Renderer.render(o.spec, to: dir + "/" + name, progress: bar.update)
+            bar.finish()
+            report(result, o)
+        }
+    }
+
+    static func report(_ r: RenderResult, _ o: RenderOptions) {
+        if o.json {
+            let enc = JSONEncoder()
+            enc.outputFormatting = [.sortedKeys]
+            if let data = try? enc.encode(r) { print(String(decoding: data, as: UTF8.self)) }
+            return
+        }
+        if o.quiet { return }
+        for n in r.notes { printError("sweep: note: \(n)") }
+        let size = r.bytes >= 1_000_000 ? String(format: "%.2f MB", Double(r.bytes) / 1e6) : String(format: "%.0f KB", Double(r.bytes) / 1e3)
+        print(String(format: "wrote %@ (%@, %dx%d, %d frames, %.2f s) in %.2f s", r.output, size, r.width, r.height,
+                     r.frames, r.duration, r.seconds))
+    }
+
+    static func printError(_ s: String) {
+        FileHandle.standardError.write(Data((s + "\n").utf8))
+    }
+}

@@ -1,0 +1,84 @@
+import SweepGIF
+import SweepImaging
+import SweepSupport
+import SweepTimeline
+
+/// Parses and range-checks option values; every error names the option and the range.
+enum ValueParser {
+    static func double(_ s: String, option: String, range: ClosedRange<Double>) throws -> Double {
+        guard let v = Double(s), v.isFinite else {
+            throw SweepError(.usage, "'\(s)' is not a number", subject: option, fix: "give a number in \(fmt(range))")
+        }
+        guard range.contains(v) else {
+            throw SweepError(.usage, "\(s) is out of range", subject: option, fix: "give a number in \(fmt(range))")
+        }
+        return v
+    }
+
+    static func int(_ s: String, option: String, range: ClosedRange<Int>) throws -> Int {
+        guard let v = Int(s) else {
+            throw SweepError(.usage, "'\(s)' is not a whole number", subject: option,
+                             fix: "give a whole number in \(range.lowerBound)…\(range.upperBound)")
+        }
+        guard range.contains(v) else {
+            throw SweepError(.usage, "\(s) is out of range", subject: option,
+                             fix: "give a whole number in \(range.lowerBound)…\(range.upperBound)")
+        }
+        return v
+    }
+
+    /// "WxH", e.g. 1080x1080.
+    static func size(_ s: String, option: String = "--size") throws -> (Int, Int) {
+        let parts = s.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
+            throw SweepError(.usage, "'\(s)' is not a size", subject: option, fix: "write WIDTHxHEIGHT, e.g. 1080x1080")
+        }
+        guard (2...16384).contains(w), (2...16384).contains(h) else {
+            throw SweepError(.usage, "\(s) is out of range", subject: option, fix: "use 2…16384 pixels per side")
+        }
+        return (w, h)
+    }
+
+    static func curve(_ s: String, option: String = "--ease") throws -> Curve {
+        if let c = Curve.named[s] { return c }
+        let hint = Suggest.nearest(s, in: Array(Curve.named.keys).sorted()).map { "did you mean \($0)?" }
+            ?? "use one of \(Curve.named.keys.sorted().joined(separator: ", "))"
+        throw SweepError(.usage, "unknown curve '\(s)'", subject: option, fix: hint)
+    }
+
+    static func loop(_ s: String) throws -> LoopMode {
+        switch s {
+        case "once": return .once
+        case "forever": return .forever
+        case "boomerang": return .boomerang
+        default:
+            if let n = Int(s), n >= 1, n <= 65535 { return n == 1 ? .once : .count(n) }
+            throw SweepError(.usage, "unknown loop '\(s)'", subject: "--loop", fix: "use once, forever, boomerang or a count 1…65535")
+        }
+    }
+
+    static func choice<T: RawRepresentable & CaseIterable>(_ s: String, option: String, as: T.Type) throws -> T where T.RawValue == String {
+        if let v = T(rawValue: s) { return v }
+        let all = T.allCases.map(\.rawValue)
+        let hint = Suggest.nearest(s, in: all).map { "did you mean \($0)?" } ?? "use one of \(all.joined(separator: ", "))"
+        throw SweepError(.usage, "unknown value '\(s)'", subject: option, fix: hint)
+    }
+
+    /// A colour as #RRGGBB, #RRGGBBAA, or a few names.
+    static func color(_ s: String, option: String) throws -> RGBA8 {
+        let named: [String: RGBA8] = ["white": .white, "black": .black, "transparent": .clear]
+        if let c = named[s.lowercased()] { return c }
+        var hex = s
+        if hex.hasPrefix("#") { hex.removeFirst() }
+        guard hex.count == 6 || hex.count == 8, let v = UInt32(hex, radix: 16) else {
+            throw SweepError(.usage, "'\(s)' is not a colour", subject: option, fix: "write #RRGGBB, #RRGGBBAA, white, black or transparent")
+        }
+        if hex.count == 6 { return RGBA8(r: UInt8(v >> 16 & 0xff), g: UInt8(v >> 8 & 0xff), b: UInt8(v & 0xff)) }
+        return RGBA8(r: UInt8(v >> 24), g: UInt8(v >> 16 & 0xff), b: UInt8(v >> 8 & 0xff), a: UInt8(v & 0xff))
+    }
+
+    static func fmt(_ r: ClosedRange<Double>) -> String {
+        func f(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+        return "\(f(r.lowerBound))…\(f(r.upperBound))"
+    }
+}

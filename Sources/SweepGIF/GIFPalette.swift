@@ -1,0 +1,158 @@
+import SweepImaging
+
+/// A GIF colour table of at most 256 entries, built for a whole animation.
+///
+/// Built in OkLab from a histogram weighted by screen time: median cut for a start, then
+/// k-means to refine. Reserved colours (the overlay's white and so on) are kept exactly.
+/// When `transparentIndex` is set, that entry is never used for a visible colour.
+public struct GIFPalette: Sendable {
+    /// The visible colours, in index order.
+    public let colors: [RGBA8]
+    /// The index that stands for "transparent / unchanged", if one is reserved.
+    public let transparentIndex: Int?
+    let lab: [OkLab]
+
+    /// Wraps a ready colour list.
+    public init(colors: [RGBA8], transparentIndex: Int?) {
+        self.colors = colors
+        self.transparentIndex = transparentIndex
+        lab = colors.map { OkLab(r: Float($0.r), g: Float($0.g), b: Float($0.b)) }
+    }
+
+    /// Table size rounded up to a power of two, as GIF requires.
+    var tableSize: Int {
+        var n = 2
+        while n < colors.count + (transparentIndex == nil ? 0 : 1) { n *= 2 }
+        return n
+    }
+
+    /// Builds a palette of `count` entries (2…256) from weighted sample images.
+    ///
+    /// - Parameters:
+    ///   - samples: images with their weights (screen time); sampled on a sparse grid.
+    ///   - count: total entries including the transparent one when `transparent` is set.
+    ///   - reserved: colours that must be present exactly.
+    public static func build(samples: [(image: RGBAImage, weight: Double)], count: Int,
+                             reserved: [RGBA8] = [], transparent: Bool = true) -> GIFPalette {
+        let visible = max(1, min(256, count) - (transparent ? 1 : 0))
+        let fixed = Array(Set(reserved.map { RGBA8(r: $0.r, g: $0.g, b: $0.b) })).sorted { ($0.r, $0.g, $0.b) < ($1.r, $1.g, $1.b) }
+        let fixedCount = min(fixed.count, visible)
+        // Weighted histogram on 5 bits per channel, keeping each bin's mean colour.
+        var sums = [Double](repeating: 0, count: 32768 * 4)
+        for (image, weight) in samples where weight > 0 {
+            let step = max(1, Int((Double(image.width * image.height) / 400_000).squareRoot()))
+            image.pixels.withUnsafeBufferPointer { p in
+                for y in stride(from: 0, to: image.height, by: step) {
+                    for x in stride(from: 0, to: image.width, by: step) {
+                        let i = (y * image.width + x) * 4
+                        if p[i + 3] < 128 { continue }
+                        let r = Int(p[i]), g = Int(p[i + 1]), b = Int(p[i + 2])
+                        let bin = ((r >> 3) << 10 | (g >> 3) << 5 | (b >> 3)) * 4
+                        sums[bin] += weight * Double(r); sums[bin + 1] += weight * Double(g)
+                        sums[bin + 2] += weight * Double(b); sums[bin + 3] += weight
+                    }
+                }
+            }
+        }
+        var points: [OkLab] = []
+        var rgbs: [(Float, Float, Float)] = []
+        var weights: [Float] = []
+        for bin in 0..<32768 where sums[bin * 4 + 3] > 0 {
+            let w = sums[bin * 4 + 3]
+            let rgb = (Float(sums[bin * 4] / w), Float(sums[bin * 4 + 1] / w), Float(sums[bin * 4 + 2] / w))
+            rgbs.append(rgb)
+            points.append(OkLab(r: rgb.0, g: rgb.1, b: rgb.2))
+            weights.append(Float(w))
+        }
+        let free = visible - fixedCount
+        var centroids = medianCut(points: points, weights: weights, boxes: min(free, points.count))
+        let fixedLab = fixed.prefix(fixedCount).map { OkLab(r: Float($0.r), g: Float($0.g), b: Float($0.b)) }
+        centroids = kMeans(points: points, weights: weights, centroids: centroids, fixed: Array(fixedLab), iterations: 6)
+        // Each free centroid becomes the weighted mean sRGB colour of its members.
+        var assigned = [(Double, Double, Double, Double)](repeating: (0, 0, 0, 0), count: centroids.count)
+        let all = Array(fixedLab) + centroids
+        for (k, p) in points.enumerated() {
+            let j = nearest(p, in: all)
+            if j < fixedLab.count { continue }
+            let w = Double(weights[k])
+            assigned[j - fixedLab.count].0 += w * Double(rgbs[k].0)
+            assigned[j - fixedLab.count].1 += w * Double(rgbs[k].1)
+            assigned[j - fixedLab.count].2 += w * Double(rgbs[k].2)
+            assigned[j - fixedLab.count].3 += w
+        }
+        var colors = Array(fixed.prefix(fixedCount))
+        for a in assigned where a.3 > 0 {
+            let c = RGBA8(r: UInt8((a.0 / a.3).rounded()), g: UInt8((a.1 / a.3).rounded()), b: UInt8((a.2 / a.3).rounded()))
+            if !colors.contains(c) { colors.append(c) }
+        }
+        if colors.isEmpty { colors = [.black] }
+        return GIFPalette(colors: colors, transparentIndex: transparent ? colors.count : nil)
+    }
+
+    static func nearest(_ p: OkLab, in list: [OkLab]) -> Int {
+        var best = 0
+        var bestD = Float.infinity
+        for (j, c) in list.enumerated() {
+            let d = p.distance2(c)
+            if d < bestD { bestD = d; best = j }
+        }
+        return best
+    }
+
+    /// Splits the box with the most weighted variance at its weighted median until there
+    /// are `boxes` boxes; returns their weighted means.
+    static func medianCut(points: [OkLab], weights: [Float], boxes: Int) -> [OkLab] {
+        guard boxes > 0, !points.isEmpty else { return [] }
+        var groups: [[Int]] = [Array(points.indices)]
+        func stats(_ g: [Int]) -> (mean: OkLab, axis: Int, score: Float) {
+            var w: Float = 0, m = (Float(0), Float(0), Float(0))
+            for i in g { let p = points[i]; let wi = weights[i]; w += wi; m.0 += wi * p.l; m.1 += wi * p.a; m.2 += wi * p.b }
+            m = (m.0 / w, m.1 / w, m.2 / w)
+            var v = (Float(0), Float(0), Float(0))
+            for i in g {
+                let p = points[i]; let wi = weights[i]
+                v.0 += wi * (p.l - m.0) * (p.l - m.0); v.1 += wi * (p.a - m.1) * (p.a - m.1); v.2 += wi * (p.b - m.2) * (p.b - m.2)
+            }
+            let axis = v.0 >= v.1 && v.0 >= v.2 ? 0 : (v.1 >= v.2 ? 1 : 2)
+            return (OkLab(l: m.0, a: m.1, b: m.2), axis, g.count > 1 ? v.0 + v.1 + v.2 : -1)
+        }
+        var info = [stats(groups[0])]
+        while groups.count < boxes {
+            guard let k = info.indices.max(by: { info[$0].score < info[$1].score }), info[k].score > 0 else { break }
+            let axis = info[k].axis
+            let sorted = groups[k].sorted {
+                let a = points[$0], b = points[$1]
+                return axis == 0 ? a.l < b.l : (axis == 1 ? a.a < b.a : a.b < b.b)
+            }
+            let total = sorted.reduce(Float(0)) { $0 + weights[$1] }
+            var acc: Float = 0, cut = 1
+            for (n, i) in sorted.enumerated() {
+                acc += weights[i]
+                if acc >= total / 2 { cut = max(1, min(sorted.count - 1, n + 1)); break }
+            }
+            groups[k] = Array(sorted[..<cut]); info[k] = stats(groups[k])
+            let rest = Array(sorted[cut...]); groups.append(rest); info.append(stats(rest))
+        }
+        return info.map(\.mean)
+    }
+
+    /// Lloyd iterations on weighted points; `fixed` centroids attract points but never move.
+    static func kMeans(points: [OkLab], weights: [Float], centroids: [OkLab], fixed: [OkLab], iterations: Int) -> [OkLab] {
+        var cs = centroids
+        guard !cs.isEmpty else { return cs }
+        for _ in 0..<iterations {
+            var acc = [(Float, Float, Float, Float)](repeating: (0, 0, 0, 0), count: cs.count)
+            let all = fixed + cs
+            for (k, p) in points.enumerated() {
+                let j = nearest(p, in: all) - fixed.count
+                if j < 0 { continue }
+                let w = weights[k]
+                acc[j].0 += w * p.l; acc[j].1 += w * p.a; acc[j].2 += w * p.b; acc[j].3 += w
+            }
+            for j in cs.indices where acc[j].3 > 0 {
+                cs[j] = OkLab(l: acc[j].0 / acc[j].3, a: acc[j].1 / acc[j].3, b: acc[j].2 / acc[j].3)
+            }
+        }
+        return cs
+    }
+}

@@ -1,0 +1,19 @@
+/// GIF frame delays in centiseconds.
+public enum GIFTiming {
+    /// Delays for `count` frames at `fps`, rounded cumulatively so that the total time
+    /// stays exact (30 fps → 3, 3, 4, …), and never below 2 cs, which browsers would
+    /// stretch to 10 cs.
+    public static func delays(count: Int, fps: Double) -> [Int] {
+        var out: [Int] = []
+        out.reserveCapacity(count)
+        var shown = 0
+        for i in 0..<count {
+            // The small epsilon keeps 10.0 from being computed as 9.999…
+            let end = Int((Double(i + 1) * 100 / fps + 1e-9).rounded(.down))
+            let d = max(2, end - shown)
+            out.append(d)
+            shown += d
+        }
+        return out
+    }
+}

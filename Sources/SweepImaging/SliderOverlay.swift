@@ -1,0 +1,196 @@
+import CPangoCairo
+import Foundation
+
+/// The slider's overlay (divider, knob, tags, corners) prepared once for one output size.
+///
+/// Everything that does not depend on the split position is drawn here, once: the knob at
+/// a few sub-pixel phases so that it glides smoothly, and each tag as a finished sprite.
+/// Per frame only compositing remains.
+public struct SliderOverlay: Sendable {
+    /// Sub-pixel phases of the knob along the direction it travels.
+    static let phases = 8
+
+    public let width: Int
+    public let height: Int
+    public let style: SliderStyle
+    /// Pixels per point.
+    public let scale: Double
+    let knobs: [Sprite]
+    /// Sprite size is odd-free: the knob centre sits at `knobHalf + phase` inside it.
+    let knobHalf: Int
+    let beforeTag: Sprite?
+    let afterTag: Sprite?
+    let beforeTagOrigin: (x: Int, y: Int)
+    let afterTagOrigin: (x: Int, y: Int)
+    let cornerMask: CornerMask?
+
+    /// Draws the overlay parts for a `width`×`height` output.
+    public init(width: Int, height: Int, style: SliderStyle) {
+        self.width = width
+        self.height = height
+        self.style = style
+        let scale = style.resolvedScale(width: width, height: height)
+        self.scale = scale
+        let vertical = style.orientation == .vertical
+
+        // Knob: a white disc with a soft shadow and a double arrow, at each phase.
+        let pad = Int(ceil((style.shadowRadius * 2 + style.shadowOffset + 1) * scale))
+        let half = Int(ceil(style.knobDiameter * scale / 2)) + pad + 1
+        knobHalf = half
+        if style.showHandle {
+            // The fixed axis: the knob is centred across the frame, maybe at a half pixel.
+            let across = Double(vertical ? width : height) / 2
+            let acrossFrac = across - floor(across)
+            knobs = (0..<Self.phases).map { k in
+                let along = Double(k) / Double(Self.phases)
+                return Self.drawKnob(style: style, scale: scale, half: half,
+                                     cx: Double(half) + (vertical ? acrossFrac : along),
+                                     cy: Double(half) + (vertical ? along : acrossFrac))
+            }
+        } else {
+            knobs = []
+        }
+
+        // Tags: before at top-leading, after at top-trailing (bottom-leading when vertical).
+        if style.showLabels {
+            let b = Self.drawTag(style.beforeLabel, style: style, scale: scale)
+            let a = Self.drawTag(style.afterLabel, style: style, scale: scale)
+            let inset = Int((style.labelInset * scale).rounded())
+            let leading = { (s: Sprite) in style.rightToLeft ? width - inset - s.width : inset }
+            let trailing = { (s: Sprite) in style.rightToLeft ? inset : width - inset - s.width }
+            beforeTag = b
+            afterTag = a
+            beforeTagOrigin = (b.map(leading) ?? 0, inset)
+            if vertical {
+                afterTagOrigin = (a.map(leading) ?? 0, height - inset - (a?.height ?? 0))
+            } else {
+                afterTagOrigin = (a.map(trailing) ?? 0, inset)
+            }
+        } else {
+            beforeTag = nil; afterTag = nil
+            beforeTagOrigin = (0, 0); afterTagOrigin = (0, 0)
+        }
+        cornerMask = style.cornerRadius > 0
+            ? CornerMask(radius: style.cornerRadius * scale, width: width, height: height) : nil
+    }
+
+    static func drawKnob(style: SliderStyle, scale: Double, half: Int, cx: Double, cy: Double) -> Sprite {
+        let side = half * 2
+        let canvas = CairoCanvas(width: side, height: side)
+        let r = style.knobDiameter * scale / 2
+        // Shadow: the disc's coverage, blurred (σ = radius / 2), offset down.
+        if style.shadowColor.a > 0 {
+            let disc = CairoCanvas(width: side, height: side)
+            disc.setColor(.white)
+            disc.circle(cx: cx, cy: cy + style.shadowOffset * scale, radius: r)
+            var mask = disc.sprite().pixels.enumerated().compactMap { $0.offset % 4 == 3 ? $0.element : nil }
+            GaussianBlur.blur(&mask, width: side, height: side, sigma: style.shadowRadius * scale / 2)
+            canvas.paint(style.shadowColor, mask: mask)
+        }
+        canvas.setColor(style.knobColor)
+        canvas.circle(cx: cx, cy: cy, radius: r)
+        drawArrow(on: canvas, style: style, scale: scale, cx: cx, cy: cy)
+        return canvas.sprite()
+    }
+
+    /// A bold double-headed arrow across the travel direction, about 17 pt wide.
+    static func drawArrow(on canvas: CairoCanvas, style: SliderStyle, scale: Double, cx: Double, cy: Double) {
+        let cr = canvas.cr
+        let s = style.glyphSize / 17 * scale
+        let halfLen = 9.5 * s, head = 5.0 * s
+        canvas.setColor(style.glyphColor)
+        cairo_save(cr)
+        cairo_translate(cr, cx, cy)
+        if style.orientation == .vertical { cairo_rotate(cr, Double.pi / 2) }
+        cairo_set_line_width(cr, 2.4 * s)
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+        // One path so that the translucent strokes do not double up where they meet.
+        cairo_move_to(cr, -halfLen + head, -head); cairo_line_to(cr, -halfLen, 0); cairo_line_to(cr, -halfLen + head, head)
+        cairo_move_to(cr, -halfLen, 0); cairo_line_to(cr, halfLen, 0)
+        cairo_move_to(cr, halfLen - head, -head); cairo_line_to(cr, halfLen, 0); cairo_line_to(cr, halfLen - head, head)
+        cairo_stroke(cr)
+        cairo_restore(cr)
+    }
+
+    static func drawTag(_ text: String, style: SliderStyle, scale: Double) -> Sprite? {
+        if text.isEmpty { return nil }
+        let probe = CairoCanvas(width: 1, height: 1)
+        let px = style.labelSize * scale
+        let size = probe.textSize(text, font: style.labelFont, pixelSize: px, weight: style.labelWeight)
+        let w = Int(ceil(size.w + 2 * style.labelPaddingX * scale))
+        let h = Int(ceil(size.h + 2 * style.labelPaddingY * scale))
+        let canvas = CairoCanvas(width: w, height: h)
+        canvas.setColor(style.capsuleColor)
+        canvas.roundedRect(x: 0, y: 0, w: Double(w), h: Double(h), r: Double(h) / 2)
+        canvas.drawText(text, x: (Double(w) - size.w) / 2, y: (Double(h) - size.h) / 2 - size.y,
+                        font: style.labelFont, pixelSize: px, weight: style.labelWeight, color: style.labelColor)
+        return canvas.sprite()
+    }
+
+    /// Where the split falls along the travel axis, in pixels from the top-left, and which
+    /// image lies before that edge.
+    public func splitEdge(position p: Double) -> (edge: Double, beforeFirst: Bool) {
+        let p = max(0, min(1, p))
+        switch (style.orientation, style.rightToLeft) {
+        case (.vertical, _): return (Double(height) * p, true)
+        case (.horizontal, false): return (Double(width) * p, true)
+        case (.horizontal, true): return (Double(width) * (1 - p), false)
+        }
+    }
+
+    /// Draws divider, knob and tags for split position `p` onto an opaque frame,
+    /// then cuts the rounded corners.
+    public func draw(on frame: inout RGBAImage, position p: Double, tagOpacity: Double = 1) {
+        let (edge, _) = splitEdge(position: p)
+        let vertical = style.orientation == .vertical
+        if style.showHandle {
+            drawDivider(on: &frame, at: edge, vertical: vertical)
+            let scaled = edge * Double(Self.phases)
+            let whole = Int(floor(scaled)) // in 1/phases pixel units
+            let pixel = whole >= 0 ? whole / Self.phases : (whole - Self.phases + 1) / Self.phases
+            let phase = whole - pixel * Self.phases
+            let across = Int(floor(Double(vertical ? width : height) / 2))
+            let sprite = knobs[phase]
+            if vertical {
+                sprite.draw(into: &frame, x: across - knobHalf, y: pixel - knobHalf)
+            } else {
+                sprite.draw(into: &frame, x: pixel - knobHalf, y: across - knobHalf)
+            }
+        }
+        if style.showLabels {
+            let p = max(0, min(1, p))
+            let beforeOpacity = min(p / 0.25, 1) * tagOpacity
+            let afterOpacity = min((1 - p) / 0.25, 1) * tagOpacity
+            beforeTag?.draw(into: &frame, x: beforeTagOrigin.x, y: beforeTagOrigin.y, opacity: beforeOpacity)
+            afterTag?.draw(into: &frame, x: afterTagOrigin.x, y: afterTagOrigin.y, opacity: afterOpacity)
+        }
+        cornerMask?.apply(to: &frame, background: style.background)
+    }
+
+    /// The divider: `dividerWidth` points centred on the edge, anti-aliased by coverage.
+    func drawDivider(on frame: inout RGBAImage, at edge: Double, vertical: Bool) {
+        let half = style.dividerWidth * scale / 2
+        let lo = edge - half, hi = edge + half
+        let extent = vertical ? height : width
+        let first = max(0, Int(floor(lo))), last = min(extent - 1, Int(ceil(hi)) - 1)
+        if first > last { return }
+        let c = style.dividerColor
+        let w = frame.width, h = frame.height
+        frame.pixels.withUnsafeMutableBufferPointer { p in
+            for i in first...last {
+                let coverage = max(0, min(Double(i + 1), hi) - max(Double(i), lo))
+                let a = Int((coverage * Double(c.a)).rounded())
+                if a <= 0 { continue }
+                let inv = 255 - a
+                let n = vertical ? w : h
+                for j in 0..<n {
+                    let idx = vertical ? (i * w + j) * 4 : (j * w + i) * 4
+                    p[idx] = UInt8((Int(c.r) * a + Int(p[idx]) * inv + 127) / 255)
+                    p[idx + 1] = UInt8((Int(c.g) * a + Int(p[idx + 1]) * inv + 127) / 255)
+                    p[idx + 2] = UInt8((Int(c.b) * a + Int(p[idx + 2]) * inv + 127) / 255)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+/// The look of the comparison slider, in points (DESIGN §3).
+///
+/// Every size is in points; ``resolvedScale(width:height:)`` converts points to pixels.
+/// The defaults reproduce the seed component.
+public struct SliderStyle: Sendable, Equatable {
+    /// Which way the split runs.
+    public enum Orientation: String, Sendable, Codable, CaseIterable {
+        /// The split line is vertical and moves left–right (the default).
+        case horizontal
+        /// The split line is horizontal and moves up–down; before is on top.
+        case vertical
+    }
+
+    public var orientation: Orientation = .horizontal
+    /// Right-to-left layout: before on the right, mirrored tags.
+    public var rightToLeft = false
+    /// Points-to-pixels factor; `nil` means shorter output side / 390 (a phone-screen look).
+    public var uiScale: Double?
+
+    /// Draw the divider line and the knob.
+    public var showHandle = true
+    public var dividerWidth = 3.0
+    public var dividerColor = RGBA8.white
+    public var knobDiameter = 44.0
+    public var knobColor = RGBA8.white
+    /// Shadow under the knob: colour with its opacity, blur radius and downward offset.
+    public var shadowColor = RGBA8(r: 0, g: 0, b: 0, a: 77)
+    public var shadowRadius = 6.0
+    public var shadowOffset = 2.0
+    /// The double-arrow glyph: colour (black at 70 %) and size (body text, 17 pt).
+    public var glyphColor = RGBA8(r: 0, g: 0, b: 0, a: 179)
+    public var glyphSize = 17.0
+
+    /// Draw the Before/After tags.
+    public var showLabels = true
+    public var beforeLabel = "Before"
+    public var afterLabel = "After"
+    /// A fontconfig family list, e.g. "Sans" or "Noto Sans, Noto Sans CJK JP".
+    public var labelFont = "Sans"
+    public var labelSize = 12.0
+    /// Pango weight (400 regular, 600 semibold, 700 bold).
+    public var labelWeight = 600
+    public var labelColor = RGBA8.white
+    public var capsuleColor = RGBA8(r: 0, g: 0, b: 0, a: 128)
+    public var labelPaddingX = 10.0
+    public var labelPaddingY = 5.0
+    public var labelInset = 12.0
+
+    /// Rounded corners of the whole frame (0 = square). The seed uses 24 pt.
+    public var cornerRadius = 0.0
+    /// Colour outside rounded corners and behind letterboxing.
+    public var background = RGBA8.black
+
+    public init() {}
+
+    /// Pixels per point for an output of the given size.
+    public func resolvedScale(width: Int, height: Int) -> Double {
+        uiScale ?? Double(min(width, height)) / 390
+    }
+}

@@ -1,0 +1,29 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CFFmpeg
+import SweepSupport
+
+/// The one call-through point to FFmpeg: turns a negative return code into a typed error.
+enum FFmpegCall {
+    /// FFmpeg's text for an error code.
+    static func message(_ code: Int32) -> String {
+        var buf = [CChar](repeating: 0, count: 256)
+        sweep_av_strerror(code, &buf, buf.count)
+        return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Returns `code` when it is not negative; otherwise throws `kind` naming `subject`.
+    @discardableResult
+    static func check(_ code: Int32, _ what: String, subject: String, kind: SweepError.Code = .ioError,
+                      fix: String? = nil) throws -> Int32 {
+        if code >= 0 { return code }
+        var kind = kind
+        // Disk full and permission problems are I/O failures whatever the step.
+        if code == sweep_averror(ENOSPC) || code == sweep_averror(EIO) { kind = .ioError }
+        throw SweepError(kind, "\(what): \(message(code))", subject: subject, fix: fix)
+    }
+
+    /// Silences FFmpeg's own logging; sweep reports errors itself, one line each.
+    static let quiet: Void = { av_log_set_level(AV_LOG_QUIET) }()
+}

@@ -1,0 +1,152 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CFFmpeg
+import Foundation
+import SweepImaging
+import SweepSupport
+
+/// Decodes still images (JPEG, PNG, WebP, TIFF, BMP, the first frame of a GIF, …) through
+/// FFmpeg's decoders, recognising the format from the bytes, not the file name.
+public enum ImageDecoder {
+    /// The default pixel limit: 100 megapixels.
+    public static let defaultMaxPixels = 100_000_000
+
+    /// Decodes the first frame of the image at `path` as opaque RGBA over `background`.
+    ///
+    /// - Throws: ``SweepError`` with `.noInput` (missing, unreadable, a folder) or
+    ///   `.dataError` (not an image, corrupt, too many pixels).
+    public static func decode(path: String, background: RGBA8 = .black,
+                              maxPixels: Int = defaultMaxPixels) throws -> RGBAImage {
+        _ = FFmpegCall.quiet
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            throw SweepError(.noInput, "no such file", subject: path, fix: "check the path")
+        }
+        if isDir.boolValue {
+            throw SweepError(.noInput, "is a folder, not an image", subject: path, fix: "give an image file")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SweepError(.noInput, "cannot read the file (\(String(cString: strerror(errno))))", subject: path,
+                             fix: "check its permissions")
+        }
+        if data.isEmpty {
+            throw SweepError(.dataError, "the file is empty", subject: path, fix: "give a JPEG, PNG, WebP, TIFF, BMP or GIF image")
+        }
+        return try decode(bytes: [UInt8](data), name: path, background: background, maxPixels: maxPixels)
+    }
+
+    /// Decodes an image held in memory; `name` is used in error messages.
+    public static func decode(bytes: [UInt8], name: String, background: RGBA8 = .black,
+                              maxPixels: Int = defaultMaxPixels) throws -> RGBAImage {
+        _ = FFmpegCall.quiet
+        let notImage = SweepError(.dataError, "not an image sweep can read", subject: name,
+                                  fix: "give a JPEG, PNG, WebP, TIFF, BMP or GIF image")
+        let input = MemoryInput(bytes: bytes)
+        let opaque = Unmanaged.passRetained(input)
+        defer { opaque.release() }
+        let bufSize: Int32 = 65536
+        guard let buffer = av_malloc(Int(bufSize)) else { throw SweepError(.internalError, "out of memory", subject: name) }
+        guard let avio = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), bufSize, 0, opaque.toOpaque(),
+                                            MemoryInput.read, nil, MemoryInput.seek) else {
+            av_free(buffer)
+            throw SweepError(.internalError, "out of memory", subject: name)
+        }
+        defer {
+            av_free(avio.pointee.buffer)
+            var a: UnsafeMutablePointer<AVIOContext>? = avio
+            avio_context_free(&a)
+        }
+        var fmt = avformat_alloc_context()
+        fmt?.pointee.pb = avio
+        fmt?.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        guard avformat_open_input(&fmt, nil, nil, nil) >= 0, let ctx = fmt else { throw notImage }
+        defer { var c: UnsafeMutablePointer<AVFormatContext>? = ctx; avformat_close_input(&c) }
+        _ = avformat_find_stream_info(ctx, nil)
+        let streamIndex = av_find_best_stream(ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+        guard streamIndex >= 0, let par = ctx.pointee.streams[Int(streamIndex)]?.pointee.codecpar else { throw notImage }
+        // Refuse decompression bombs before anything big is allocated.
+        let w = Int(par.pointee.width), h = Int(par.pointee.height)
+        if w > 0 && h > 0 && w * h > maxPixels {
+            throw SweepError(.dataError, "the image claims \(w)×\(h) pixels, over the limit of \(maxPixels)", subject: name,
+                             fix: "raise --max-pixels if the image is genuine")
+        }
+        guard let codec = avcodec_find_decoder(par.pointee.codec_id) else { throw notImage }
+        let decHandle = try CodecContextHandle(codec: codec)
+        let dec = decHandle.ptr
+        avcodec_parameters_to_context(dec, par)
+        dec.pointee.thread_count = 1
+        guard avcodec_open2(dec, codec, nil) >= 0 else { throw notImage }
+        let frameHandle = try FrameHandle(), packetHandle = try PacketHandle()
+        let frame = frameHandle.ptr, packet = packetHandle.ptr
+        let corrupt = SweepError(.dataError, "the image is corrupt or truncated", subject: name,
+                                 fix: "re-export it from the original")
+        var got = false
+        while !got {
+            let r = av_read_frame(ctx, packet)
+            if r < 0 {
+                // Drain: some decoders hold the picture until the end of input.
+                avcodec_send_packet(dec, nil)
+                got = avcodec_receive_frame(dec, frame) >= 0
+                break
+            }
+            defer { av_packet_unref(packet) }
+            if packet.pointee.stream_index != streamIndex { continue }
+            if avcodec_send_packet(dec, packet) < 0 { throw corrupt }
+            got = avcodec_receive_frame(dec, frame) >= 0
+        }
+        guard got, frame.pointee.width > 0, frame.pointee.height > 0 else { throw corrupt }
+        if frame.pointee.decode_error_flags != 0 || (frame.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 { throw corrupt }
+        let fw = Int(frame.pointee.width), fh = Int(frame.pointee.height)
+        if fw * fh > maxPixels {
+            throw SweepError(.dataError, "the image has \(fw)×\(fh) pixels, over the limit of \(maxPixels)", subject: name,
+                             fix: "raise --max-pixels if the image is genuine")
+        }
+        var image = try toRGBA(frame, name: name)
+        image = flatten(image, over: background)
+        return image
+    }
+
+    /// Converts any decoded frame to 8-bit RGBA with swscale.
+    static func toRGBA(_ frame: UnsafeMutablePointer<AVFrame>, name: String) throws -> RGBAImage {
+        let w = Int(frame.pointee.width), h = Int(frame.pointee.height)
+        let src = AVPixelFormat(rawValue: frame.pointee.format)
+        guard let sws = sws_getContext(Int32(w), Int32(h), src, Int32(w), Int32(h), AV_PIX_FMT_RGBA,
+                                       sweep_sws_bicubic | sweep_sws_accurate, nil, nil, nil) else {
+            throw SweepError(.dataError, "unsupported pixel format", subject: name, fix: "convert the image to PNG or JPEG")
+        }
+        defer { sws_freeContext(sws) }
+        var pixels = [UInt8](repeating: 0, count: w * h * 4)
+        pixels.withUnsafeMutableBufferPointer { p in
+            var dst: [UnsafeMutablePointer<UInt8>?] = [p.baseAddress, nil, nil, nil]
+            var stride: [Int32] = [Int32(w * 4), 0, 0, 0]
+            withUnsafePointer(to: &frame.pointee.data) { dataTuple in
+                dataTuple.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { data in
+                    withUnsafePointer(to: &frame.pointee.linesize) { lsTuple in
+                        lsTuple.withMemoryRebound(to: Int32.self, capacity: 8) { ls in
+                            _ = sws_scale(sws, data, ls, 0, Int32(h), &dst, &stride)
+                        }
+                    }
+                }
+            }
+        }
+        return RGBAImage(width: w, height: h, pixels: pixels)
+    }
+
+    /// Composites a straight-alpha image over an opaque background colour.
+    static func flatten(_ image: RGBAImage, over bg: RGBA8) -> RGBAImage {
+        if image.isOpaque { return image }
+        var out = image
+        out.pixels.withUnsafeMutableBufferPointer { p in
+            for i in stride(from: 0, to: p.count, by: 4) {
+                let a = Int(p[i + 3])
+                if a == 255 { continue }
+                p[i] = UInt8((Int(p[i]) * a + Int(bg.r) * (255 - a) + 127) / 255)
+                p[i + 1] = UInt8((Int(p[i + 1]) * a + Int(bg.g) * (255 - a) + 127) / 255)
+                p[i + 2] = UInt8((Int(p[i + 2]) * a + Int(bg.b) * (255 - a) + 127) / 255)
+                p[i + 3] = 255
+            }
+        }
+        return out
+    }
+}

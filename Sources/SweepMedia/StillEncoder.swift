@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CFFmpeg
+import SweepImaging
+import SweepSupport
+
+/// Encodes single images (PNG, JPEG, WebP) with FFmpeg's image encoders.
+public enum StillEncoder {
+    /// A still-image format.
+    public enum Format: String, Sendable, CaseIterable {
+        case png, jpeg, webp
+
+        /// The format for a file extension, if sweep writes it.
+        public init?(extension ext: String) {
+            switch ext.lowercased() {
+            case "png": self = .png
+            case "jpg", "jpeg": self = .jpeg
+            case "webp": self = .webp
+            default: return nil
+            }
+        }
+    }
+
+    /// Encodes `image` and returns the file's bytes.
+    public static func encode(_ image: RGBAImage, format: Format, quality: Int = 90, name: String) throws -> [UInt8] {
+        _ = FFmpegCall.quiet
+        let (encName, pix): (String, AVPixelFormat) = switch format {
+        case .png: ("png", image.isOpaque ? AV_PIX_FMT_RGB24 : AV_PIX_FMT_RGBA)
+        case .jpeg: ("mjpeg", AV_PIX_FMT_YUVJ444P)
+        case .webp: ("libwebp", image.isOpaque ? AV_PIX_FMT_YUV420P : AV_PIX_FMT_YUVA420P)
+        }
+        guard let codec = avcodec_find_encoder_by_name(encName) else {
+            throw SweepError(.unavailable, "this FFmpeg build has no \(encName) encoder", subject: name,
+                             fix: "choose another still format")
+        }
+        let ctx = try CodecContextHandle(codec: codec)
+        let c = ctx.ptr
+        c.pointee.width = Int32(image.width)
+        c.pointee.height = Int32(image.height)
+        c.pointee.pix_fmt = pix
+        c.pointee.time_base = AVRational(num: 1, den: 1)
+        let opts = DictionaryHandle()
+        switch format {
+        case .png: opts.set("pred", "mixed")
+        case .jpeg:
+            // mjpeg's quality is a qscale: 2 (best) … 31.
+            c.pointee.flags |= AV_CODEC_FLAG_QSCALE
+            c.pointee.global_quality = Int32(max(2, min(31, 2 + (100 - quality) * 29 / 100))) * FF_QP2LAMBDA
+            c.pointee.color_range = AVCOL_RANGE_JPEG
+        case .webp: opts.set("quality", String(quality))
+        }
+        try FFmpegCall.check(avcodec_open2(c, codec, &opts.ptr), "cannot start the \(encName) encoder", subject: name,
+                             kind: .internalError)
+        let frame = try FrameHandle()
+        let f = frame.ptr
+        f.pointee.format = pix.rawValue
+        f.pointee.width = Int32(image.width)
+        f.pointee.height = Int32(image.height)
+        f.pointee.color_range = format == .jpeg ? AVCOL_RANGE_JPEG : AVCOL_RANGE_UNSPECIFIED
+        try FFmpegCall.check(av_frame_get_buffer(f, 0), "cannot allocate a frame", subject: name, kind: .internalError)
+        guard let sws = sws_getContext(Int32(image.width), Int32(image.height), AV_PIX_FMT_RGBA, Int32(image.width),
+                                       Int32(image.height), pix, sweep_sws_bicubic | sweep_sws_accurate, nil, nil, nil) else {
+            throw SweepError(.internalError, "cannot set up colour conversion", subject: name)
+        }
+        let scaler = ScalerHandle(sws)
+        if format == .jpeg {
+            // JPEG (JFIF) is BT.601 full range by definition.
+            let t = sws_getCoefficients(sweep_sws_cs_itu601)
+            sws_setColorspaceDetails(sws, t, 1, t, 1, 0, 1 << 16, 1 << 16)
+        }
+        image.pixels.withUnsafeBufferPointer { p in
+            var src: [UnsafePointer<UInt8>?] = [p.baseAddress, nil, nil, nil]
+            var stride: [Int32] = [Int32(image.width * 4), 0, 0, 0]
+            withUnsafeMutablePointer(to: &f.pointee.data) { d in
+                d.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { data in
+                    withUnsafePointer(to: &f.pointee.linesize) { l in
+                        l.withMemoryRebound(to: Int32.self, capacity: 8) { ls in
+                            _ = sws_scale(scaler.ptr, &src, &stride, 0, Int32(image.height), data, ls)
+                        }
+                    }
+                }
+            }
+        }
+        f.pointee.pts = 0
+        try FFmpegCall.check(avcodec_send_frame(c, f), "encoding failed", subject: name, kind: .internalError)
+        try FFmpegCall.check(avcodec_send_frame(c, nil), "encoding failed", subject: name, kind: .internalError)
+        let packet = try PacketHandle()
+        var bytes: [UInt8] = []
+        while avcodec_receive_packet(c, packet.ptr) >= 0 {
+            bytes += UnsafeBufferPointer(start: packet.ptr.pointee.data, count: Int(packet.ptr.pointee.size))
+            av_packet_unref(packet.ptr)
+        }
+        guard !bytes.isEmpty else { throw SweepError(.internalError, "the encoder produced nothing", subject: name) }
+        return bytes
+    }
+
+    /// Encodes `image` and writes it atomically to `path`.
+    public static func write(_ image: RGBAImage, to path: String, format: Format, quality: Int = 90) throws {
+        let bytes = try encode(image, format: format, quality: quality, name: path)
+        let out = try AtomicOutput(destination: path)
+        try FileBytes.write(bytes, to: out.temporaryPath, reportAs: path)
+        try out.commit()
+    }
+}

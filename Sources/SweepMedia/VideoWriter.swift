@@ -1,0 +1,192 @@
+import CFFmpeg
+import Foundation
+import SweepImaging
+import SweepSupport
+
+/// Encodes RGBA frames to a video file through libavcodec/libavformat.
+///
+/// Colour: RGB is converted with the BT.709 matrix into limited-range YUV, and the stream
+/// and frames are tagged BT.709 (primaries, transfer, matrix, range), so players show the
+/// colours sweep rendered. Frames stream through: nothing is kept after it is encoded.
+public final class VideoWriter {
+    public let width: Int
+    public let height: Int
+    let destination: String
+    let codec: VideoCodec
+    private var oc: UnsafeMutablePointer<AVFormatContext>?
+    private let enc: CodecContextHandle
+    private let stream: UnsafeMutablePointer<AVStream>
+    private let frame: FrameHandle
+    private let packet: PacketHandle
+    private let scaler: ScalerHandle
+    private var nextPTS: Int64 = 0
+    private var headerWritten = false
+    private var finished = false
+    /// Frames sent to the encoder.
+    public private(set) var framesWritten = 0
+
+    /// Opens `path` for writing with `codec`.
+    ///
+    /// - Parameters:
+    ///   - fps: frames per second (may be fractional).
+    ///   - options: encoder options that override the codec's defaults; an option the
+    ///     encoder does not take is an error.
+    /// - Throws: `.unavailable` when this FFmpeg lacks the encoder, `.usage` for an
+    ///   unused option, `.cannotCreate`/`.ioError` for file problems.
+    public init(path: String, destination: String? = nil, width: Int, height: Int, fps: Double,
+                codec: VideoCodec = .h264, options: [(String, String)] = []) throws {
+        _ = FFmpegCall.quiet
+        self.width = width
+        self.height = height
+        self.codec = codec
+        let dest = destination ?? path
+        self.destination = dest
+        guard let encoder = avcodec_find_encoder_by_name(codec.encoder) else {
+            throw SweepError(.unavailable, "this FFmpeg build has no \(codec.encoder) encoder", subject: dest,
+                             fix: "install a build with \(codec.encoder) or choose another --codec")
+        }
+        var ctx: UnsafeMutablePointer<AVFormatContext>?
+        try FFmpegCall.check(avformat_alloc_output_context2(&ctx, nil, codec.muxer, path), "cannot set up the \(codec.muxer) container",
+                             subject: dest, kind: .internalError)
+        guard let oc = ctx else { throw SweepError(.internalError, "cannot set up the container", subject: dest) }
+        self.oc = oc
+        guard let st = avformat_new_stream(oc, nil) else {
+            avformat_free_context(oc)
+            throw SweepError(.internalError, "cannot add a stream", subject: dest)
+        }
+        stream = st
+        enc = try CodecContextHandle(codec: encoder)
+        frame = try FrameHandle()
+        packet = try PacketHandle()
+        let c = enc.ptr
+        let rate = av_d2q(fps, 100_000)
+        c.pointee.width = Int32(width)
+        c.pointee.height = Int32(height)
+        c.pointee.time_base = AVRational(num: rate.den, den: rate.num)
+        c.pointee.framerate = rate
+        let pixFmt = av_get_pix_fmt(codec.pixelFormat)
+        c.pointee.pix_fmt = pixFmt
+        c.pointee.color_primaries = AVCOL_PRI_BT709
+        c.pointee.color_trc = AVCOL_TRC_BT709
+        c.pointee.colorspace = AVCOL_SPC_BT709
+        c.pointee.color_range = AVCOL_RANGE_MPEG
+        c.pointee.thread_count = 0
+        if sweep_fmt_wants_global_header(oc.pointee.oformat) != 0 { c.pointee.flags |= sweep_codec_flag_global_header }
+        guard let sws = sws_getContext(Int32(width), Int32(height), AV_PIX_FMT_RGBA, Int32(width), Int32(height), pixFmt,
+                                       sweep_sws_bicubic | sweep_sws_accurate, nil, nil, nil) else {
+            avformat_free_context(oc)
+            throw SweepError(.internalError, "cannot set up colour conversion", subject: dest)
+        }
+        scaler = ScalerHandle(sws)
+        let opts = DictionaryHandle(codec.defaults)
+        for (k, v) in options { opts.set(k, v) }
+        do {
+            try FFmpegCall.check(avcodec_open2(c, encoder, &opts.ptr), "\(codec.encoder) refused the settings",
+                                 subject: dest, kind: .usage, fix: "check --crf, --preset and --codec-opt values")
+            // Leftover keys were not used: a typo would otherwise fail silently.
+            let unused = opts.keys
+            if !unused.isEmpty {
+                throw SweepError(.usage, "\(codec.encoder) does not take the option \(unused.joined(separator: ", "))",
+                                 subject: "--codec-opt", fix: "run `ffmpeg -h encoder=\(codec.encoder)` for its options")
+            }
+            try FFmpegCall.check(avcodec_parameters_from_context(st.pointee.codecpar, c), "cannot copy codec parameters",
+                                 subject: dest, kind: .internalError)
+            if let tag = codec.tag {
+                let b = Array(tag.utf8)
+                st.pointee.codecpar.pointee.codec_tag = UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16 | UInt32(b[3]) << 24
+            }
+            st.pointee.time_base = c.pointee.time_base
+            st.pointee.avg_frame_rate = rate
+            let f = frame.ptr
+            f.pointee.format = pixFmt.rawValue
+            f.pointee.width = Int32(width)
+            f.pointee.height = Int32(height)
+            f.pointee.color_primaries = AVCOL_PRI_BT709
+            f.pointee.color_trc = AVCOL_TRC_BT709
+            f.pointee.colorspace = AVCOL_SPC_BT709
+            f.pointee.color_range = AVCOL_RANGE_MPEG
+            try FFmpegCall.check(av_frame_get_buffer(f, 0), "cannot allocate a frame", subject: dest, kind: .internalError)
+            // swscale defaults to BT.601; the stream is tagged BT.709, so convert with it.
+            let table = sws_getCoefficients(sweep_sws_cs_itu709)
+            sws_setColorspaceDetails(sws, table, 1, table, 0, 0, 1 << 16, 1 << 16)
+            if sweep_fmt_needs_no_file(oc.pointee.oformat) == 0 {
+                try FFmpegCall.check(avio_open(&oc.pointee.pb, path, sweep_avio_flag_write), "cannot create the file",
+                                     subject: dest, kind: .cannotCreate, fix: "check the folder exists and is writable")
+            }
+            let mux = DictionaryHandle(codec.muxerOptions)
+            try FFmpegCall.check(avformat_write_header(oc, &mux.ptr), "cannot write the \(codec.muxer) header", subject: dest)
+            headerWritten = true
+        } catch {
+            closeFile()
+            throw error
+        }
+    }
+
+    private func closeFile() {
+        guard let oc else { return }
+        if oc.pointee.pb != nil { avio_closep(&oc.pointee.pb) }
+        avformat_free_context(oc)
+        self.oc = nil
+    }
+
+    deinit { closeFile() }
+
+    /// Converts and encodes one frame.
+    public func add(_ image: RGBAImage) throws {
+        precondition(image.width == width && image.height == height)
+        let f = frame.ptr
+        try FFmpegCall.check(av_frame_make_writable(f), "cannot reuse the frame", subject: destination, kind: .internalError)
+        image.pixels.withUnsafeBufferPointer { p in
+            var src: [UnsafePointer<UInt8>?] = [p.baseAddress, nil, nil, nil]
+            var stride: [Int32] = [Int32(width * 4), 0, 0, 0]
+            withUnsafeMutablePointer(to: &f.pointee.data) { dataTuple in
+                dataTuple.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { data in
+                    withUnsafePointer(to: &f.pointee.linesize) { lsTuple in
+                        lsTuple.withMemoryRebound(to: Int32.self, capacity: 8) { ls in
+                            _ = sws_scale(scaler.ptr, &src, &stride, 0, Int32(height), data, ls)
+                        }
+                    }
+                }
+            }
+        }
+        f.pointee.pts = nextPTS
+        nextPTS += 1
+        try FFmpegCall.check(avcodec_send_frame(enc.ptr, f), "encoding failed", subject: destination)
+        framesWritten += 1
+        try drain()
+    }
+
+    private func drain() throws {
+        guard let oc else { return }
+        while true {
+            let r = avcodec_receive_packet(enc.ptr, packet.ptr)
+            if r == sweep_averror(EAGAIN) || r == sweep_averror_eof() { return }
+            try FFmpegCall.check(r, "encoding failed", subject: destination)
+            av_packet_rescale_ts(packet.ptr, enc.ptr.pointee.time_base, stream.pointee.time_base)
+            packet.ptr.pointee.stream_index = stream.pointee.index
+            let w = av_interleaved_write_frame(oc, packet.ptr)
+            try FFmpegCall.check(w, "writing failed", subject: destination, kind: .ioError,
+                                 fix: "check free disk space and permissions")
+        }
+    }
+
+    /// Flushes the encoder, writes the trailer (moving the index to the front for
+    /// `+faststart`) and closes the file.
+    public func finish() throws {
+        guard !finished, let oc else { return }
+        finished = true
+        try FFmpegCall.check(avcodec_send_frame(enc.ptr, nil), "encoding failed", subject: destination)
+        try drain()
+        try FFmpegCall.check(av_write_trailer(oc), "cannot finish the file", subject: destination, kind: .ioError,
+                             fix: "check free disk space")
+        if let pb = oc.pointee.pb, pb.pointee.error < 0 {
+            try FFmpegCall.check(pb.pointee.error, "writing failed", subject: destination, kind: .ioError,
+                                 fix: "check free disk space and permissions")
+        }
+        if oc.pointee.pb != nil {
+            try FFmpegCall.check(avio_closep(&oc.pointee.pb), "cannot close the file", subject: destination, kind: .ioError)
+        }
+        avformat_free_context(oc)
+        self.oc = nil
+    }
+}

@@ -1,0 +1,76 @@
+import SweepImaging
+import SweepMedia
+import SweepSupport
+import SweepTimeline
+
+/// Turns frame states into finished RGBA frames for one render.
+///
+/// The two sides are decoded and resized once; each look is applied once per distinct
+/// value (a pure sweep applies it once in all); the overlay is drawn once. Per frame
+/// only the split, the overlay sprites and, in dissolves, one blend remain.
+public final class FrameSource {
+    public let width: Int
+    public let height: Int
+    public let overlay: SliderOverlay
+    let beforeBase: RGBAImage
+    let afterBase: RGBAImage
+    private var beforeCache: (Adjustments, RGBAImage)?
+    private var afterCache: (Adjustments, RGBAImage)?
+    private var scratch: RGBAImage
+
+    /// Decodes and prepares both sides at the output size.
+    public init(spec: RenderSpec) throws {
+        let bg = spec.style.background
+        let before = try Self.load(spec.before, background: bg, maxPixels: spec.maxPixels)
+        let after = try spec.after.map { try Self.load($0, background: bg, maxPixels: spec.maxPixels) } ?? before
+        let w = spec.width ?? before.width, h = spec.height ?? before.height
+        try Self.validate(width: w, height: h, maxPixels: spec.maxPixels)
+        width = w
+        height = h
+        beforeBase = Resampler.resize(before, width: w, height: h, mode: spec.fit, background: bg)
+        afterBase = Resampler.resize(after, width: w, height: h, mode: spec.fit, background: bg)
+        overlay = SliderOverlay(width: w, height: h, style: spec.style)
+        scratch = RGBAImage(width: w, height: h)
+    }
+
+    static func validate(width: Int, height: Int, maxPixels: Int) throws {
+        guard width >= 2, height >= 2, width <= 16384, height <= 16384, width * height <= maxPixels else {
+            throw SweepError(.usage, "output size \(width)x\(height) is out of range", subject: "--size",
+                             fix: "use 2…16384 pixels per side and at most \(maxPixels) pixels")
+        }
+    }
+
+    static func load(_ source: InputSource, background: RGBA8, maxPixels: Int) throws -> RGBAImage {
+        switch source {
+        case let .file(path): return try ImageDecoder.decode(path: path, background: background, maxPixels: maxPixels)
+        case let .image(img): return img
+        }
+    }
+
+    func side(_ base: RGBAImage, _ look: Adjustments, cache: inout (Adjustments, RGBAImage)?) -> RGBAImage {
+        if let c = cache, c.0 == look { return c.1 }
+        let img = look.apply(to: base)
+        cache = (look, img)
+        return img
+    }
+
+    /// Renders the frame for `state` into `frame` (which must have the output size).
+    public func render(_ state: FrameState<Adjustments>, into frame: inout RGBAImage) {
+        let b = side(beforeBase, state.before, cache: &beforeCache)
+        let a = side(afterBase, state.after, cache: &afterCache)
+        SplitCompositor.compose(before: b, after: a, overlay: overlay, position: state.position, into: &frame)
+        overlay.draw(on: &frame, position: state.position)
+        if let fade = state.crossfade, fade.fraction > 0 {
+            SplitCompositor.compose(before: b, after: a, overlay: overlay, position: fade.position, into: &scratch)
+            overlay.draw(on: &scratch, position: fade.position)
+            SplitCompositor.dissolve(&frame, towards: scratch, fraction: fade.fraction)
+        }
+    }
+
+    /// A new frame for `state`.
+    public func render(_ state: FrameState<Adjustments>) -> RGBAImage {
+        var f = RGBAImage(width: width, height: height)
+        render(state, into: &f)
+        return f
+    }
+}

@@ -1,0 +1,22 @@
+/// What a render produced.
+public struct RenderResult: Sendable, Equatable, Codable {
+    /// The file written (for PNG sequences, the pattern).
+    public var output: String
+    /// "gif", "h264", "png-sequence", "png", …
+    public var format: String
+    /// Bytes on disk (all files for a sequence).
+    public var bytes: Int
+    public var width: Int
+    public var height: Int
+    /// Frames rendered.
+    public var frames: Int
+    /// Frames stored in the file (a GIF merges identical neighbours).
+    public var framesWritten: Int
+    public var fps: Double
+    /// Playing time of one pass, in seconds.
+    public var duration: Double
+    /// Wall-clock seconds the render took.
+    public var seconds: Double
+    /// Things the render gave up or noticed (e.g. a size made even).
+    public var notes: [String]
+}

@@ -1,0 +1,55 @@
+import SweepGIF
+import SweepImaging
+import SweepMedia
+import SweepTimeline
+
+/// Everything a render needs: inputs, size, animation, look, output.
+public struct RenderSpec: Sendable {
+    public var before: InputSource
+    /// The after side; `nil` means the before photo again (with the after look).
+    public var after: InputSource?
+    /// Output size; `nil` takes the before image's size.
+    public var width: Int?
+    public var height: Int?
+    public var fps: Double = 30
+    public var animation: Animation<Adjustments>
+    public var style = SliderStyle()
+    public var fit: FitMode = .fill
+    public var reduceMotion: ReduceMotion = .off
+    public var maxPixels = ImageDecoder.defaultMaxPixels
+    /// GIF options.
+    public var gifColors = 256
+    public var dither: DitherMode = .diffusion
+    /// Video options: encoder settings that override the codec's defaults.
+    public var videoOptions: [(String, String)] = []
+
+    public init(before: InputSource, after: InputSource?, animation: Animation<Adjustments>) {
+        self.before = before
+        self.after = after
+        self.animation = animation
+    }
+
+    /// The default sweep: hold on `from`, ease to `to` over `duration`, hold.
+    public static func sweep(from: Double = 1, to: Double = 0, duration: Double = 3, hold: Double = 0.5,
+                             curve: Curve = .easeInOut, before: Adjustments = .identity, after: Adjustments = .identity,
+                             loop: LoopMode = .forever) -> Animation<Adjustments> {
+        var keys = [Keyframe(time: 0, value: from, curve: .hold)]
+        if hold > 0 { keys.append(Keyframe(time: hold, value: from, curve: .hold)) }
+        keys.append(Keyframe(time: hold + duration, value: to, curve: curve))
+        if hold > 0 { keys.append(Keyframe(time: hold + duration + hold, value: to, curve: .hold)) }
+        return Animation(position: Track(keys), before: Track(constant: before), after: Track(constant: after), loop: loop)
+    }
+
+    /// The built-in demo's animation: a seamless loop around the middle.
+    public static let demoAnimation = Animation<Adjustments>(
+        position: Track([
+            Keyframe(time: 0, value: 0.5, curve: .hold),
+            Keyframe(time: 0.4, value: 0.5, curve: .hold),
+            Keyframe(time: 1.3, value: 0.15, curve: .easeInOut),
+            Keyframe(time: 1.7, value: 0.15, curve: .hold),
+            Keyframe(time: 3.1, value: 0.85, curve: .easeInOut),
+            Keyframe(time: 3.5, value: 0.85, curve: .hold),
+            Keyframe(time: 4.4, value: 0.5, curve: .easeInOut),
+        ]),
+        before: Track(constant: .identity), after: Track(constant: .identity), loop: .forever)
+}

@@ -1,0 +1,139 @@
+import Foundation
+import SweepGIF
+import SweepImaging
+import SweepMedia
+import SweepSupport
+import SweepTimeline
+
+/// Runs a render: spec → timeline → frames → encoder → file, streaming frame by frame.
+public enum Renderer {
+    /// Progress report: frames done and total.
+    public typealias Progress = @Sendable (_ done: Int, _ total: Int) -> Void
+
+    /// Renders `spec` to `path`; the format follows the path (see ``OutputKind``).
+    ///
+    /// The output appears only when complete: it is written under a temporary name and
+    /// renamed, so a failure leaves no partial file and keeps any existing one.
+    public static func render(_ spec: RenderSpec, to path: String, progress: Progress? = nil) throws -> RenderResult {
+        let kind = try OutputKind.infer(path: path)
+        let start = Date()
+        var spec = spec
+        var notes: [String] = []
+        guard spec.fps.isFinite, spec.fps > 0, spec.fps <= 240 else {
+            throw SweepError(.usage, "frame rate \(spec.fps) is out of range", subject: "--fps", fix: "use 1…240")
+        }
+        if case .video = kind {
+            // 4:2:0 video needs even sides; the odd last row/column is dropped.
+            if let w = spec.width, w % 2 == 1 { spec.width = w - 1; notes.append("width made even: \(w) → \(w - 1)") }
+            if let h = spec.height, h % 2 == 1 { spec.height = h - 1; notes.append("height made even: \(h) → \(h - 1)") }
+        }
+        var source = try FrameSource(spec: spec)
+        if case .video = kind, source.width % 2 == 1 || source.height % 2 == 1 {
+            let w = source.width & ~1, h = source.height & ~1
+            notes.append("size made even: \(source.width)x\(source.height) → \(w)x\(h)")
+            spec.width = w
+            spec.height = h
+            source = try FrameSource(spec: spec)
+        }
+        let anim = spec.animation
+        let fps = spec.fps
+        let reduce = spec.reduceMotion
+        let expand: Bool
+        switch kind {
+        case .gif: expand = false
+        default: expand = true
+        }
+        let count = anim.frameCount(fps: fps, expandLoops: expand)
+        let states = (0..<count).map { anim.state(ofFrame: $0, fps: fps, reduceMotion: reduce) }
+        let render: (Int, inout RGBAImage) -> Void = { i, frame in source.render(states[i], into: &frame) }
+        let w = source.width, h = source.height
+        var bytes = 0
+        var written = count
+        let formatName: String
+
+        switch kind {
+        case .gif:
+            formatName = "gif"
+            let out = try AtomicOutput(destination: path)
+            // Palette from frames spread evenly over time, so colours weigh by screen time.
+            let samples = Swift.stride(from: 0, to: count, by: max(1, count / 12)).map { (image: source.render(states[$0]), weight: 1.0) }
+            let st = spec.style
+            var reserved: [RGBA8] = []
+            if st.showHandle { reserved += [st.dividerColor, st.knobColor] }
+            if st.showLabels { reserved.append(st.labelColor) }
+            let palette = GIFPalette.build(samples: samples, count: spec.gifColors, reserved: reserved, transparent: true)
+            let loopCount: Int? = switch anim.loop {
+            case .once: nil
+            case let .count(n): n <= 1 ? nil : n - 1
+            case .forever, .boomerang: 0
+            }
+            let writer = try GIFWriter(path: out.temporaryPath, destination: path, width: w, height: h, palette: palette,
+                                       dither: spec.dither, loopCount: loopCount)
+            let delays = GIFTiming.delays(count: count, fps: fps)
+            try FramePump.run(count: count, width: w, height: h, render: render) { i, frame in
+                try writer.add(frame, delay: delays[i])
+                progress?(i + 1, count)
+            }
+            try writer.finish()
+            bytes = writer.bytesWritten
+            written = writer.framesWritten
+            try out.commit()
+        case let .video(codec):
+            formatName = codec.name
+            let out = try AtomicOutput(destination: path)
+            let writer = try VideoWriter(path: out.temporaryPath, destination: path, width: w, height: h, fps: fps,
+                                         codec: codec, options: spec.videoOptions)
+            try FramePump.run(count: count, width: w, height: h, render: render) { _, frame in
+                try writer.add(frame)
+                progress?(writer.framesWritten, count)
+            }
+            try writer.finish()
+            try out.commit()
+            bytes = fileSize(path)
+        case .pngSequence:
+            formatName = "png-sequence"
+            var done: [String] = []
+            do {
+                try FramePump.run(count: count, width: w, height: h, render: render) { i, frame in
+                    let name = String(format: path, i)
+                    try StillEncoder.write(frame, to: name, format: .png)
+                    done.append(name)
+                    bytes += fileSize(name)
+                    progress?(i + 1, count)
+                }
+            } catch {
+                // A half-written sequence is a partial output: remove what this run wrote.
+                for name in done { unlink(name) }
+                throw error
+            }
+        case let .still(format):
+            formatName = format.rawValue
+            let frame = source.render(states[0])
+            try StillEncoder.write(frame, to: path, format: format)
+            bytes = fileSize(path)
+            written = 1
+        }
+        return RenderResult(output: path, format: formatName, bytes: bytes, width: w, height: h, frames: count,
+                            framesWritten: written, fps: fps, duration: anim.passDuration,
+                            seconds: Date().timeIntervalSince(start), notes: notes)
+    }
+
+    /// Writes one still of the comparison at split position `position`.
+    public static func preview(_ spec: RenderSpec, position: Double, to path: String, quality: Int = 90) throws -> RenderResult {
+        let start = Date()
+        guard case let .still(format) = try OutputKind.infer(path: path, still: true) else {
+            throw SweepError(.usage, "not a still format", subject: path, fix: "use .png, .jpg or .webp")
+        }
+        let source = try FrameSource(spec: spec)
+        let s0 = spec.animation.state(at: 0)
+        let frame = source.render(FrameState(position: position, before: s0.before, after: s0.after))
+        try StillEncoder.write(frame, to: path, format: format, quality: quality)
+        return RenderResult(output: path, format: format.rawValue, bytes: fileSize(path), width: source.width,
+                            height: source.height, frames: 1, framesWritten: 1, fps: 0, duration: 0,
+                            seconds: Date().timeIntervalSince(start), notes: [])
+    }
+
+    static func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+}

@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// An output file written under a temporary name in the same folder and renamed into
+/// place only when complete, so a failed run never leaves a partial file and never
+/// damages a file already at the destination.
+///
+/// The temporary file is removed on `discard()`, on deinit without `commit()`, and by the
+/// SIGINT/SIGTERM handler (see ``TempFileRegistry``).
+public final class AtomicOutput: @unchecked Sendable {
+    /// The final path.
+    public let destination: String
+    /// Where the writer writes until commit.
+    public let temporaryPath: String
+    private var done = false
+
+    /// Reserves a temporary name beside `destination`.
+    ///
+    /// - Throws: ``SweepError/Code/cannotCreate`` when the folder is missing or unwritable.
+    public init(destination: String) throws {
+        self.destination = destination
+        let url = URL(fileURLWithPath: destination)
+        let dir = url.deletingLastPathComponent().path
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
+            throw SweepError(.cannotCreate, "the output folder does not exist", subject: destination,
+                             fix: "create \(dir) first or choose another path")
+        }
+        var isDirDest: ObjCBool = false
+        if FileManager.default.fileExists(atPath: destination, isDirectory: &isDirDest), isDirDest.boolValue {
+            throw SweepError(.cannotCreate, "the output path is a folder", subject: destination,
+                             fix: "give a file name such as \(destination)/out.gif")
+        }
+        guard access(dir, W_OK) == 0 else {
+            throw SweepError(.cannotCreate, "the output folder is not writable", subject: destination,
+                             fix: "choose a folder you can write to")
+        }
+        // Same folder, so the final rename is atomic; hidden, so a crash leaves no look-alike.
+        let name = url.lastPathComponent
+        temporaryPath = dir + "/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        TempFileRegistry.shared.add(temporaryPath)
+    }
+
+    /// Moves the finished file into place (flushing it to disk first).
+    public func commit() throws {
+        guard !done else { return }
+        let fd = open(temporaryPath, O_RDONLY)
+        if fd >= 0 { _ = fsync(fd); close(fd) }
+        if rename(temporaryPath, destination) != 0 {
+            let err = String(cString: strerror(errno))
+            discard()
+            throw SweepError(.cannotCreate, "cannot move the finished file into place (\(err))", subject: destination,
+                             fix: "check the folder's permissions")
+        }
+        done = true
+        TempFileRegistry.shared.remove(temporaryPath)
+    }
+
+    /// Removes the temporary file; the destination is untouched.
+    public func discard() {
+        guard !done else { return }
+        done = true
+        unlink(temporaryPath)
+        TempFileRegistry.shared.remove(temporaryPath)
+    }
+
+    deinit { discard() }
+}

@@ -1,0 +1,47 @@
+/// A failure a user can act on: what went wrong, where, and what to do.
+///
+/// Every layer throws this one type so that the CLI can print one line and pick the exit
+/// code without guessing.
+public struct SweepError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of failure; each maps to a sysexits exit code.
+    public struct Code: Sendable, Equatable, Hashable {
+        public let exitCode: Int32
+        public let name: String
+        /// Bad command line (64, EX_USAGE).
+        public static let usage = Code(exitCode: 64, name: "usage")
+        /// Input data is wrong: not an image, corrupt, out of range (65, EX_DATAERR).
+        public static let dataError = Code(exitCode: 65, name: "data")
+        /// An input file does not exist or cannot be read (66, EX_NOINPUT).
+        public static let noInput = Code(exitCode: 66, name: "no-input")
+        /// An internal fault, a bug (70, EX_SOFTWARE).
+        public static let internalError = Code(exitCode: 70, name: "internal")
+        /// A needed facility is missing, e.g. an encoder not in this FFmpeg build (69, EX_UNAVAILABLE).
+        public static let unavailable = Code(exitCode: 69, name: "unavailable")
+        /// The output cannot be created (73, EX_CANTCREAT).
+        public static let cannotCreate = Code(exitCode: 73, name: "cannot-create")
+        /// Reading or writing failed part-way (74, EX_IOERR).
+        public static let ioError = Code(exitCode: 74, name: "io")
+    }
+
+    public let code: Code
+    /// What is wrong, in a sentence fragment without trailing period.
+    public let message: String
+    /// The file or option concerned, if any.
+    public let subject: String?
+    /// What the user can do about it.
+    public let fix: String?
+
+    public init(_ code: Code, _ message: String, subject: String? = nil, fix: String? = nil) {
+        self.code = code
+        self.message = message
+        self.subject = subject
+        self.fix = fix
+    }
+
+    /// One line: `subject: message (fix)`.
+    public var description: String {
+        var s = subject.map { "\($0): \(message)" } ?? message
+        if let fix { s += "; \(fix)" }
+        return s
+    }
+}

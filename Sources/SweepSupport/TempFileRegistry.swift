@@ -1,0 +1,41 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// The temporary files in flight, so that SIGINT and SIGTERM can remove them before the
+/// process dies.
+public final class TempFileRegistry: @unchecked Sendable {
+    public static let shared = TempFileRegistry()
+    private let lock = NSLock()
+    private var paths: Set<String> = []
+
+    func add(_ path: String) { lock.lock(); paths.insert(path); lock.unlock() }
+    func remove(_ path: String) { lock.lock(); paths.remove(path); lock.unlock() }
+
+    /// Removes every registered temporary file (called from the signal handler's thread).
+    public func removeAll() {
+        lock.lock()
+        let all = paths
+        paths.removeAll()
+        lock.unlock()
+        for p in all { unlink(p) }
+    }
+
+    private var sources: [any DispatchSourceSignal] = []
+
+    /// Installs SIGINT/SIGTERM handlers that remove the temporary files and exit with
+    /// 128 + signal, as a shell expects.
+    public func installSignalHandlers() {
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { [weak self] in
+                self?.removeAll()
+                exit(128 + sig)
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+}

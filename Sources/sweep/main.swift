@@ -1,0 +1,4 @@
+import Foundation
+import SweepCLI
+
+exit(SweepCommand.run(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import SweepGIF
+import SweepImaging
+import SweepMedia
+import SweepSupport
+import SweepTimeline
+@testable import SweepPipeline
+
+func tempPath(_ name: String) -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sweep-pipe-\(getpid())")
+    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return dir.appendingPathComponent("\(UUID().uuidString)-\(name)").path
+}
+
+let red = RGBA8(r: 220, g: 30, b: 30), blue = RGBA8(r: 30, g: 60, b: 220)
+
+func sweepSpec(hold: Double = 0.2, duration: Double = 0.6, loop: LoopMode = .forever) -> RenderSpec {
+    var spec = RenderSpec(before: .image(RGBAImage(width: 160, height: 120, fill: red)),
+                          after: .image(RGBAImage(width: 160, height: 120, fill: blue)),
+                          animation: RenderSpec.sweep(from: 1, to: 0, duration: duration, hold: hold, curve: .easeInOut, loop: loop))
+    spec.fps = 20
+    return spec
+}
+
+func near(_ a: RGBA8, _ b: RGBA8, _ tol: Int) -> Bool {
+    abs(Int(a.r) - Int(b.r)) <= tol && abs(Int(a.g) - Int(b.g)) <= tol && abs(Int(a.b) - Int(b.b)) <= tol
+}
+
+@Suite("Render end to end")
+struct RenderTests {
+    @Test("GIF: frame timing, loop, first frame before, last frame after")
+    func gif() throws {
+        let path = tempPath("s.gif")
+        let r = try Renderer.render(sweepSpec(), to: path)
+        #expect(r.frames == 20) // (0.2 + 0.6 + 0.2) s × 20 fps
+        let g = try GIFReader(path: path)
+        #expect(g.width == 160 && g.height == 120)
+        #expect(g.loopCount == 0)
+        #expect(g.frames.count == r.framesWritten)
+        #expect(g.delays.reduce(0, +) == 100) // 1 s in centiseconds, holds merged
+        // Away from the tags and the knob (which sit at the top and the middle).
+        #expect(near(g.frames.first![40, 100], red, 12))
+        #expect(near(g.frames.first![140, 100], red, 12))
+        #expect(near(g.frames.last![20, 100], blue, 12))
+        #expect(near(g.frames.last![140, 100], blue, 12))
+    }
+
+    @Test("MP4: H.264 yuv420p, frame count, duration, first before, last after")
+    func mp4() throws {
+        let path = tempPath("s.mp4")
+        let r = try Renderer.render(sweepSpec(), to: path)
+        let v = try VideoReader(path: path)
+        #expect(v.codecName == "h264" && v.pixelFormat == "yuv420p")
+        #expect(v.frameCount == r.frames && r.frames == 20)
+        #expect(abs(v.duration - 1.0) < 0.06)
+        #expect(near(v.frames.first![140, 100], red, 10))
+        #expect(near(v.frames.last![20, 100], blue, 10))
+    }
+
+    @Test("Odd sizes become even for 4:2:0 video, with a note")
+    func oddSize() throws {
+        var spec = sweepSpec()
+        spec.width = 101
+        spec.height = 75
+        let r = try Renderer.render(spec, to: tempPath("odd.mp4"))
+        #expect(r.width == 100 && r.height == 74)
+        #expect(!r.notes.isEmpty)
+    }
+
+    @Test("PNG sequence: one lossless file per frame equal to the rendered frames")
+    func pngSequence() throws {
+        let dir = tempPath("seq")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let spec = sweepSpec()
+        let r = try Renderer.render(spec, to: dir + "/f-%03d.png")
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        #expect(files.count == r.frames)
+        let source = try FrameSource(spec: spec)
+        let state = spec.animation.state(ofFrame: 9, fps: spec.fps)
+        #expect(try ImageDecoder.decode(path: dir + "/f-009.png") == source.render(state))
+    }
+
+    @Test("A failed render leaves an existing output untouched and no temporary file")
+    func atomic() throws {
+        let dir = tempPath("atomic")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let out = dir + "/keep.gif"
+        FileManager.default.createFile(atPath: out, contents: Data("precious".utf8))
+        var spec = sweepSpec()
+        spec.after = .file(dir + "/missing.jpg")
+        #expect(throws: SweepError.self) { try Renderer.render(spec, to: out) }
+        #expect(FileManager.default.contents(atPath: out) == Data("precious".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["keep.gif"])
+    }
+
+    @Test("Reduce motion: dissolve never shows a split between the ends")
+    func dissolve() throws {
+        var spec = sweepSpec()
+        spec.style.showHandle = false
+        spec.style.showLabels = false
+        spec.reduceMotion = .dissolve
+        let source = try FrameSource(spec: spec)
+        let mid = source.render(spec.animation.state(ofFrame: 10, fps: spec.fps, reduceMotion: .dissolve))
+        // Left and right edges look alike: a blend, not a wipe.
+        #expect(near(mid[5, 60], mid[155, 60], 1))
+        #expect(!near(mid[5, 60], red, 20) && !near(mid[5, 60], blue, 20))
+    }
+}
