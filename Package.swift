@@ -22,11 +22,13 @@ let package = Package(
                        providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev"])]),
         .systemLibrary(name: "CPangoCairo", path: "Sources/CPangoCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+        .systemLibrary(name: "CLCMS2", path: "Sources/CLCMS2",
+                       providers: [.apt(["liblcms2-dev"])]),
 
         // Shared plumbing: typed errors, atomic output files. Pure Swift.
         .target(name: "SweepSupport"),
         // Imaging core: pixels, resampling, adjustments, the slider look (Pango/Cairo for vectors and text).
-        .target(name: "SweepImaging", dependencies: ["CPangoCairo", "SweepSupport"]),
+        .target(name: "SweepImaging", dependencies: ["CPangoCairo", "CLCMS2", "SweepSupport"]),
         // Timeline: keyframes, easing, springs, sampling. Pure Swift.
         .target(name: "SweepTimeline"),
         // Encoders.

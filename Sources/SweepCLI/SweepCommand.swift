@@ -139,8 +139,10 @@ public enum SweepCommand {
         if o.quiet { return }
         for n in r.notes { printError("sweep: note: \(n)") }
         let size = r.bytes >= 1_000_000 ? String(format: "%.2f MB", Double(r.bytes) / 1e6) : String(format: "%.0f KB", Double(r.bytes) / 1e3)
-        print(String(format: "wrote %@ (%@, %dx%d, %d frames, %.2f s) in %.2f s", r.output, size, r.width, r.height,
-                     r.frames, r.duration, r.seconds))
+        // A GIF stores identical neighbouring frames once, with a longer delay: say so.
+        let frames = r.framesWritten == r.frames ? "\(r.frames) frames" : "\(r.framesWritten) frames (\(r.frames) rendered)"
+        print(String(format: "wrote %@ (%@, %dx%d, %@, %.2f s) in %.2f s", r.output, size, r.width, r.height,
+                     frames, r.duration, r.seconds))
     }
 
     static func printError(_ s: String) {

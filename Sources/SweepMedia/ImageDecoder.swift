@@ -103,23 +103,38 @@ public enum ImageDecoder {
                              fix: "raise --max-pixels if the image is genuine")
         }
         var image = try toRGBA(frame, name: name)
+        // Embedded ICC profile → sRGB (before compositing, while alpha is still straight).
+        if let sd = av_frame_get_side_data(frame, AV_FRAME_DATA_ICC_PROFILE), sd.pointee.size > 0 {
+            ColorProfile.convertToSRGB(&image, icc: Array(UnsafeBufferPointer(start: sd.pointee.data, count: Int(sd.pointee.size))))
+        }
         image = flatten(image, over: background)
+        // EXIF orientation, which FFmpeg's JPEG decoder reports as frame metadata.
+        if let e = av_dict_get(frame.pointee.metadata, "Orientation", nil, 0),
+           let tag = Int(String(cString: e.pointee.value).trimmingCharacters(in: .whitespaces)) {
+            image = Orientation.upright(image, tag: tag)
+        }
         return image
     }
 
     /// Converts any decoded frame to 8-bit RGBA with swscale.
+    ///
+    /// Deeper formats (16-bit PNG, …) go through 16-bit RGBA and are rounded here, because
+    /// swscale's own 16 → 8 bit step can be off by one.
     static func toRGBA(_ frame: UnsafeMutablePointer<AVFrame>, name: String) throws -> RGBAImage {
         let w = Int(frame.pointee.width), h = Int(frame.pointee.height)
         let src = AVPixelFormat(rawValue: frame.pointee.format)
-        guard let sws = sws_getContext(Int32(w), Int32(h), src, Int32(w), Int32(h), AV_PIX_FMT_RGBA,
+        let deep = (av_pix_fmt_desc_get(src)?.pointee.comp.0.depth ?? 8) > 8
+        let dstFormat = deep ? AV_PIX_FMT_RGBA64LE : AV_PIX_FMT_RGBA
+        let bytesPerPixel = deep ? 8 : 4
+        guard let sws = sws_getContext(Int32(w), Int32(h), src, Int32(w), Int32(h), dstFormat,
                                        sweep_sws_bicubic | sweep_sws_accurate, nil, nil, nil) else {
             throw SweepError(.dataError, "unsupported pixel format", subject: name, fix: "convert the image to PNG or JPEG")
         }
         defer { sws_freeContext(sws) }
-        var pixels = [UInt8](repeating: 0, count: w * h * 4)
-        pixels.withUnsafeMutableBufferPointer { p in
+        var buffer = [UInt8](repeating: 0, count: w * h * bytesPerPixel)
+        buffer.withUnsafeMutableBufferPointer { p in
             var dst: [UnsafeMutablePointer<UInt8>?] = [p.baseAddress, nil, nil, nil]
-            var stride: [Int32] = [Int32(w * 4), 0, 0, 0]
+            var stride: [Int32] = [Int32(w * bytesPerPixel), 0, 0, 0]
             withUnsafePointer(to: &frame.pointee.data) { dataTuple in
                 dataTuple.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { data in
                     withUnsafePointer(to: &frame.pointee.linesize) { lsTuple in
@@ -128,6 +143,14 @@ public enum ImageDecoder {
                         }
                     }
                 }
+            }
+        }
+        guard deep else { return RGBAImage(width: w, height: h, pixels: buffer) }
+        var pixels = [UInt8](repeating: 0, count: w * h * 4)
+        buffer.withUnsafeBytes { raw in
+            let s16 = raw.bindMemory(to: UInt16.self)
+            for i in 0..<(w * h * 4) {
+                pixels[i] = UInt8((Int(UInt16(littleEndian: s16[i])) * 255 + 32767) / 65535)
             }
         }
         return RGBAImage(width: w, height: h, pixels: pixels)
