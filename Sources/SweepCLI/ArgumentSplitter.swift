@@ -86,7 +86,7 @@ public struct ArgumentSplitter: Sendable {
 
     private func unknown(_ given: String) -> SweepError {
         let names = options.map { "--" + $0.name }
-        let hint = Suggest.nearest(given, in: names).map { "did you mean \($0)?" } ?? "see --help"
+        let hint = Suggestion.nearest(given, in: names).map { "did you mean \($0)?" } ?? "see --help"
         return SweepError(.usage, "unknown option", subject: given, fix: hint)
     }
 
@@ -95,31 +95,3 @@ public struct ArgumentSplitter: Sendable {
     }
 }
 
-/// Nearest-name suggestions for typos.
-public enum Suggest {
-    /// The candidate closest to `word` by edit distance, if it is close enough to help.
-    public static func nearest(_ word: String, in candidates: [String]) -> String? {
-        let w = Array(word.lowercased())
-        var best: (String, Int)?
-        for c in candidates {
-            let d = distance(w, Array(c.lowercased()))
-            if d < (best?.1 ?? Int.max) { best = (c, d) }
-        }
-        guard let best, best.1 <= max(2, w.count / 3) else { return nil }
-        return best.0
-    }
-
-    static func distance(_ a: [Character], _ b: [Character]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var prev = Array(0...b.count)
-        for i in 1...a.count {
-            var cur = [i] + [Int](repeating: 0, count: b.count)
-            for j in 1...b.count {
-                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            prev = cur
-        }
-        return prev[b.count]
-    }
-}

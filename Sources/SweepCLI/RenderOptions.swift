@@ -13,6 +13,11 @@ public struct RenderOptions: Sendable {
     public var position: Double?
     public var quiet = false
     public var json = false
+    /// Look preset names or files, resolved by ``resolveLooks(_:)``.
+    public var beforeLook: String?
+    public var afterLook: String?
+    /// Direct values for the after side, over its look.
+    public var afterOverrides: [String: Double] = [:]
 
     /// Options `render`, `preview` and `demo` share.
     static let common: [ArgumentSplitter.Option] = [
@@ -24,6 +29,9 @@ public struct RenderOptions: Sendable {
         .init("colors"), .init("dither"), .init("crf"), .init("encoder-preset"),
         .init("reduce-motion"), .init("max-pixels"), .init("position"),
         .init("quiet", short: "q", value: false), .init("json", value: false),
+        .init("look"), .init("before-look"), .init("brightness"), .init("contrast"), .init("saturation"), .init("hue"),
+        .init("divider-width"), .init("divider-color"), .init("knob-size"), .init("knob-color"),
+        .init("label-color"), .init("capsule-color"), .init("label-size"), .init("label-weight"), .init("glyph-color"),
     ]
 
     /// Interprets split arguments.
@@ -64,7 +72,25 @@ public struct RenderOptions: Sendable {
         if let v = r.value("font") { style.labelFont = v }
         if let v = r.value("corner-radius") { style.cornerRadius = try ValueParser.double(v, option: "--corner-radius", range: 0...1000) }
         if let v = r.value("background") { style.background = try ValueParser.color(v, option: "--background") }
+        if let v = r.value("divider-width") { style.dividerWidth = try ValueParser.double(v, option: "--divider-width", range: 0...100) }
+        if let v = r.value("divider-color") { style.dividerColor = try ValueParser.color(v, option: "--divider-color") }
+        if let v = r.value("knob-size") { style.knobDiameter = try ValueParser.double(v, option: "--knob-size", range: 0...1000) }
+        if let v = r.value("knob-color") { style.knobColor = try ValueParser.color(v, option: "--knob-color") }
+        if let v = r.value("glyph-color") { style.glyphColor = try ValueParser.color(v, option: "--glyph-color") }
+        if let v = r.value("label-color") { style.labelColor = try ValueParser.color(v, option: "--label-color") }
+        if let v = r.value("capsule-color") { style.capsuleColor = try ValueParser.color(v, option: "--capsule-color") }
+        if let v = r.value("label-size") { style.labelSize = try ValueParser.double(v, option: "--label-size", range: 1...500) }
+        if let v = r.value("label-weight") { style.labelWeight = try ValueParser.int(v, option: "--label-weight", range: 100...1000) }
         o.spec.style = style
+        o.beforeLook = r.value("before-look")
+        o.afterLook = r.value("look")
+        let direct: [(String, ClosedRange<Double>)] = [
+            ("brightness", LookPreset.brightnessRange), ("contrast", LookPreset.contrastRange),
+            ("saturation", LookPreset.saturationRange), ("hue", LookPreset.hueRange),
+        ]
+        for (name, range) in direct {
+            if let v = r.value(name) { o.afterOverrides[name] = try ValueParser.double(v, option: "--" + name, range: range) }
+        }
         if let v = r.value("colors") { o.spec.gifColors = try ValueParser.int(v, option: "--colors", range: 2...256) }
         if let v = r.value("dither") { o.spec.dither = try ValueParser.choice(v, option: "--dither", as: DitherMode.self) }
         if let v = r.value("crf") {
@@ -73,5 +99,17 @@ public struct RenderOptions: Sendable {
         }
         if let v = r.value("encoder-preset") { o.spec.videoOptions.append(("preset", v)) }
         return o
+    }
+
+    /// Loads the named looks and applies them (and the direct values) to both sides' tracks.
+    public mutating func resolveLooks(_ library: PresetLibrary) throws {
+        let before = try beforeLook.map { try library.look($0, option: "--before-look") } ?? .identity
+        var after = try afterLook.map { try library.look($0, option: "--look") } ?? .identity
+        if let v = afterOverrides["brightness"] { after.brightness = v }
+        if let v = afterOverrides["contrast"] { after.contrast = v }
+        if let v = afterOverrides["saturation"] { after.saturation = v }
+        if let v = afterOverrides["hue"] { after.hue = v }
+        spec.animation.before = spec.animation.before.map { _ in before }
+        spec.animation.after = spec.animation.after.map { _ in after }
     }
 }

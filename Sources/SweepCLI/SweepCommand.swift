@@ -35,6 +35,10 @@ public enum SweepCommand {
           --rtl, --vertical, --ui-scale X, --corner-radius PT, --background #RRGGBB[AA]
           --colors N          GIF palette size 2…256;  --dither none|ordered|diffusion
           --crf N, --encoder-preset NAME    video quality and x264 speed
+          --look NAME|FILE    the after side's look (vivid, noir, dream, or a .json)
+          --before-look NAME|FILE;  --brightness B, --contrast C, --saturation S, --hue DEG (after side)
+          --divider-width PT, --divider-color C, --knob-size PT, --knob-color C, --glyph-color C,
+          --label-size PT, --label-weight 100…1000, --label-color C, --capsule-color C
           --reduce-motion cut|dissolve      honour reduced motion
           --max-pixels N      refuse larger inputs (default 100000000)
       -q, --quiet             no progress or summary;  --json   summary as JSON on stdout
@@ -71,13 +75,15 @@ public enum SweepCommand {
         case "render": try render(rest)
         case "preview": try preview(rest)
         default:
-            let hint = Suggest.nearest(command, in: ["demo", "render", "preview"]).map { "did you mean \($0)?" } ?? "see sweep --help"
+            let hint = Suggestion.nearest(command, in: ["demo", "render", "preview"]).map { "did you mean \($0)?" } ?? "see sweep --help"
             throw SweepError(.usage, "unknown command", subject: command, fix: hint)
         }
     }
 
     static func parse(_ args: [String]) throws -> RenderOptions {
-        try RenderOptions.interpret(ArgumentSplitter(RenderOptions.common).split(args))
+        var o = try RenderOptions.interpret(ArgumentSplitter(RenderOptions.common).split(args))
+        try o.resolveLooks(PresetLibrary.locate())
+        return o
     }
 
     static func sides(_ o: RenderOptions) throws -> (InputSource, InputSource?) {

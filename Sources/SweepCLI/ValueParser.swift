@@ -41,7 +41,7 @@ enum ValueParser {
 
     static func curve(_ s: String, option: String = "--ease") throws -> Curve {
         if let c = Curve.named[s] { return c }
-        let hint = Suggest.nearest(s, in: Array(Curve.named.keys).sorted()).map { "did you mean \($0)?" }
+        let hint = Suggestion.nearest(s, in: Array(Curve.named.keys).sorted()).map { "did you mean \($0)?" }
             ?? "use one of \(Curve.named.keys.sorted().joined(separator: ", "))"
         throw SweepError(.usage, "unknown curve '\(s)'", subject: option, fix: hint)
     }
@@ -60,7 +60,7 @@ enum ValueParser {
     static func choice<T: RawRepresentable & CaseIterable>(_ s: String, option: String, as: T.Type) throws -> T where T.RawValue == String {
         if let v = T(rawValue: s) { return v }
         let all = T.allCases.map(\.rawValue)
-        let hint = Suggest.nearest(s, in: all).map { "did you mean \($0)?" } ?? "use one of \(all.joined(separator: ", "))"
+        let hint = Suggestion.nearest(s, in: all).map { "did you mean \($0)?" } ?? "use one of \(all.joined(separator: ", "))"
         throw SweepError(.usage, "unknown value '\(s)'", subject: option, fix: hint)
     }
 

@@ -67,6 +67,13 @@ final class CairoCanvas {
         return (Double(logical.width) / s, Double(logical.height) / s, Double(logical.y) / s)
     }
 
+    /// Characters of `text` that no installed font can draw (they would show as boxes).
+    func unknownGlyphs(_ text: String, font: String, weight: Int) -> Int {
+        let layout = makeLayout(text, font: font, pixelSize: 24, weight: weight)
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        return Int(pango_layout_get_unknown_glyphs_count(layout))
+    }
+
     /// Draws `text` with its logical top-left at (`x`, `y`).
     func drawText(_ text: String, x: Double, y: Double, font: String, pixelSize: Double, weight: Int, color: RGBA8) {
         let layout = makeLayout(text, font: font, pixelSize: pixelSize, weight: weight)

@@ -57,4 +57,13 @@ public struct SliderStyle: Sendable, Equatable {
     public func resolvedScale(width: Int, height: Int) -> Double {
         uiScale ?? Double(min(width, height)) / 390
     }
+
+    /// How many characters of the labels no installed font can draw; 0 means every label
+    /// renders (Pango falls back across fonts for scripts the main font lacks).
+    public var missingLabelGlyphs: Int {
+        guard showLabels else { return 0 }
+        let canvas = CairoCanvas(width: 1, height: 1)
+        return canvas.unknownGlyphs(beforeLabel, font: labelFont, weight: labelWeight)
+            + canvas.unknownGlyphs(afterLabel, font: labelFont, weight: labelWeight)
+    }
 }

@@ -100,3 +100,46 @@ struct CompositeTests {
         #expect(fitted[50, 2] == .white && fitted[50, 50].r > 190)
     }
 }
+
+@Suite("Labels in any script")
+struct LabelTests {
+    @Test("Labels shape with installed fonts, no missing glyphs", arguments: [
+        ("Antes", "Después"), ("ビフォー", "アフター"), ("قبل", "بعد"), ("До", "После"),
+    ])
+    func scripts(before: String, after: String) {
+        var s = SliderStyle()
+        s.beforeLabel = before
+        s.afterLabel = after
+        #expect(s.missingLabelGlyphs == 0)
+        // And the tag really draws: the capsule is wider for a longer label.
+        s.showHandle = false
+        var frame = RGBAImage(width: 390, height: 390, fill: .white)
+        SliderOverlay(width: 390, height: 390, style: s).draw(on: &frame, position: 0.5)
+        let dark = frame.pixels.enumerated().filter { $0.offset % 4 == 0 && $0.element < 200 }.count
+        #expect(dark > 500)
+    }
+
+    @Test("Right-to-left tags swap corners")
+    func rtlTags() {
+        var s = SliderStyle()
+        s.showHandle = false
+        s.rightToLeft = true
+        var frame = RGBAImage(width: 390, height: 390, fill: .white)
+        SliderOverlay(width: 390, height: 390, style: s).draw(on: &frame, position: 1) // only before's tag shows
+        #expect(frame[374, 16].r < 200)   // top-right: Before
+        #expect(frame[16, 16] == .white)  // top-left: After, faded out
+    }
+
+    @Test("Rounded corners cut to the background")
+    func corners() {
+        var s = SliderStyle()
+        s.showHandle = false
+        s.showLabels = false
+        s.cornerRadius = 24
+        s.background = .clear
+        var frame = RGBAImage(width: 390, height: 390, fill: .white)
+        SliderOverlay(width: 390, height: 390, style: s).draw(on: &frame, position: 0.5)
+        #expect(frame[0, 0].a == 0 && frame[389, 389].a == 0)
+        #expect(frame[12, 12].a == 255 && frame[195, 0].a == 255)
+    }
+}

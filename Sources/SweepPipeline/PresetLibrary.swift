@@ -1,0 +1,82 @@
+import Foundation
+import SweepImaging
+import SweepSupport
+
+/// Finds and reads preset files: looks, animations and social formats.
+///
+/// The folder is, in order: `$SWEEP_PRESETS`; a `presets` folder beside or above the
+/// executable (a checkout's `.build/…/sweep`), `../share/sweep/presets` from it (an
+/// install); `./presets`.
+public struct PresetLibrary: Sendable {
+    /// The kinds of preset, each a sub-folder.
+    public enum Kind: String, Sendable, CaseIterable {
+        case looks, animations, formats
+    }
+
+    /// The presets folder, if one was found.
+    public let directory: String?
+
+    public init(directory: String?) { self.directory = directory }
+
+    /// The library found from the environment and the executable's location.
+    public static func locate() -> PresetLibrary {
+        let fm = FileManager.default
+        func ok(_ p: String) -> Bool {
+            var d: ObjCBool = false
+            return fm.fileExists(atPath: p + "/looks", isDirectory: &d) && d.boolValue
+        }
+        if let env = ProcessInfo.processInfo.environment["SWEEP_PRESETS"], !env.isEmpty { return PresetLibrary(directory: env) }
+        var candidates: [String] = []
+        if let exe = try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+            candidates.append(dir.appendingPathComponent("../share/sweep/presets").standardized.path)
+            for _ in 0..<6 {
+                candidates.append(dir.appendingPathComponent("presets").path)
+                dir = dir.deletingLastPathComponent()
+            }
+        }
+        candidates.append(fm.currentDirectoryPath + "/presets")
+        return PresetLibrary(directory: candidates.first(where: ok))
+    }
+
+    /// Names of the presets of one kind, sorted.
+    public func names(_ kind: Kind) -> [String] {
+        guard let directory, let files = try? FileManager.default.contentsOfDirectory(atPath: directory + "/" + kind.rawValue) else { return [] }
+        return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+    }
+
+    /// The file for `nameOrPath`: a path when it looks like one, else `DIR/kind/NAME.json`.
+    public func file(_ nameOrPath: String, kind: Kind, option: String) throws -> String {
+        if nameOrPath.hasSuffix(".json") || nameOrPath.contains("/") {
+            guard FileManager.default.fileExists(atPath: nameOrPath) else {
+                throw SweepError(.noInput, "no such preset file", subject: nameOrPath, fix: "check the path")
+            }
+            return nameOrPath
+        }
+        let all = names(kind)
+        guard let directory else {
+            throw SweepError(.noInput, "cannot find the presets folder for '\(nameOrPath)'", subject: option,
+                             fix: "set SWEEP_PRESETS to the presets folder or give a .json file")
+        }
+        guard all.contains(nameOrPath) else {
+            let hint = Suggestion.nearest(nameOrPath, in: all).map { "did you mean \($0)?" }
+                ?? "choose one of \(all.joined(separator: ", "))"
+            throw SweepError(.usage, "unknown \(kind.rawValue.dropLast()) '\(nameOrPath)'", subject: option, fix: hint)
+        }
+        return "\(directory)/\(kind.rawValue)/\(nameOrPath).json"
+    }
+
+    /// Reads a file's bytes, with errors that name it.
+    static func read(_ path: String) throws -> Data {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SweepError(.noInput, "cannot read the file", subject: path, fix: "check its permissions")
+        }
+        return data
+    }
+
+    /// A look by name (`vivid`) or file.
+    public func look(_ nameOrPath: String, option: String = "--look") throws -> Adjustments {
+        let path = try file(nameOrPath, kind: .looks, option: option)
+        return try StrictJSON.decode(LookPreset.self, from: Self.read(path), file: path).adjustments
+    }
+}

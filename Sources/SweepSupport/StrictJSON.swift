@@ -1,0 +1,125 @@
+import Foundation
+
+/// JSON decoding for preset and job files that reports every problem with the file, the
+/// field and the reason, and treats unknown keys as errors (a typo must not be ignored).
+public enum StrictJSON {
+    /// Decodes `T` from `data`; errors name `file`.
+    ///
+    /// - Throws: `.dataError` with "line L, column C" for malformed JSON, or the field path
+    ///   for a missing key, a wrong type, an unknown key or an out-of-range value.
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data, file: String) throws -> T {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            throw SweepError(.dataError, "invalid JSON\(position(of: error, in: data))", subject: file,
+                             fix: "fix the syntax (quotes, commas, brackets)")
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch let e as SweepError {
+            throw SweepError(e.code, e.message, subject: file, fix: e.fix)
+        } catch let e as DecodingError {
+            throw SweepError(.dataError, describe(e), subject: file, fix: "see the preset schema in the README")
+        }
+    }
+
+    /// Decodes one JSON document given as a string (a line of a JSONL file, say).
+    public static func decode<T: Decodable>(_ type: T.Type, from text: String, file: String) throws -> T {
+        try decode(type, from: Data(text.utf8), file: file)
+    }
+
+    static func path(_ keys: [any CodingKey]) -> String {
+        let parts = keys.map { k in k.intValue.map { "[\($0)]" } ?? k.stringValue }
+        var s = ""
+        for p in parts { s += p.hasPrefix("[") || s.isEmpty ? p : "." + p }
+        return s.isEmpty ? "the top level" : "field \(s)"
+    }
+
+    static func describe(_ e: DecodingError) -> String {
+        switch e {
+        case let .keyNotFound(key, ctx): return "\(path(ctx.codingPath + [key])) is missing"
+        case let .typeMismatch(t, ctx): return "\(path(ctx.codingPath)) should be \(typeName(t))"
+        case let .valueNotFound(t, ctx): return "\(path(ctx.codingPath)) should be \(typeName(t)), not null"
+        case let .dataCorrupted(ctx): return "\(path(ctx.codingPath)): \(ctx.debugDescription)"
+        @unknown default: return "\(e)"
+        }
+    }
+
+    static func typeName(_ t: Any.Type) -> String {
+        switch t {
+        case is Double.Type, is Float.Type: "a number"
+        case is Int.Type: "a whole number"
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        default: "\(t)".contains("Array") ? "a list" : "an object"
+        }
+    }
+
+    /// " at line L, column C" from Foundation's character offset, when it gives one.
+    static func position(of error: any Error, in data: Data) -> String {
+        let text = "\((error as NSError).userInfo)"
+        guard let r = text.range(of: #"character (\d+)"#, options: .regularExpression),
+              let offset = Int(text[r].split(separator: " ")[1]) else { return "" }
+        var line = 1, column = 1
+        for (i, b) in data.enumerated() {
+            if i >= offset { break }
+            if b == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
+        }
+        return " at line \(line), column \(column)"
+    }
+
+    /// Throws when the object being decoded has keys outside `allowed`.
+    public static func rejectUnknownKeys(in decoder: any Decoder, allowed: Set<String>) throws {
+        let c = try decoder.container(keyedBy: AnyKey.self)
+        for key in c.allKeys where !allowed.contains(key.stringValue) {
+            let near = Suggestion.nearest(key.stringValue, in: allowed.sorted())
+            throw SweepError(.dataError, "\(path(decoder.codingPath + [key])) is not a known key", subject: nil,
+                             fix: near.map { "did you mean \"\($0)\"?" } ?? "allowed: \(allowed.sorted().joined(separator: ", "))")
+        }
+    }
+
+    /// Throws unless `value` is finite and inside `range`.
+    public static func check(_ value: Double, _ field: String, in range: ClosedRange<Double>, decoder: any Decoder) throws {
+        guard value.isFinite, range.contains(value) else {
+            throw SweepError(.dataError, "\(path(decoder.codingPath)).\(field) is \(value), outside \(range.lowerBound)…\(range.upperBound)",
+                             subject: nil, fix: "use a value in \(range.lowerBound)…\(range.upperBound)")
+        }
+    }
+}
+
+/// Any string key, for reading all the keys of an object.
+public struct AnyKey: CodingKey {
+    public var stringValue: String
+    public var intValue: Int?
+    public init(stringValue: String) { self.stringValue = stringValue }
+    public init?(intValue: Int) { self.stringValue = String(intValue); self.intValue = intValue }
+}
+
+/// Nearest-name suggestions for typos (edit distance).
+public enum Suggestion {
+    /// The candidate closest to `word`, if close enough to help.
+    public static func nearest(_ word: String, in candidates: [String]) -> String? {
+        let w = Array(word.lowercased())
+        var best: (String, Int)?
+        for c in candidates {
+            let d = distance(w, Array(c.lowercased()))
+            if d < (best?.1 ?? Int.max) { best = (c, d) }
+        }
+        guard let best, best.1 <= max(2, w.count / 3) else { return nil }
+        return best.0
+    }
+
+    static func distance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var prev = Array(0...b.count)
+        for i in 1...a.count {
+            var cur = [i] + [Int](repeating: 0, count: b.count)
+            for j in 1...b.count {
+                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            prev = cur
+        }
+        return prev[b.count]
+    }
+}
