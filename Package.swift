@@ -39,6 +39,9 @@ let package = Package(
         // CLI library and the tiny executable.
         .target(name: "SweepCLI", dependencies: ["SweepPipeline"]),
         .executableTarget(name: "sweep", dependencies: ["SweepCLI"]),
+        // Benchmarks of the imaging core (the side-by-side runs with peers are Benchmarks/run.sh).
+        .executableTarget(name: "sweep-framebench", dependencies: ["SweepPipeline", "SweepImaging", "SweepTimeline"],
+                          path: "Benchmarks/FrameBench"),
 
         .testTarget(name: "SweepImagingTests", dependencies: ["SweepImaging"]),
         .testTarget(name: "SweepTimelineTests", dependencies: ["SweepTimeline"]),

@@ -101,32 +101,49 @@ public struct ColorMatrix: Sendable, Equatable {
          m[6] * r + m[7] * g + m[8] * b + offset[2])
     }
 
-    /// Applies the map to 8-bit pixels in place, in 16-bit fixed point (64-bit sums, so no value can overflow), clamped once.
+    /// The map in 16-bit fixed point, ready for pixel loops.
+    public var fixed: FixedColorMatrix { FixedColorMatrix(self) }
+
+    /// Applies the map to 8-bit pixels in place, clamped once, across the cores.
     public func apply(to image: inout RGBAImage) {
-        let shift = 16
-        let one = Double(1 << shift)
-        let k = m.map { Int(($0 * one).rounded()) }
-        // Offsets are in 0…1; in 8-bit units that is ×255. The half adds round-to-nearest.
-        let o = offset.map { Int(($0 * 255 * one).rounded()) + (1 << (shift - 1)) }
+        let f = fixed
         let count = image.width * image.height
         image.pixels.withUnsafeMutableBufferPointer { p in
             let base = UnsafeSendablePointer(p.baseAddress!)
-            let rowsPerBand = 4096
-            let bands = (count + rowsPerBand - 1) / rowsPerBand
-            parallelRows(bands, minimumRowsPerBand: 1) { range in
-                let k0 = k[0], k1 = k[1], k2 = k[2], k3 = k[3], k4 = k[4], k5 = k[5], k6 = k[6], k7 = k[7], k8 = k[8]
-                let o0 = o[0], o1 = o[1], o2 = o[2]
-                let lo = range.lowerBound * rowsPerBand, hi = min(count, range.upperBound * rowsPerBand)
-                var q = base.base + lo * 4
-                for _ in lo..<hi {
-                    let r = Int(q[0]), g = Int(q[1]), b = Int(q[2])
-                    let nr = (k0 &* r &+ k1 &* g &+ k2 &* b &+ o0) >> shift
-                    let ng = (k3 &* r &+ k4 &* g &+ k5 &* b &+ o1) >> shift
-                    let nb = (k6 &* r &+ k7 &* g &+ k8 &* b &+ o2) >> shift
-                    q[0] = UInt8(clamping: nr); q[1] = UInt8(clamping: ng); q[2] = UInt8(clamping: nb)
-                    q += 4
-                }
+            let chunk = 16384
+            parallelRows((count + chunk - 1) / chunk, minimumRowsPerBand: 1) { range in
+                let lo = range.lowerBound * chunk, hi = min(count, range.upperBound * chunk)
+                f.apply(UnsafePointer(base.base + lo * 4), base.base + lo * 4, count: hi - lo)
             }
+        }
+    }
+}
+
+/// A ``ColorMatrix`` in 16-bit fixed point (64-bit sums, so no value can overflow), with
+/// round-to-nearest folded into the offsets.
+public struct FixedColorMatrix: Sendable {
+    let k0, k1, k2, k3, k4, k5, k6, k7, k8, o0, o1, o2: Int
+    static let shift = 16
+
+    public init(_ m: ColorMatrix) {
+        let one = Double(1 << Self.shift)
+        let k = m.m.map { Int(($0 * one).rounded()) }
+        let o = m.offset.map { Int(($0 * 255 * one).rounded()) + (1 << (Self.shift - 1)) }
+        (k0, k1, k2, k3, k4, k5, k6, k7, k8) = (k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8])
+        (o0, o1, o2) = (o[0], o[1], o[2])
+    }
+
+    /// Maps `count` RGBA pixels from `src` to `dst` (which may be the same); alpha is copied.
+    @inline(__always)
+    public func apply(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, count: Int) {
+        var s = src, d = dst
+        for _ in 0..<count {
+            let r = Int(s[0]), g = Int(s[1]), b = Int(s[2])
+            let nr = (k0 &* r &+ k1 &* g &+ k2 &* b &+ o0) >> 16
+            let ng = (k3 &* r &+ k4 &* g &+ k5 &* b &+ o1) >> 16
+            let nb = (k6 &* r &+ k7 &* g &+ k8 &* b &+ o2) >> 16
+            d[0] = UInt8(clamping: nr); d[1] = UInt8(clamping: ng); d[2] = UInt8(clamping: nb); d[3] = s[3]
+            s += 4; d += 4
         }
     }
 }

@@ -26,22 +26,19 @@ struct CornerMask: Sendable {
     }
 
     /// Blends the outside of each corner towards `background`, including its alpha, so a
-    /// transparent background gives transparent corners.
-    func apply(to frame: inout RGBAImage, background: RGBA8) {
-        let w = frame.width, h = frame.height
+    /// transparent background gives transparent corners. Only frame rows in `rows`.
+    func apply(to p: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int, background: RGBA8, rows: Range<Int>) {
         guard size > 0, size <= w, size <= h else { return }
-        frame.pixels.withUnsafeMutableBufferPointer { p in
-            for y in 0..<size {
-                for x in 0..<size {
-                    let c = Int(coverage[y * size + x])
-                    if c == 255 { continue }
-                    for (fx, fy) in [(x, y), (w - 1 - x, y), (x, h - 1 - y), (w - 1 - x, h - 1 - y)] {
-                        let i = (fy * w + fx) * 4
-                        let bg = [background.r, background.g, background.b, background.a]
-                        for ch in 0..<4 {
-                            p[i + ch] = UInt8((Int(p[i + ch]) * c + Int(bg[ch]) * (255 - c) + 127) / 255)
-                        }
-                    }
+        let bg = [Int(background.r), Int(background.g), Int(background.b), Int(background.a)]
+        for fy in rows {
+            let y = fy < size ? fy : (fy >= h - size ? h - 1 - fy : -1)
+            if y < 0 { continue }
+            for x in 0..<size {
+                let c = Int(coverage[y * size + x])
+                if c == 255 { continue }
+                for fx in [x, w - 1 - x] {
+                    let i = (fy * w + fx) * 4
+                    for ch in 0..<4 { p[i + ch] = UInt8((Int(p[i + ch]) * c + bg[ch] * (255 - c) + 127) / 255) }
                 }
             }
         }

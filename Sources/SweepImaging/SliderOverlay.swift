@@ -142,54 +142,69 @@ public struct SliderOverlay: Sendable {
     /// Draws divider, knob and tags for split position `p` onto an opaque frame,
     /// then cuts the rounded corners.
     public func draw(on frame: inout RGBAImage, position p: Double, tagOpacity: Double = 1) {
+        let (w, h) = (frame.width, frame.height)
+        frame.pixels.withUnsafeMutableBufferPointer { dp in
+            let d = UnsafeSendablePointer(dp.baseAddress!)
+            parallelRows(h, minimumRowsPerBand: 32) { rows in
+                draw(on: d.base, width: w, height: h, position: p, tagOpacity: tagOpacity, rows: rows)
+            }
+        }
+    }
+
+    /// The overlay on raw frame pixels, for frame rows in `rows` only (one band).
+    func draw(on frame: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int, position p: Double,
+              tagOpacity: Double, rows: Range<Int>) {
         let (edge, _) = splitEdge(position: p)
         let vertical = style.orientation == .vertical
         if style.showHandle {
-            drawDivider(on: &frame, at: edge, vertical: vertical)
+            drawDivider(on: frame, width: w, height: h, at: edge, vertical: vertical, rows: rows)
             let scaled = edge * Double(Self.phases)
             let whole = Int(floor(scaled)) // in 1/phases pixel units
             let pixel = whole >= 0 ? whole / Self.phases : (whole - Self.phases + 1) / Self.phases
             let phase = whole - pixel * Self.phases
-            let across = Int(floor(Double(vertical ? width : height) / 2))
+            let across = Int(floor(Double(vertical ? w : h) / 2))
             let sprite = knobs[phase]
-            if vertical {
-                sprite.draw(into: &frame, x: across - knobHalf, y: pixel - knobHalf)
-            } else {
-                sprite.draw(into: &frame, x: pixel - knobHalf, y: across - knobHalf)
-            }
+            let (x, y) = vertical ? (across - knobHalf, pixel - knobHalf) : (pixel - knobHalf, across - knobHalf)
+            sprite.draw(into: frame, width: w, height: h, x: x, y: y, opacity: 1, rows: rows)
         }
         if style.showLabels {
             let p = max(0, min(1, p))
             let beforeOpacity = min(p / 0.25, 1) * tagOpacity
             let afterOpacity = min((1 - p) / 0.25, 1) * tagOpacity
-            beforeTag?.draw(into: &frame, x: beforeTagOrigin.x, y: beforeTagOrigin.y, opacity: beforeOpacity)
-            afterTag?.draw(into: &frame, x: afterTagOrigin.x, y: afterTagOrigin.y, opacity: afterOpacity)
+            beforeTag?.draw(into: frame, width: w, height: h, x: beforeTagOrigin.x, y: beforeTagOrigin.y,
+                            opacity: beforeOpacity, rows: rows)
+            afterTag?.draw(into: frame, width: w, height: h, x: afterTagOrigin.x, y: afterTagOrigin.y,
+                           opacity: afterOpacity, rows: rows)
         }
-        cornerMask?.apply(to: &frame, background: style.background)
+        cornerMask?.apply(to: frame, width: w, height: h, background: style.background, rows: rows)
     }
 
     /// The divider: `dividerWidth` points centred on the edge, anti-aliased by coverage.
-    func drawDivider(on frame: inout RGBAImage, at edge: Double, vertical: Bool) {
+    func drawDivider(on base: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int, at edge: Double,
+                     vertical: Bool, rows: Range<Int>) {
         let half = style.dividerWidth * scale / 2
         let lo = edge - half, hi = edge + half
-        let extent = vertical ? height : width
+        let extent = vertical ? h : w
         let first = max(0, Int(floor(lo))), last = min(extent - 1, Int(ceil(hi)) - 1)
         if first > last { return }
         let c = style.dividerColor
-        let w = frame.width, h = frame.height
-        frame.pixels.withUnsafeMutableBufferPointer { p in
-            for i in first...last {
-                let coverage = max(0, min(Double(i + 1), hi) - max(Double(i), lo))
-                let a = Int((coverage * Double(c.a)).rounded())
-                if a <= 0 { continue }
-                let inv = 255 - a
-                let n = vertical ? w : h
-                for j in 0..<n {
-                    let idx = vertical ? (i * w + j) * 4 : (j * w + i) * 4
-                    p[idx] = UInt8((Int(c.r) * a + Int(p[idx]) * inv + 127) / 255)
-                    p[idx + 1] = UInt8((Int(c.g) * a + Int(p[idx + 1]) * inv + 127) / 255)
-                    p[idx + 2] = UInt8((Int(c.b) * a + Int(p[idx + 2]) * inv + 127) / 255)
-                }
+        let cr = Int(c.r), cg = Int(c.g), cb = Int(c.b)
+        @inline(__always) func blend(_ q: UnsafeMutablePointer<UInt8>, _ a: Int) {
+            let inv = 255 &- a
+            q[0] = UInt8(truncatingIfNeeded: ((cr &* a &+ Int(q[0]) &* inv) &* 257 &+ 32896) >> 16)
+            q[1] = UInt8(truncatingIfNeeded: ((cg &* a &+ Int(q[1]) &* inv) &* 257 &+ 32896) >> 16)
+            q[2] = UInt8(truncatingIfNeeded: ((cb &* a &+ Int(q[2]) &* inv) &* 257 &+ 32896) >> 16)
+        }
+        for i in first...last {
+            let coverage = max(0, min(Double(i + 1), hi) - max(Double(i), lo))
+            let a = Int((coverage * Double(c.a)).rounded())
+            if a <= 0 { continue }
+            if vertical {
+                guard rows.contains(i) else { continue }
+                var q = base + i * w * 4
+                for _ in 0..<w { blend(q, a); q += 4 }
+            } else {
+                for j in rows { blend(base + (j * w + i) * 4, a) }
             }
         }
     }

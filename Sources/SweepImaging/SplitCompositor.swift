@@ -9,51 +9,95 @@ public enum SplitCompositor {
     /// coverage, so fractional positions glide smoothly.
     public static func compose(before: RGBAImage, after: RGBAImage, overlay: SliderOverlay,
                                position p: Double, into frame: inout RGBAImage) {
+        compose(before: before, beforeMatrix: nil, after: after, afterMatrix: nil, overlay: overlay, position: p, into: &frame)
+    }
+
+    /// Like ``compose(before:after:overlay:position:into:)``, applying a colour map to a
+    /// side while copying it: only the visible part of each side is ever adjusted, so a
+    /// frame whose looks change costs one pass over its pixels.
+    public static func compose(before: RGBAImage, beforeMatrix: FixedColorMatrix?, after: RGBAImage,
+                               afterMatrix: FixedColorMatrix?, overlay: SliderOverlay,
+                               position p: Double, into frame: inout RGBAImage) {
+        pass(before: before, beforeMatrix: beforeMatrix, after: after, afterMatrix: afterMatrix, overlay: overlay,
+             position: p, drawOverlay: false, into: &frame)
+    }
+
+    /// A whole frame in one parallel pass: each band of rows is composed and gets its part
+    /// of the overlay while it is still in cache.
+    public static func render(before: RGBAImage, beforeMatrix: FixedColorMatrix?, after: RGBAImage,
+                              afterMatrix: FixedColorMatrix?, overlay: SliderOverlay,
+                              position p: Double, into frame: inout RGBAImage) {
+        pass(before: before, beforeMatrix: beforeMatrix, after: after, afterMatrix: afterMatrix, overlay: overlay,
+             position: p, drawOverlay: true, into: &frame)
+    }
+
+    static func pass(before: RGBAImage, beforeMatrix: FixedColorMatrix?, after: RGBAImage,
+                     afterMatrix: FixedColorMatrix?, overlay: SliderOverlay,
+                     position p: Double, drawOverlay: Bool, into frame: inout RGBAImage) {
         precondition(before.width == frame.width && before.height == frame.height &&
                      after.width == frame.width && after.height == frame.height)
-        let (edge, beforeFirst) = overlay.splitEdge(position: p)
+        let (edgeAt, beforeFirst) = overlay.splitEdge(position: p)
         let first = beforeFirst ? before : after
         let second = beforeFirst ? after : before
+        let fm = beforeFirst ? beforeMatrix : afterMatrix
+        let sm = beforeFirst ? afterMatrix : beforeMatrix
         let vertical = overlay.style.orientation == .vertical
         let w = frame.width, h = frame.height
         let extent = vertical ? h : w
-        let whole = max(0, min(extent, Int(edge.rounded(.down))))
-        let cov = whole < extent ? Int(((edge - Double(whole)) * 256).rounded()) : 0
+        let whole = max(0, min(extent, Int(edgeAt.rounded(.down))))
+        let cov = whole < extent ? Int(((edgeAt - Double(whole)) * 256).rounded()) : 0
         first.pixels.withUnsafeBufferPointer { fp in
             second.pixels.withUnsafeBufferPointer { sp in
                 frame.pixels.withUnsafeMutableBufferPointer { dp in
                     let f = UnsafeSendableReadPointer(fp.baseAddress!)
                     let s = UnsafeSendableReadPointer(sp.baseAddress!)
                     let d = UnsafeSendablePointer(dp.baseAddress!)
-                    if vertical {
-                        parallelRows(h) { rows in
-                            for y in rows {
-                                let o = y * w * 4
+                    parallelRows(h) { rows in
+                        for y in rows {
+                            let o = y * w * 4
+                            if vertical {
                                 if y < whole {
-                                    (d.base + o).update(from: f.base + o, count: w * 4)
+                                    run(f.base + o, d.base + o, w, fm)
                                 } else if y > whole || cov == 0 {
-                                    (d.base + o).update(from: s.base + o, count: w * 4)
+                                    run(s.base + o, d.base + o, w, sm)
                                 } else {
-                                    mix(f.base + o, s.base + o, d.base + o, count: w * 4, cov: cov)
+                                    edge(f.base + o, fm, s.base + o, sm, d.base + o, count: w, cov: cov)
                                 }
-                            }
-                        }
-                    } else {
-                        parallelRows(h) { rows in
-                            for y in rows {
-                                let o = y * w * 4
-                                if whole > 0 { (d.base + o).update(from: f.base + o, count: whole * 4) }
+                            } else {
+                                if whole > 0 { run(f.base + o, d.base + o, whole, fm) }
                                 var rest = whole
                                 if whole < w && cov > 0 {
-                                    mix(f.base + o + whole * 4, s.base + o + whole * 4, d.base + o + whole * 4, count: 4, cov: cov)
+                                    let at = o + whole * 4
+                                    edge(f.base + at, fm, s.base + at, sm, d.base + at, count: 1, cov: cov)
                                     rest += 1
                                 }
-                                if rest < w { (d.base + o + rest * 4).update(from: s.base + o + rest * 4, count: (w - rest) * 4) }
+                                if rest < w { run(s.base + o + rest * 4, d.base + o + rest * 4, w - rest, sm) }
                             }
+                        }
+                        if drawOverlay {
+                            overlay.draw(on: d.base, width: w, height: h, position: p, tagOpacity: 1, rows: rows)
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// Copies `count` pixels, through the colour map when there is one.
+    @inline(__always)
+    static func run(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, _ count: Int, _ m: FixedColorMatrix?) {
+        if let m { m.apply(src, dst, count: count) } else { dst.update(from: src, count: count * 4) }
+    }
+
+    /// The boundary pixels: each side mapped, then mixed by coverage.
+    static func edge(_ a: UnsafePointer<UInt8>, _ am: FixedColorMatrix?, _ b: UnsafePointer<UInt8>, _ bm: FixedColorMatrix?,
+                     _ d: UnsafeMutablePointer<UInt8>, count: Int, cov: Int) {
+        if am == nil && bm == nil { mix(a, b, d, count: count * 4, cov: cov); return }
+        var pa = [UInt8](repeating: 0, count: 4), pb = pa
+        for i in 0..<count {
+            pa.withUnsafeMutableBufferPointer { run(a + i * 4, $0.baseAddress!, 1, am) }
+            pb.withUnsafeMutableBufferPointer { run(b + i * 4, $0.baseAddress!, 1, bm) }
+            mix(pa, pb, d + i * 4, count: 4, cov: cov)
         }
     }
 

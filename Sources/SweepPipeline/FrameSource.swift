@@ -14,8 +14,8 @@ public final class FrameSource {
     public let overlay: SliderOverlay
     let beforeBase: RGBAImage
     let afterBase: RGBAImage
-    private var beforeCache: (Adjustments, RGBAImage)?
-    private var afterCache: (Adjustments, RGBAImage)?
+    private var beforeCache: SideCache
+    private var afterCache: SideCache
     private var scratch: RGBAImage
 
     /// Decodes and prepares both sides at the output size.
@@ -30,6 +30,8 @@ public final class FrameSource {
         beforeBase = Resampler.resize(before, width: w, height: h, mode: spec.fit, background: bg)
         afterBase = Resampler.resize(after, width: w, height: h, mode: spec.fit, background: bg)
         overlay = SliderOverlay(width: w, height: h, style: spec.style)
+        beforeCache = SideCache(base: beforeBase)
+        afterCache = SideCache(base: afterBase)
         scratch = RGBAImage(width: w, height: h)
     }
 
@@ -47,22 +49,15 @@ public final class FrameSource {
         }
     }
 
-    func side(_ base: RGBAImage, _ look: Adjustments, cache: inout (Adjustments, RGBAImage)?) -> RGBAImage {
-        if let c = cache, c.0 == look { return c.1 }
-        let img = look.apply(to: base)
-        cache = (look, img)
-        return img
-    }
-
     /// Renders the frame for `state` into `frame` (which must have the output size).
     public func render(_ state: FrameState<Adjustments>, into frame: inout RGBAImage) {
-        let b = side(beforeBase, state.before, cache: &beforeCache)
-        let a = side(afterBase, state.after, cache: &afterCache)
-        SplitCompositor.compose(before: b, after: a, overlay: overlay, position: state.position, into: &frame)
-        overlay.draw(on: &frame, position: state.position)
+        let (b, bm) = beforeCache.side(for: state.before)
+        let (a, am) = afterCache.side(for: state.after)
+        SplitCompositor.render(before: b, beforeMatrix: bm, after: a, afterMatrix: am, overlay: overlay,
+                               position: state.position, into: &frame)
         if let fade = state.crossfade, fade.fraction > 0 {
-            SplitCompositor.compose(before: b, after: a, overlay: overlay, position: fade.position, into: &scratch)
-            overlay.draw(on: &scratch, position: fade.position)
+            SplitCompositor.render(before: b, beforeMatrix: bm, after: a, afterMatrix: am, overlay: overlay,
+                                   position: fade.position, into: &scratch)
             SplitCompositor.dissolve(&frame, towards: scratch, fraction: fade.fraction)
         }
     }
@@ -72,5 +67,28 @@ public final class FrameSource {
         var f = RGBAImage(width: width, height: height)
         render(state, into: &f)
         return f
+    }
+}
+
+/// One side's pixels under a look. A look held for two frames in a row is applied once and
+/// kept; a look that changes every frame is applied on the fly while compositing, to the
+/// visible pixels only.
+struct SideCache {
+    let base: RGBAImage
+    private var cached: (look: Adjustments, image: RGBAImage)?
+    private var previous: Adjustments?
+
+    init(base: RGBAImage) { self.base = base }
+
+    mutating func side(for look: Adjustments) -> (RGBAImage, FixedColorMatrix?) {
+        defer { previous = look }
+        if look.isIdentity { return (base, nil) }
+        if let c = cached, c.look == look { return (c.image, nil) }
+        if look == previous {
+            let img = look.apply(to: base)
+            cached = (look, img)
+            return (img, nil)
+        }
+        return (base, look.matrix.fixed)
     }
 }
