@@ -37,7 +37,7 @@ let package = Package(
         // Pipeline: spec -> timeline -> frames -> encoder.
         .target(name: "SweepPipeline", dependencies: ["SweepImaging", "SweepTimeline", "SweepGIF", "SweepMedia"]),
         // CLI library and the tiny executable.
-        .target(name: "SweepCLI", dependencies: ["SweepPipeline"]),
+        .target(name: "SweepCLI", dependencies: ["SweepPipeline", "SweepImaging", "SweepMedia", "SweepTimeline", "SweepGIF", "SweepSupport"]),
         .executableTarget(name: "sweep", dependencies: ["SweepCLI"]),
         // Benchmarks of the imaging core (the side-by-side runs with peers are Benchmarks/run.sh).
         .executableTarget(name: "sweep-framebench", dependencies: ["SweepPipeline", "SweepImaging", "SweepTimeline"],

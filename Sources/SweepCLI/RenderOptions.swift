@@ -18,6 +18,11 @@ public struct RenderOptions: Sendable {
     public var afterLook: String?
     /// Direct values for the after side, over its look.
     public var afterOverrides: [String: Double] = [:]
+    /// `--preset NAME|FILE`, resolved by ``resolveLooks(_:)`` with the shortcuts below.
+    public var preset: String?
+    public var from: Double?, to: Double?, duration: Double?, curve: Curve?, loop: LoopMode?
+    /// `--strict`: refuse (rather than warn about) an animation that flashes.
+    public var strict = false
 
     /// Options `render`, `preview` and `demo` share.
     static let common: [ArgumentSplitter.Option] = [
@@ -32,6 +37,7 @@ public struct RenderOptions: Sendable {
         .init("look"), .init("before-look"), .init("brightness"), .init("contrast"), .init("saturation"), .init("hue"),
         .init("divider-width"), .init("divider-color"), .init("knob-size"), .init("knob-color"),
         .init("label-color"), .init("capsule-color"), .init("label-size"), .init("label-weight"), .init("glyph-color"),
+        .init("preset", short: "p"), .init("strict", value: false),
     ]
 
     /// Interprets split arguments.
@@ -47,6 +53,14 @@ public struct RenderOptions: Sendable {
         if let v = r.value("loop") { loop = try ValueParser.loop(v) }
         let anim = RenderSpec.sweep(from: from, to: to, duration: duration, hold: hold, curve: curve, loop: loop)
         var o = RenderOptions(spec: RenderSpec(before: .file(""), after: nil, animation: anim))
+        o.preset = r.value("preset")
+        o.strict = r.flag("strict")
+        o.spec.refuseFlashes = o.strict
+        o.from = r.value("from").map { _ in from }
+        o.to = r.value("to").map { _ in to }
+        o.duration = r.value("duration").map { _ in duration }
+        o.curve = r.value("ease").map { _ in curve }
+        o.loop = r.value("loop").map { _ in loop }
         o.inputs = r.positionals
         o.output = r.value("output")
         o.quiet = r.flag("quiet")
@@ -101,8 +115,16 @@ public struct RenderOptions: Sendable {
         return o
     }
 
-    /// Loads the named looks and applies them (and the direct values) to both sides' tracks.
+    /// Loads the animation preset (with the shortcuts applied) and the named looks, and
+    /// applies the looks (and the direct values) to both sides' tracks.
     public mutating func resolveLooks(_ library: PresetLibrary) throws {
+        if let preset {
+            let (p, file) = try library.animationPreset(preset)
+            spec.animation = try p.animation(library: library, from: from ?? 1, to: to ?? 0, duration: duration,
+                                             curve: curve, file: file)
+            if let loop { spec.animation.loop = loop }
+            if beforeLook == nil && afterLook == nil && afterOverrides.isEmpty { return }
+        }
         let before = try beforeLook.map { try library.look($0, option: "--before-look") } ?? .identity
         var after = try afterLook.map { try library.look($0, option: "--look") } ?? .identity
         if let v = afterOverrides["brightness"] { after.brightness = v }

@@ -3,8 +3,10 @@ import Glibc
 #endif
 import Foundation
 import SweepImaging
+import SweepMedia
 import SweepPipeline
 import SweepSupport
+import SweepTimeline
 
 /// The `sweep` command line: parses, runs, prints one line per message, and maps errors
 /// to sysexits codes. `main.swift` only calls ``run(_:)``.
@@ -18,9 +20,12 @@ public enum SweepCommand {
       sweep demo [-o DIR]                    render the built-in demo (DIR/demo.gif, DIR/demo.mp4)
       sweep render BEFORE [AFTER] -o OUT     OUT: .gif, .mp4, or frames-%04d.png
       sweep preview BEFORE [AFTER] -o OUT --position P    one still: .png, .jpg, .webp
+      sweep plan PRESET -o PLAN.png [BEFORE [AFTER]]      a picture of an animation preset
       sweep --version | --help | COMMAND --help
 
     render options:
+      -p, --preset NAME|FILE  an animation: reveal, compare, look-tour, spring-peek, or a .json
+                              (--from/--to retarget it, --duration rescales it, --ease replaces its sweeps)
       -s, --size WxH          output size (default: the before image's size)
           --fps N             frames per second (default 30)
       -d, --duration S        length of the sweep in seconds (default 3)
@@ -74,8 +79,9 @@ public enum SweepCommand {
         case "demo": try demo(rest)
         case "render": try render(rest)
         case "preview": try preview(rest)
+        case "plan": try plan(rest)
         default:
-            let hint = Suggestion.nearest(command, in: ["demo", "render", "preview"]).map { "did you mean \($0)?" } ?? "see sweep --help"
+            let hint = Suggestion.nearest(command, in: ["demo", "render", "preview", "plan"]).map { "did you mean \($0)?" } ?? "see sweep --help"
             throw SweepError(.usage, "unknown command", subject: command, fix: hint)
         }
     }
@@ -112,6 +118,29 @@ public enum SweepCommand {
         (o.spec.before, o.spec.after) = try sides(o)
         let result = try Renderer.preview(o.spec, position: o.position ?? 0.5, to: out)
         report(result, o)
+    }
+
+    static func plan(_ args: [String]) throws {
+        var o = try RenderOptions.interpret(ArgumentSplitter(RenderOptions.common).split(args))
+        guard let name = o.inputs.first else {
+            throw SweepError(.usage, "no preset", subject: "plan", fix: "give a preset name such as reveal, or a .json file")
+        }
+        guard let out = o.output else { throw SweepError(.usage, "no output file", subject: "plan", fix: "add -o plan.png") }
+        o.preset = name
+        o.inputs.removeFirst()
+        try o.resolveLooks(PresetLibrary.locate())
+        if o.inputs.isEmpty {
+            o.spec.before = .image(DemoScenes.flatLandscape())
+            o.spec.after = .image(DemoScenes.gradedLandscape())
+        } else {
+            (o.spec.before, o.spec.after) = try sides(o)
+        }
+        if o.spec.width == nil { (o.spec.width, o.spec.height) = (300, 400) }
+        let suffix = o.spec.reduceMotion == .off ? "" : " (reduce motion: \(o.spec.reduceMotion.rawValue))"
+        let picture = try Planner.plan(o.spec, title: "\(name)\(suffix)")
+        guard case let .still(format) = try OutputKind.infer(path: out, still: true) else { return }
+        try StillEncoder.write(picture, to: out, format: format)
+        if !o.quiet && !o.json { print("wrote \(out) (\(picture.width)x\(picture.height))") }
     }
 
     static func demo(_ args: [String]) throws {

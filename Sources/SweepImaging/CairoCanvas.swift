@@ -115,6 +115,22 @@ final class CairoCanvas {
         return Sprite(width: width, height: height, pixels: px)
     }
 
+    /// Replaces the canvas's pixels with an opaque image of the same size.
+    func load(_ image: RGBAImage) {
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let data = cairo_image_surface_get_data(surface)!
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 4
+                let word = UInt32(image.pixels[i + 3]) << 24 | UInt32(image.pixels[i]) << 16 | UInt32(image.pixels[i + 1]) << 8
+                    | UInt32(image.pixels[i + 2])
+                UnsafeMutableRawPointer(data + y * stride + x * 4).storeBytes(of: word, as: UInt32.self)
+            }
+        }
+        cairo_surface_mark_dirty(surface)
+    }
+
     /// The canvas flattened to an opaque straight-alpha image over `background`.
     func image(over background: RGBA8 = .black) -> RGBAImage {
         let s = sprite()

@@ -79,4 +79,10 @@ public struct PresetLibrary: Sendable {
         let path = try file(nameOrPath, kind: .looks, option: option)
         return try StrictJSON.decode(LookPreset.self, from: Self.read(path), file: path).adjustments
     }
+
+    /// An animation preset by name (`reveal`) or file, decoded (looks are resolved later).
+    public func animationPreset(_ nameOrPath: String, option: String = "--preset") throws -> (AnimationPreset, String) {
+        let path = try file(nameOrPath, kind: .animations, option: option)
+        return (try StrictJSON.decode(AnimationPreset.self, from: Self.read(path), file: path), path)
+    }
 }

@@ -17,6 +17,9 @@ public struct RenderSpec: Sendable {
     public var fit: FitMode = .fill
     public var reduceMotion: ReduceMotion = .off
     public var maxPixels = ImageDecoder.defaultMaxPixels
+    /// Refuse (instead of warning about) output that flashes more than three times in a
+    /// second (WCAG 2.3.1).
+    public var refuseFlashes = false
     /// GIF options.
     public var gifColors = 256
     public var dither: DitherMode = .diffusion

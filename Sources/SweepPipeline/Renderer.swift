@@ -47,6 +47,17 @@ public enum Renderer {
         let states = (0..<count).map { anim.state(ofFrame: $0, fps: fps, reduceMotion: reduce) }
         let render: (Int, inout RGBAImage) -> Void = { i, frame in source.render(states[i], into: &frame) }
         let w = source.width, h = source.height
+        var flashes = FlashDetector(fps: fps)
+        // Runs before each output is committed: a refused animation leaves nothing behind.
+        func checkFlashes() throws {
+            guard flashes.fails else { return }
+            let at = String(format: "%.2f", flashes.firstViolation ?? 0)
+            let what = "flashes \(flashes.maxFlashesPerSecond) times within one second (from \(at) s), over WCAG 2.3.1's limit of 3"
+            if spec.refuseFlashes {
+                throw SweepError(.dataError, what, subject: path, fix: "slow the changes down, or use --reduce-motion dissolve")
+            }
+            notes.append("warning: " + what)
+        }
         var bytes = 0
         var written = count
         let formatName: String
@@ -72,9 +83,11 @@ public enum Renderer {
             let delays = GIFTiming.delays(count: count, fps: fps)
             try FramePump.run(count: count, width: w, height: h, render: render) { i, frame in
                 try writer.add(frame, delay: delays[i])
+                flashes.add(LuminanceProbe.regions(frame))
                 progress?(i + 1, count)
             }
             try writer.finish()
+            try checkFlashes()
             bytes = writer.bytesWritten
             written = writer.framesWritten
             try out.commit()
@@ -85,9 +98,11 @@ public enum Renderer {
                                          codec: codec, options: spec.videoOptions)
             try FramePump.run(count: count, width: w, height: h, render: render) { _, frame in
                 try writer.add(frame)
+                flashes.add(LuminanceProbe.regions(frame))
                 progress?(writer.framesWritten, count)
             }
             try writer.finish()
+            try checkFlashes()
             try out.commit()
             bytes = fileSize(path)
         case .pngSequence:
@@ -99,8 +114,10 @@ public enum Renderer {
                     try StillEncoder.write(frame, to: name, format: .png)
                     done.append(name)
                     bytes += fileSize(name)
+                    flashes.add(LuminanceProbe.regions(frame))
                     progress?(i + 1, count)
                 }
+                try checkFlashes()
             } catch {
                 // A half-written sequence is a partial output: remove what this run wrote.
                 for name in done { unlink(name) }

@@ -28,7 +28,8 @@ public enum StrictJSON {
         try decode(type, from: Data(text.utf8), file: file)
     }
 
-    static func path(_ keys: [any CodingKey]) -> String {
+    /// "field a.b[2].c" for a coding path (or "the top level").
+    public static func path(_ keys: [any CodingKey]) -> String {
         let parts = keys.map { k in k.intValue.map { "[\($0)]" } ?? k.stringValue }
         var s = ""
         for p in parts { s += p.hasPrefix("[") || s.isEmpty ? p : "." + p }

@@ -1,0 +1,175 @@
+import Foundation
+import SweepImaging
+import SweepSupport
+import SweepTimeline
+
+/// An animation preset file (`presets/animations/NAME.json`), version 1. See the README for
+/// the schema. Position values are in presets' own 0…1 terms: 1 means `--from` and 0 means
+/// `--to` (defaults 1 and 0), so the shortcuts retarget any preset.
+public struct AnimationPreset: Sendable, Decodable {
+    public var version: Int
+    public var description: String?
+    public var loop: LoopMode
+    public var duration: Double?
+    public var position: [KeyframeSpec<Double>]
+    public var before: [KeyframeSpec<LookRef>]?
+    public var after: [KeyframeSpec<LookRef>]?
+
+    enum Keys: String, CodingKey, CaseIterable { case version, description, loop, duration, position, before, after }
+
+    public init(from decoder: any Decoder) throws {
+        try StrictJSON.rejectUnknownKeys(in: decoder, allowed: Set(Keys.allCases.map(\.rawValue)))
+        let c = try decoder.container(keyedBy: Keys.self)
+        version = try c.decodeIfPresent(Int.self, forKey: .version) ?? 1
+        guard version == 1 else { throw SweepError(.dataError, "version \(version) is not supported", fix: "use \"version\": 1") }
+        description = try c.decodeIfPresent(String.self, forKey: .description)
+        if let text = try? c.decodeIfPresent(String.self, forKey: .loop) {
+            switch text {
+            case "once": loop = .once
+            case "forever": loop = .forever
+            case "boomerang": loop = .boomerang
+            default: throw SweepError(.dataError, "field loop is \"\(text)\"", fix: "use once, forever, boomerang or a count")
+            }
+        } else if let n = try c.decodeIfPresent(Int.self, forKey: .loop) {
+            guard (1...65535).contains(n) else { throw SweepError(.dataError, "field loop is \(n), outside 1…65535") }
+            loop = n == 1 ? .once : .count(n)
+        } else {
+            loop = .forever
+        }
+        duration = try c.decodeIfPresent(Double.self, forKey: .duration)
+        if let d = duration { try StrictJSON.check(d, "duration", in: 0.01...3600, decoder: decoder) }
+        position = try c.decode([KeyframeSpec<Double>].self, forKey: .position)
+        before = try c.decodeIfPresent([KeyframeSpec<LookRef>].self, forKey: .before)
+        after = try c.decodeIfPresent([KeyframeSpec<LookRef>].self, forKey: .after)
+        for (name, keys) in [("position", position.map(\.time)), ("before", before?.map(\.time) ?? []), ("after", after?.map(\.time) ?? [])] {
+            if name == "position" && keys.isEmpty { throw SweepError(.dataError, "field position needs at least one keyframe") }
+            if zip(keys, keys.dropFirst()).contains(where: { $0 > $1 }) {
+                throw SweepError(.dataError, "field \(name): keyframe times must not go backwards", fix: "sort the keyframes by time")
+            }
+        }
+    }
+
+    /// The animation, with looks resolved through `library` and the shortcuts applied:
+    /// positions mapped so that 1 → `from` and 0 → `to`, times scaled to `duration`, and
+    /// every moving position segment given `curve`.
+    public func animation(library: PresetLibrary, from: Double = 1, to: Double = 0, duration newDuration: Double? = nil,
+                          curve: Curve? = nil, file: String) throws -> Animation<Adjustments> {
+        let length = duration ?? ([position.last?.time, before?.last?.time, after?.last?.time].compactMap { $0 }.max() ?? 0)
+        let scale = newDuration.map { length > 0 ? $0 / length : 1 } ?? 1
+        func track<V: Interpolatable>(_ keys: [KeyframeSpec<V>], _ value: (V) throws -> V, retime: Bool) rethrows -> Track<V> {
+            Track(try keys.map { k in
+                var c = k.curve
+                if retime, let curve, c != .hold { c = curve }
+                return Keyframe(time: k.time * scale, value: try value(k.value), curve: c)
+            })
+        }
+        let pos = track(position, { to + (from - to) * $0 }, retime: true)
+        func looks(_ keys: [KeyframeSpec<LookRef>]?) throws -> Track<Adjustments> {
+            guard let keys, !keys.isEmpty else { return Track(constant: .identity) }
+            let resolved = try keys.map { k in
+                KeyframeSpec(time: k.time, value: try k.value.resolve(library, file: file), curve: k.curve)
+            }
+            return track(resolved, { $0 }, retime: false)
+        }
+        return Animation(position: pos, before: try looks(before), after: try looks(after),
+                         duration: duration.map { $0 * scale }, loop: loop)
+    }
+}
+
+/// One keyframe in a preset file: `{"time": 1.2, "value": 0.5, "curve": "easeInOut"}`
+/// (looks use `"look"` instead of `"value"`).
+public struct KeyframeSpec<Value: Interpolatable>: Sendable {
+    public var time: Double
+    public var value: Value
+    public var curve: Curve
+}
+
+extension KeyframeSpec: Decodable where Value: Decodable {
+    enum Keys: String, CodingKey, CaseIterable { case time, value, look, curve }
+
+    public init(from decoder: any Decoder) throws {
+        let isLook = Value.self == LookRef.self
+        try StrictJSON.rejectUnknownKeys(in: decoder, allowed: ["time", "curve", isLook ? "look" : "value"])
+        let c = try decoder.container(keyedBy: Keys.self)
+        time = try c.decode(Double.self, forKey: .time)
+        try StrictJSON.check(time, "time", in: 0...3600, decoder: decoder)
+        value = try c.decode(Value.self, forKey: isLook ? .look : .value)
+        if let v = value as? Double { try StrictJSON.check(v, "value", in: 0...1, decoder: decoder) }
+        curve = try c.decodeIfPresent(CurveSpec.self, forKey: .curve)?.curve ?? .easeInOut
+    }
+}
+
+/// A look in a preset: a preset name (`"vivid"`, `"original"`) or the values themselves.
+public enum LookRef: Sendable, Equatable, Decodable, Interpolatable {
+    case named(String)
+    case values(Adjustments)
+
+    public init(from decoder: any Decoder) throws {
+        if let name = try? decoder.singleValueContainer().decode(String.self) {
+            self = .named(name)
+            return
+        }
+        try StrictJSON.rejectUnknownKeys(in: decoder, allowed: ["brightness", "contrast", "saturation", "hue"])
+        self = .values(try LookPreset.decodeAdjustments(try decoder.container(keyedBy: AnyKey.self), decoder: decoder))
+    }
+
+    /// Looks are resolved before interpolation; this conformance only lets keyframes hold them.
+    public func interpolated(to other: LookRef, _ fraction: Double) -> LookRef { fraction < 1 ? self : other }
+
+    func resolve(_ library: PresetLibrary, file: String) throws -> Adjustments {
+        switch self {
+        case let .values(a): return a
+        case .named("original"), .named("identity"): return .identity
+        case let .named(n):
+            do { return try library.look(n, option: file) } catch let e as SweepError {
+                throw SweepError(.dataError, "unknown look \"\(n)\" in a keyframe", subject: file, fix: e.fix)
+            }
+        }
+    }
+}
+
+/// A curve in a preset: a name, `{"timingCurve": [x1, y1, x2, y2]}`,
+/// `{"spring": {"response": 0.5, "dampingFraction": 0.825}}` or
+/// `{"spring": {"duration": 0.5, "bounce": 0.2}}`.
+struct CurveSpec: Decodable {
+    let curve: Curve
+
+    init(from decoder: any Decoder) throws {
+        if let name = try? decoder.singleValueContainer().decode(String.self) {
+            guard let c = Curve.named[name] else {
+                let near = Suggestion.nearest(name, in: Curve.named.keys.sorted())
+                throw SweepError(.dataError, "\(StrictJSON.path(decoder.codingPath)) is the unknown curve \"\(name)\"",
+                                 fix: near.map { "did you mean \"\($0)\"?" } ?? "use \(Curve.named.keys.sorted().joined(separator: ", "))")
+            }
+            curve = c
+            return
+        }
+        try StrictJSON.rejectUnknownKeys(in: decoder, allowed: ["timingCurve", "spring"])
+        let c = try decoder.container(keyedBy: AnyKey.self)
+        if let pts = try c.decodeIfPresent([Double].self, forKey: AnyKey(stringValue: "timingCurve")) {
+            guard pts.count == 4, pts.allSatisfy(\.isFinite), (0...1).contains(pts[0]), (0...1).contains(pts[2]) else {
+                throw SweepError(.dataError, "\(StrictJSON.path(decoder.codingPath)).timingCurve needs 4 numbers with x in 0…1")
+            }
+            curve = .timingCurve(pts[0], pts[1], pts[2], pts[3])
+        } else if c.contains(AnyKey(stringValue: "spring")) {
+            let s = try c.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey(stringValue: "spring"))
+            let nested = try c.superDecoder(forKey: AnyKey(stringValue: "spring"))
+            try StrictJSON.rejectUnknownKeys(in: nested, allowed: ["response", "dampingFraction", "duration", "bounce"])
+            if let d = try s.decodeIfPresent(Double.self, forKey: AnyKey(stringValue: "duration")) {
+                let b = try s.decodeIfPresent(Double.self, forKey: AnyKey(stringValue: "bounce")) ?? 0
+                try StrictJSON.check(d, "duration", in: 0.01...60, decoder: nested)
+                try StrictJSON.check(b, "bounce", in: -0.99...0.99, decoder: nested)
+                curve = .spring(Spring(duration: d, bounce: b))
+            } else {
+                let r = try s.decodeIfPresent(Double.self, forKey: AnyKey(stringValue: "response")) ?? 0.5
+                let z = try s.decodeIfPresent(Double.self, forKey: AnyKey(stringValue: "dampingFraction")) ?? 0.825
+                try StrictJSON.check(r, "response", in: 0.01...60, decoder: nested)
+                try StrictJSON.check(z, "dampingFraction", in: 0.01...10, decoder: nested)
+                curve = .spring(Spring(response: r, dampingFraction: z))
+            }
+        } else {
+            throw SweepError(.dataError, "\(StrictJSON.path(decoder.codingPath)) is not a curve",
+                             fix: "use a name, {\"timingCurve\": […]} or {\"spring\": {…}}")
+        }
+    }
+}
