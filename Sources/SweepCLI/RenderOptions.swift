@@ -37,7 +37,7 @@ public struct RenderOptions: Sendable {
         .init("look"), .init("before-look"), .init("brightness"), .init("contrast"), .init("saturation"), .init("hue"),
         .init("divider-width"), .init("divider-color"), .init("knob-size"), .init("knob-color"),
         .init("label-color"), .init("capsule-color"), .init("label-size"), .init("label-weight"), .init("glyph-color"),
-        .init("preset", short: "p"), .init("strict", value: false),
+        .init("preset", short: "p"), .init("strict", value: false), .init("lossy"), .init("hard-edge", value: false),
     ]
 
     /// Interprets split arguments.
@@ -78,6 +78,7 @@ public struct RenderOptions: Sendable {
         var style = SliderStyle()
         if r.flag("no-handle") { style.showHandle = false }
         if r.flag("no-labels") { style.showLabels = false }
+        if r.flag("hard-edge") { style.smoothEdge = false }
         if r.flag("rtl") { style.rightToLeft = true }
         if r.flag("vertical") { style.orientation = .vertical }
         if let v = r.value("ui-scale") { style.uiScale = try ValueParser.double(v, option: "--ui-scale", range: 0.1...20) }
@@ -107,6 +108,7 @@ public struct RenderOptions: Sendable {
         }
         if let v = r.value("colors") { o.spec.gifColors = try ValueParser.int(v, option: "--colors", range: 2...256) }
         if let v = r.value("dither") { o.spec.dither = try ValueParser.choice(v, option: "--dither", as: DitherMode.self) }
+        if let v = r.value("lossy") { o.spec.lossy = try ValueParser.int(v, option: "--lossy", range: 0...100) }
         if let v = r.value("crf") {
             let crf = try ValueParser.int(v, option: "--crf", range: 0...63)
             o.spec.videoOptions.append(("crf", String(crf)))

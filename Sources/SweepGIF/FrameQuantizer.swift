@@ -5,15 +5,19 @@ import SweepImaging
 struct FrameQuantizer {
     let mapper: PaletteMapper
     let dither: DitherMode
+    /// Extra colour error (in 8-bit RGB units) allowed to repeat a neighbour's index, which
+    /// makes longer runs for LZW: smaller files for a bounded loss. 0 is lossless mapping.
+    let lossy: Int
     let width: Int
     let height: Int
     /// Error rows for diffusion (current and next), reused across frames.
     private var err0: [Float]
     private var err1: [Float]
 
-    init(mapper: PaletteMapper, dither: DitherMode, width: Int, height: Int) {
+    init(mapper: PaletteMapper, dither: DitherMode, lossy: Int = 0, width: Int, height: Int) {
         self.mapper = mapper
         self.dither = dither
+        self.lossy = lossy
         self.width = width
         self.height = height
         err0 = [Float](repeating: 0, count: (width + 2) * 3)
@@ -38,11 +42,12 @@ struct FrameQuantizer {
         let w = width
         let transparent = UInt8(mapper.palette.transparentIndex ?? 0)
         let hasTransparent = mapper.palette.transparentIndex != nil
-        let strength: Float = 0.85 // slightly damped diffusion: less noise, smaller files
+        let strength: Float = 0.3 // slightly damped diffusion: less noise, smaller files
         frame.pixels.withUnsafeBufferPointer { px in
             for i in 0..<err0.count { err0[i] = 0; err1[i] = 0 }
             for y in rect.y..<(rect.y + rect.height) {
-                let leftToRight = (y & 1) == 0
+                // Serpentine only for diffusion, where it evens out the error's drift.
+                let leftToRight = dither != .diffusion || (y & 1) == 0
                 let xs = leftToRight ? Array(rect.x..<(rect.x + rect.width)) : Array((rect.x..<(rect.x + rect.width)).reversed())
                 for x in xs {
                     let p = y * w + x
@@ -61,7 +66,26 @@ struct FrameQuantizer {
                     }
                     let ri = Int(max(0, min(255, r.rounded()))), gi = Int(max(0, min(255, g.rounded()))),
                         bi = Int(max(0, min(255, b.rounded())))
-                    let k = mapper.index(ri, gi, bi)
+                    var k = mapper.index(ri, gi, bi)
+                    if lossy > 0 {
+                        // Reuse the previous pixel's or the one above's index when it is
+                        // nearly as close: LZW then finds longer repeats.
+                        let best = mapper.rgb[k]
+                        @inline(__always) func err(_ c: (Float, Float, Float)) -> Float {
+                            let dr = c.0 - r, dg = c.1 - g, db = c.2 - b
+                            return dr * dr + dg * dg + db * db
+                        }
+                        let limit = err(best) + Float(lossy * lossy)
+                        let prevX = x + (leftToRight ? -1 : 1)
+                        if prevX >= 0 && prevX < w {
+                            let c = Int(indices[y * w + prevX])
+                            if c != k && c < mapper.rgb.count && err(mapper.rgb[c]) <= limit { k = c }
+                        }
+                        if k != Int(indices[y * w + (prevX >= 0 && prevX < w ? prevX : x)]) && y > 0 {
+                            let c = Int(indices[(y - 1) * w + x])
+                            if c != k && c < mapper.rgb.count && err(mapper.rgb[c]) <= limit { k = c }
+                        }
+                    }
                     indices[p] = UInt8(k)
                     if dither == .diffusion {
                         let c = mapper.rgb[k]

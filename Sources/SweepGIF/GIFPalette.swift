@@ -37,6 +37,12 @@ public struct GIFPalette: Sendable {
         let visible = max(1, min(256, count) - (transparent ? 1 : 0))
         let fixed = Array(Set(reserved.map { RGBA8(r: $0.r, g: $0.g, b: $0.b) })).sorted { ($0.r, $0.g, $0.b) < ($1.r, $1.g, $1.b) }
         let fixedCount = min(fixed.count, visible)
+        // Content with few colours (flat artwork, screenshots) gets them exactly.
+        if let exact = exactColors(samples, limit: visible - fixedCount) {
+            let extra = exact.filter { !fixed.contains($0) }
+            let colors = Array(fixed.prefix(fixedCount)) + extra
+            return GIFPalette(colors: colors.isEmpty ? [.black] : colors, transparentIndex: transparent ? max(1, colors.count) : nil)
+        }
         // Weighted histogram on 5 bits per channel, keeping each bin's mean colour.
         var sums = [Double](repeating: 0, count: 32768 * 4)
         for (image, weight) in samples where weight > 0 {
@@ -87,6 +93,26 @@ public struct GIFPalette: Sendable {
         }
         if colors.isEmpty { colors = [.black] }
         return GIFPalette(colors: colors, transparentIndex: transparent ? colors.count : nil)
+    }
+
+    /// Every distinct opaque colour of the samples, if there are at most `limit`.
+    static func exactColors(_ samples: [(image: RGBAImage, weight: Double)], limit: Int) -> [RGBA8]? {
+        var seen = Set<UInt32>()
+        for (image, weight) in samples where weight > 0 {
+            let stop = image.pixels.withUnsafeBufferPointer { p -> Bool in
+                var i = 0
+                while i < p.count {
+                    if p[i + 3] >= 128 {
+                        seen.insert(UInt32(p[i]) << 16 | UInt32(p[i + 1]) << 8 | UInt32(p[i + 2]))
+                        if seen.count > limit { return true }
+                    }
+                    i += 4
+                }
+                return false
+            }
+            if stop { return nil }
+        }
+        return seen.sorted().map { RGBA8(r: UInt8($0 >> 16), g: UInt8(($0 >> 8) & 0xff), b: UInt8($0 & 0xff)) }
     }
 
     static func nearest(_ p: OkLab, in list: [OkLab]) -> Int {

@@ -32,14 +32,15 @@ public final class GIFWriter {
     /// - Parameters:
     ///   - loopCount: `nil` for no loop extension (play once); 0 for forever; n for n repeats.
     public init(path: String, destination: String? = nil, width: Int, height: Int, palette: GIFPalette,
-                dither: DitherMode = .diffusion, loopCount: Int? = 0) throws {
+                dither: DitherMode = .diffusion, lossy: Int = 0, loopCount: Int? = 0) throws {
         precondition(width > 0 && width <= 65535 && height > 0 && height <= 65535)
         self.width = width
         self.height = height
         self.palette = palette
         self.destination = destination ?? path
         sink = try GIFFileSink(path: path)
-        quantizer = FrameQuantizer(mapper: PaletteMapper(palette: palette), dither: dither, width: width, height: height)
+        quantizer = FrameQuantizer(mapper: PaletteMapper(palette: palette), dither: dither, lossy: lossy,
+                                   width: width, height: height)
         indices = [UInt8](repeating: 0, count: width * height)
         shown = indices
         changed = [Bool](repeating: true, count: width * height)

@@ -8,15 +8,40 @@ final class PaletteMapper {
     /// Palette colours as floats for error diffusion.
     let rgb: [(Float, Float, Float)]
 
+    /// Open-addressed table of the palette's own colours (colour + 1, 0 = empty) and their
+    /// indices, so that a colour in the palette always maps to itself exactly.
+    private var exactKeys = [UInt32](repeating: 0, count: 1024)
+    private var exactIndex = [UInt8](repeating: 0, count: 1024)
+
     init(palette: GIFPalette) {
         self.palette = palette
         cache = [Int16](repeating: -1, count: 1 << 21)
         rgb = palette.colors.map { (Float($0.r), Float($0.g), Float($0.b)) }
+        for (i, c) in palette.colors.enumerated() {
+            let key = UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)
+            var slot = Self.slot(key)
+            while exactKeys[slot] != 0 && exactKeys[slot] != key + 1 { slot = (slot + 1) & 1023 }
+            if exactKeys[slot] == 0 { exactKeys[slot] = key + 1; exactIndex[slot] = UInt8(i) }
+        }
     }
+
+    @inline(__always)
+    static func slot(_ key: UInt32) -> Int { Int((key &* 2654435761) >> 22) & 1023 }
 
     /// The index of the entry nearest to an sRGB colour (channels 0…255).
     @inline(__always)
     func index(_ r: Int, _ g: Int, _ b: Int) -> Int {
+        let key = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+        var slot = Self.slot(key)
+        while exactKeys[slot] != 0 {
+            if exactKeys[slot] == key + 1 { return Int(exactIndex[slot]) }
+            slot = (slot + 1) & 1023
+        }
+        return nearestCached(r, g, b)
+    }
+
+    @inline(__always)
+    private func nearestCached(_ r: Int, _ g: Int, _ b: Int) -> Int {
         let key = (r >> 1) << 14 | (g >> 1) << 7 | (b >> 1)
         let hit = cache[key]
         if hit >= 0 { return Int(hit) }

@@ -17,6 +17,10 @@ public struct SliderStyle: Sendable, Equatable {
     /// Points-to-pixels factor; `nil` means shorter output side / 390 (a phone-screen look).
     public var uiScale: Double?
 
+    /// Anti-alias the split edge (the boundary pixel mixes both sides). Off, the edge lands
+    /// on whole pixels: a plain wipe, as FFmpeg's xfade draws it, with no blended colours.
+    public var smoothEdge = true
+
     /// Draw the divider line and the knob.
     public var showHandle = true
     public var dividerWidth = 3.0

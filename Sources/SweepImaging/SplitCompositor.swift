@@ -36,7 +36,8 @@ public enum SplitCompositor {
                      position p: Double, drawOverlay: Bool, into frame: inout RGBAImage) {
         precondition(before.width == frame.width && before.height == frame.height &&
                      after.width == frame.width && after.height == frame.height)
-        let (edgeAt, beforeFirst) = overlay.splitEdge(position: p)
+        var (edgeAt, beforeFirst) = overlay.splitEdge(position: p)
+        if !overlay.style.smoothEdge { edgeAt = edgeAt.rounded() }
         let first = beforeFirst ? before : after
         let second = beforeFirst ? after : before
         let fm = beforeFirst ? beforeMatrix : afterMatrix

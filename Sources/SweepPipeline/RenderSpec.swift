@@ -23,6 +23,8 @@ public struct RenderSpec: Sendable {
     /// GIF options.
     public var gifColors = 256
     public var dither: DitherMode = .diffusion
+    /// Extra colour error allowed for smaller GIFs (0 = none); see the README.
+    public var lossy = 0
     /// Video options: encoder settings that override the codec's defaults.
     public var videoOptions: [(String, String)] = []
 

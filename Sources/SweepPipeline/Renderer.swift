@@ -79,7 +79,7 @@ public enum Renderer {
             case .forever, .boomerang: 0
             }
             let writer = try GIFWriter(path: out.temporaryPath, destination: path, width: w, height: h, palette: palette,
-                                       dither: spec.dither, loopCount: loopCount)
+                                       dither: spec.dither, lossy: spec.lossy, loopCount: loopCount)
             let delays = GIFTiming.delays(count: count, fps: fps)
             try FramePump.run(count: count, width: w, height: h, render: render) { i, frame in
                 try writer.add(frame, delay: delays[i])
