@@ -37,7 +37,7 @@ public struct RenderOptions: Sendable {
         .init("look"), .init("before-look"), .init("brightness"), .init("contrast"), .init("saturation"), .init("hue"),
         .init("divider-width"), .init("divider-color"), .init("knob-size"), .init("knob-color"),
         .init("label-color"), .init("capsule-color"), .init("label-size"), .init("label-weight"), .init("glyph-color"),
-        .init("preset", short: "p"), .init("strict", value: false), .init("lossy"), .init("hard-edge", value: false),
+        .init("preset", short: "p"), .init("strict", value: false), .init("lossy"), .init("hard-edge", value: false), .init("max-bytes"),
     ]
 
     /// Interprets split arguments.
@@ -108,6 +108,7 @@ public struct RenderOptions: Sendable {
         }
         if let v = r.value("colors") { o.spec.gifColors = try ValueParser.int(v, option: "--colors", range: 2...256) }
         if let v = r.value("dither") { o.spec.dither = try ValueParser.choice(v, option: "--dither", as: DitherMode.self) }
+        if let v = r.value("max-bytes") { o.spec.maxBytes = try ValueParser.bytes(v, option: "--max-bytes") }
         if let v = r.value("lossy") { o.spec.lossy = try ValueParser.int(v, option: "--lossy", range: 0...100) }
         if let v = r.value("crf") {
             let crf = try ValueParser.int(v, option: "--crf", range: 0...63)

@@ -1,3 +1,4 @@
+import Foundation
 import SweepGIF
 import SweepImaging
 import SweepSupport
@@ -25,6 +26,23 @@ enum ValueParser {
                              fix: "give a whole number in \(range.lowerBound)…\(range.upperBound)")
         }
         return v
+    }
+
+    /// A byte count: 15000000, 15MB, 10MiB, 500KB.
+    static func bytes(_ s: String, option: String) throws -> Int {
+        let units: [(String, Double)] = [("KiB", 1024), ("MiB", 1_048_576), ("KB", 1000), ("MB", 1_000_000), ("K", 1000), ("M", 1_000_000), ("B", 1)]
+        var text = s.trimmingCharacters(in: .whitespaces)
+        var factor = 1.0
+        for (u, f) in units where text.uppercased().hasSuffix(u.uppercased()) {
+            text = String(text.dropLast(u.count)).trimmingCharacters(in: .whitespaces)
+            factor = f
+            break
+        }
+        guard let v = Double(text), v.isFinite, v * factor >= 1024, v * factor <= 1e12 else {
+            throw SweepError(.usage, "'\(s)' is not a byte count of at least 1 KiB", subject: option,
+                             fix: "write e.g. 15MB, 10MiB or 500000")
+        }
+        return Int(v * factor)
     }
 
     /// "WxH", e.g. 1080x1080.

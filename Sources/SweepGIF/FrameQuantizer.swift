@@ -24,6 +24,14 @@ struct FrameQuantizer {
         err1 = err0
     }
 
+    /// Diffusion strength in flat areas and in texture, and the activity (sum of absolute
+    /// differences to the left and upper neighbours over R, G, B) at or below which a
+    /// pixel counts as flat. Tuned on the benchmark pairs and the demo's gradients
+    /// (Benchmarks/README.md).
+    static let flatStrength: Float = 0.7
+    static let texturedStrength: Float = 0.05
+    static let flatActivity = 4
+
     /// The 8×8 Bayer matrix, built from [[0,2],[3,1]] level by level, centred on 0.
     static let bayer: [Float] = (0..<64).map { i in
         let x = i % 8, y = i / 8
@@ -42,7 +50,10 @@ struct FrameQuantizer {
         let w = width
         let transparent = UInt8(mapper.palette.transparentIndex ?? 0)
         let hasTransparent = mapper.palette.transparentIndex != nil
-        let strength: Float = 0.3 // slightly damped diffusion: less noise, smaller files
+        // Diffusion is strong where the source is flat (gradients band without it) and weak
+        // where it is textured (the texture hides banding; dither there only adds noise
+        // and bytes).
+        let flatStrength = FrameQuantizer.flatStrength, texturedStrength = FrameQuantizer.texturedStrength
         frame.pixels.withUnsafeBufferPointer { px in
             for i in 0..<err0.count { err0[i] = 0; err1[i] = 0 }
             for y in rect.y..<(rect.y + rect.height) {
@@ -67,7 +78,12 @@ struct FrameQuantizer {
                     let ri = Int(max(0, min(255, r.rounded()))), gi = Int(max(0, min(255, g.rounded()))),
                         bi = Int(max(0, min(255, b.rounded())))
                     var k = mapper.index(ri, gi, bi)
-                    if lossy > 0 {
+                    var activity = 0
+                    if x > 0 { for ch in 0..<3 { activity += abs(Int(px[o + ch]) - Int(px[o - 4 + ch])) } }
+                    if y > 0 { for ch in 0..<3 { activity += abs(Int(px[o + ch]) - Int(px[o - w * 4 + ch])) } }
+                    let flat = activity <= FrameQuantizer.flatActivity
+                    // Lossy reuse only in texture: in flat gradients it would print bands.
+                    if lossy > 0 && !flat {
                         // Reuse the previous pixel's or the one above's index when it is
                         // nearly as close: LZW then finds longer repeats.
                         let best = mapper.rgb[k]
@@ -89,6 +105,7 @@ struct FrameQuantizer {
                     indices[p] = UInt8(k)
                     if dither == .diffusion {
                         let c = mapper.rgb[k]
+                        let strength = flat ? flatStrength : texturedStrength
                         // Clamp the carried error so saturated regions do not smear.
                         let er = max(-48, min(48, (r - c.0) * strength)), eg = max(-48, min(48, (g - c.1) * strength)),
                             eb = max(-48, min(48, (b - c.2) * strength))

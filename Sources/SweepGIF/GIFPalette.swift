@@ -10,12 +10,15 @@ public struct GIFPalette: Sendable {
     public let colors: [RGBA8]
     /// The index that stands for "transparent / unchanged", if one is reserved.
     public let transparentIndex: Int?
+    /// True when the palette holds every colour of the content exactly.
+    public let isExact: Bool
     let lab: [OkLab]
 
     /// Wraps a ready colour list.
-    public init(colors: [RGBA8], transparentIndex: Int?) {
+    public init(colors: [RGBA8], transparentIndex: Int?, isExact: Bool = false) {
         self.colors = colors
         self.transparentIndex = transparentIndex
+        self.isExact = isExact
         lab = colors.map { OkLab(r: Float($0.r), g: Float($0.g), b: Float($0.b)) }
     }
 
@@ -41,7 +44,8 @@ public struct GIFPalette: Sendable {
         if let exact = exactColors(samples, limit: visible - fixedCount) {
             let extra = exact.filter { !fixed.contains($0) }
             let colors = Array(fixed.prefix(fixedCount)) + extra
-            return GIFPalette(colors: colors.isEmpty ? [.black] : colors, transparentIndex: transparent ? max(1, colors.count) : nil)
+            return GIFPalette(colors: colors.isEmpty ? [.black] : colors, transparentIndex: transparent ? max(1, colors.count) : nil,
+                              isExact: true)
         }
         // Weighted histogram on 5 bits per channel, keeping each bin's mean colour.
         var sums = [Double](repeating: 0, count: 32768 * 4)

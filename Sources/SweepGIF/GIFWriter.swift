@@ -23,23 +23,29 @@ public final class GIFWriter {
     private var indices: [UInt8]
     private var shown: [UInt8]
     private var changed: [Bool]
-    private var pending: (rect: PixelRect, data: [UInt8], delay: Int, transparent: Bool)?
+    private var pending: (blocks: [GIFBlock], delay: Int)?
+    /// The lossy setting used when none is given and the palette is not exact.
+    public static let defaultLossy = 8
     /// Frames written to the file so far.
     public private(set) var framesWritten = 0
 
     /// Opens `path` (normally an ``AtomicOutput``'s temporary path) and writes the header.
     ///
     /// - Parameters:
+    ///   - lossy: extra colour error allowed in textured areas for smaller files; `nil`
+    ///     chooses 0 for exact palettes and ``defaultLossy`` otherwise.
     ///   - loopCount: `nil` for no loop extension (play once); 0 for forever; n for n repeats.
     public init(path: String, destination: String? = nil, width: Int, height: Int, palette: GIFPalette,
-                dither: DitherMode = .diffusion, lossy: Int = 0, loopCount: Int? = 0) throws {
+                dither: DitherMode = .diffusion, lossy: Int? = nil, loopCount: Int? = 0) throws {
         precondition(width > 0 && width <= 65535 && height > 0 && height <= 65535)
         self.width = width
         self.height = height
         self.palette = palette
         self.destination = destination ?? path
         sink = try GIFFileSink(path: path)
-        quantizer = FrameQuantizer(mapper: PaletteMapper(palette: palette), dither: dither, lossy: lossy,
+        // Auto: exact palettes stay lossless; photographic ones allow a little error in texture.
+        quantizer = FrameQuantizer(mapper: PaletteMapper(palette: palette), dither: dither,
+                                   lossy: lossy ?? (palette.isExact ? 0 : GIFWriter.defaultLossy),
                                    width: width, height: height)
         indices = [UInt8](repeating: 0, count: width * height)
         shown = indices
@@ -128,44 +134,44 @@ public final class GIFWriter {
 
     /// Turns the new index map into the pending frame (flushing the old one).
     private func emit(rect: PixelRect, delay: Int, first: Bool) throws {
-        let t = palette.transparentIndex.map { UInt8($0) }
-        var data = [UInt8](repeating: 0, count: rect.width * rect.height)
-        var usesTransparency = first && t != nil
+        let t = palette.transparentIndex
+        var plain = [UInt8](repeating: 0, count: rect.width * rect.height)
+        var masked = plain
+        var usesTransparency = false
         for y in 0..<rect.height {
             for x in 0..<rect.width {
                 let p = (rect.y + y) * width + rect.x + x
                 let v = indices[p]
+                plain[y * rect.width + x] = v
                 if !first, let t, v == shown[p] {
-                    data[y * rect.width + x] = t
+                    masked[y * rect.width + x] = UInt8(t)
                     usesTransparency = true
                 } else {
-                    data[y * rect.width + x] = v
+                    masked[y * rect.width + x] = v
                 }
                 shown[p] = v
             }
         }
+        // The candidates; the smallest once encoded is written.
+        var blocks = [GIFBlock(rect: rect, data: plain, transparent: first ? t : nil, localColors: nil)]
+        if usesTransparency { blocks.append(GIFBlock(rect: rect, data: masked, transparent: t, localColors: nil)) }
+        if !first { blocks += blocks.compactMap { $0.withLocalTable(palette) } }
         try flushPending()
-        pending = (rect, data, delay, usesTransparency)
+        pending = (blocks, delay)
     }
 
     private func flushPending() throws {
-        guard var p = pending else { return }
+        guard let p = pending else { return }
         pending = nil
+        let block = p.blocks.count == 1 ? p.blocks[0] : p.blocks.map { ($0, $0.encodedSize(globalTableSize: palette.tableSize)) }.min { $0.1 < $1.1 }!.0
         var gcb = GraphicsControlBlock(DisposalMode: DISPOSE_DO_NOT, UserInputFlag: false,
                                        DelayTime: Int32(max(2, min(65535, p.delay))),
-                                       TransparentColor: p.transparent ? Int32(palette.transparentIndex ?? -1) : NO_TRANSPARENT_COLOR)
+                                       TransparentColor: block.transparent.map(Int32.init) ?? NO_TRANSPARENT_COLOR)
         var ext = [UInt8](repeating: 0, count: 4)
         let len = EGifGCBToExtension(&gcb, &ext)
         try check(EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, Int32(len), &ext), "cannot write a frame's timing")
-        try check(EGifPutImageDesc(gif, Int32(p.rect.x), Int32(p.rect.y), Int32(p.rect.width), Int32(p.rect.height), false, nil),
-                  "cannot write a frame")
-        let w = p.rect.width
-        try p.data.withUnsafeMutableBufferPointer { buf in
-            for y in 0..<p.rect.height {
-                // EGifPutLine modifies its buffer; each row is written exactly once, so that is fine.
-                try check(EGifPutLine(gif, buf.baseAddress! + y * w, Int32(w)), "cannot write a frame")
-            }
-        }
+        guard let gif, block.write(to: gif) else { throw gifError(self.gif?.pointee.Error ?? 0, "cannot write a frame") }
+        try check(GIF_OK, "cannot write a frame")
         framesWritten += 1
     }
 

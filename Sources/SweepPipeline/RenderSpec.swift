@@ -20,11 +20,13 @@ public struct RenderSpec: Sendable {
     /// Refuse (instead of warning about) output that flashes more than three times in a
     /// second (WCAG 2.3.1).
     public var refuseFlashes = false
+    /// A byte budget for GIF output (see ``Renderer/render(_:to:progress:)``).
+    public var maxBytes: Int?
     /// GIF options.
     public var gifColors = 256
     public var dither: DitherMode = .diffusion
-    /// Extra colour error allowed for smaller GIFs (0 = none); see the README.
-    public var lossy = 0
+    /// Extra colour error allowed for smaller GIFs (0 = none, `nil` = automatic); see the README.
+    public var lossy: Int?
     /// Video options: encoder settings that override the codec's defaults.
     public var videoOptions: [(String, String)] = []
 

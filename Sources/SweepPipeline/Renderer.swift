@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import SweepGIF
 import SweepImaging
@@ -15,6 +18,64 @@ public enum Renderer {
     /// The output appears only when complete: it is written under a temporary name and
     /// renamed, so a failure leaves no partial file and keeps any existing one.
     public static func render(_ spec: RenderSpec, to path: String, progress: Progress? = nil) throws -> RenderResult {
+        if let cap = spec.maxBytes, try OutputKind.infer(path: path) == .gif {
+            return try renderUnderCap(spec, cap: cap, to: path, progress: progress)
+        }
+        return try renderOnce(spec, to: path, progress: progress)
+    }
+
+    /// Fits a GIF under `cap` bytes by giving up, in this order and one step at a time:
+    /// colours (256 → 128 → 64), then frame rate (× 2/3, down to 10 fps), then size
+    /// (× 0.8, down to 160 px on the shorter side). Every attempt is a complete render to a
+    /// temporary file; only the first that fits is kept.
+    static func renderUnderCap(_ spec: RenderSpec, cap: Int, to path: String, progress: Progress?) throws -> RenderResult {
+        let start = Date()
+        let source = try FrameSource(spec: spec)  // also validates the inputs once
+        var attempt = spec
+        attempt.maxBytes = nil
+        attempt.width = source.width
+        attempt.height = source.height
+        var gaveUp: [String] = []
+        let dir = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let trial = dir + "/.\(URL(fileURLWithPath: path).lastPathComponent).\(getpid()).try.gif"
+        defer { unlink(trial) }
+        var smallest = Int.max
+        while true {
+            var result = try renderOnce(attempt, to: trial, progress: progress)
+            smallest = min(smallest, result.bytes)
+            if result.bytes <= cap {
+                let out = try AtomicOutput(destination: path)
+                guard rename(trial, out.temporaryPath) == 0 else {
+                    throw SweepError(.ioError, "cannot move the finished file into place", subject: path)
+                }
+                try out.commit()
+                result.output = path
+                result.notes += gaveUp.isEmpty ? [] : ["to fit under \(cap) bytes: " + gaveUp.joined(separator: ", ")]
+                result.seconds = Date().timeIntervalSince(start)
+                return result
+            }
+            let w = attempt.width!, h = attempt.height!
+            if attempt.gifColors > 64 {
+                let c = attempt.gifColors > 128 ? 128 : 64
+                gaveUp.append("colours \(attempt.gifColors) → \(c)")
+                attempt.gifColors = c
+            } else if attempt.fps > 10.5 {
+                let f = max(10, (attempt.fps * 2 / 3).rounded())
+                gaveUp.append(String(format: "frame rate %g → %g fps", attempt.fps, f))
+                attempt.fps = f
+            } else if min(w, h) > 160 {
+                let nw = max(2, Int(Double(w) * 0.8)), nh = max(2, Int(Double(h) * 0.8))
+                gaveUp.append("size \(w)x\(h) → \(nw)x\(nh)")
+                attempt.width = nw
+                attempt.height = nh
+            } else {
+                throw SweepError(.dataError, "cannot fit under \(cap) bytes; the smallest attempt was \(smallest) bytes",
+                                 subject: path, fix: "raise --max-bytes, or shorten the animation")
+            }
+        }
+    }
+
+    static func renderOnce(_ spec: RenderSpec, to path: String, progress: Progress? = nil) throws -> RenderResult {
         let kind = try OutputKind.infer(path: path)
         let start = Date()
         var spec = spec

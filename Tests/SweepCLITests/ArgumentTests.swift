@@ -70,3 +70,18 @@ struct ArgumentTests {
         #expect(usageError(["--ease", "easeInOutt"])?.fix == "did you mean easeInOut?")
     }
 }
+
+@Suite("GIF options")
+struct GIFOptionTests {
+    @Test("--max-bytes takes units; --colors, --lossy and --dither are range-checked")
+    func options() throws {
+        #expect(try parse(["--max-bytes", "15MB"]).spec.maxBytes == 15_000_000)
+        #expect(try parse(["--max-bytes=10MiB"]).spec.maxBytes == 10_485_760)
+        #expect(usageError(["--max-bytes", "-5"])?.subject == "--max-bytes")
+        #expect(usageError(["--max-bytes", "lots"])?.subject == "--max-bytes")
+        #expect(usageError(["--colors", "1"])?.subject == "--colors")
+        #expect(usageError(["--colors", "257"])?.subject == "--colors")
+        #expect(usageError(["--lossy", "-1"])?.subject == "--lossy")
+        #expect(try parse(["--colors", "2", "--lossy", "0", "--dither", "ordered"]).spec.gifColors == 2)
+    }
+}

@@ -126,3 +126,61 @@ struct FrameSourceTests {
         #expect(fused[60, 5] != before[60, 5])
     }
 }
+
+@Suite("GIF output")
+struct GIFOutputTests {
+    /// Two flat-colour sides: every colour fits the palette, so the GIF must be exact.
+    func flatSpec() -> RenderSpec {
+        var before = RGBAImage(width: 90, height: 60, fill: red)
+        for y in 0..<60 { for x in 0..<45 { before.pixels[(y * 90 + x) * 4 + 1] = 200 } }
+        var spec = RenderSpec(before: .image(before), after: .image(RGBAImage(width: 90, height: 60, fill: blue)),
+                              animation: RenderSpec.sweep(from: 1, to: 0, duration: 1, hold: 0.2, curve: .linear))
+        spec.fps = 10
+        spec.style.showHandle = false
+        spec.style.showLabels = false
+        spec.style.smoothEdge = false
+        return spec
+    }
+
+    @Test("Frames composed from an exact palette decode to the rendered pixels exactly (giflib and FFmpeg)")
+    func exact() throws {
+        let spec = flatSpec()
+        let path = tempPath("exact.gif")
+        let r = try Renderer.render(spec, to: path)
+        let source = try FrameSource(spec: spec)
+        let expected = (0..<r.frames).map { source.render(spec.animation.state(ofFrame: $0, fps: spec.fps)) }
+        // giflib: merged frames carry the summed delay; expand them back to 10 fps frames.
+        let g = try GIFReader(path: path)
+        var expanded: [RGBAImage] = []
+        for (f, d) in zip(g.frames, g.delays) { expanded += Array(repeating: f, count: d / 10) }
+        #expect(expanded.count == r.frames)
+        for (a, b) in zip(expanded, expected) { #expect(a.pixels == b.pixels) }
+        // FFmpeg's GIF decoder agrees.
+        let v = try VideoReader(path: path)
+        #expect(v.codecName == "gif" && v.frameCount == g.frames.count)
+        for (a, b) in zip(v.frames, g.frames) { #expect(a.pixels == b.pixels) }
+    }
+
+    @Test("--max-bytes is honoured by giving up colours, frame rate and size, and says so")
+    func cap() throws {
+        var spec = sweepSpec()
+        spec.before = .image(DemoScenes.flatLandscape())
+        spec.after = .image(DemoScenes.gradedLandscape())
+        spec.width = 240
+        spec.height = 320
+        let free = try Renderer.render(spec, to: tempPath("free.gif"))
+        spec.maxBytes = free.bytes * 2 / 3
+        let path = tempPath("capped.gif")
+        let capped = try Renderer.render(spec, to: path)
+        #expect(capped.bytes <= spec.maxBytes!)
+        #expect(Renderer.fileSize(path) == capped.bytes)
+        #expect(capped.notes.contains { $0.contains("to fit under") })
+        // A cap that cannot be met: an error, and no file.
+        spec.maxBytes = 1500
+        let none = tempPath("impossible.gif")
+        #expect(throws: SweepError.self) { try Renderer.render(spec, to: none) }
+        #expect(!FileManager.default.fileExists(atPath: none))
+        let dir = URL(fileURLWithPath: none).deletingLastPathComponent().path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).allSatisfy { !$0.hasSuffix(".try.gif") && !$0.hasSuffix(".tmp") })
+    }
+}
