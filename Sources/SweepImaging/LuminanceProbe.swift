@@ -8,6 +8,23 @@ public enum LuminanceProbe {
         return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
     }
 
+    /// The same from a Y′CbCr frame's luma (limited range), linearised with the sRGB
+    /// curve: close enough to judge flashes.
+    public static func regions(_ image: YUVImage) -> [Double] {
+        let w = image.width, h = image.height
+        let step = max(1, min(w, h) / 64)
+        var cells = [Double](repeating: 0, count: 16), counts = [Double](repeating: 0, count: 16)
+        for y in stride(from: 0, to: h, by: step) {
+            let cy = min(3, y * 4 / h)
+            for x in stride(from: 0, to: w, by: step) {
+                let v = max(0, min(255, (Int(image.y[y * w + x]) - 16) * 255 / 219))
+                let c = cy * 4 + min(3, x * 4 / w)
+                cells[c] += linear[v]; counts[c] += 1
+            }
+        }
+        return windows(cells, counts)
+    }
+
     /// Nine values in 0…1: windows of half the width and height at steps of a quarter.
     public static func regions(_ image: RGBAImage) -> [Double] {
         let w = image.width, h = image.height
@@ -25,6 +42,10 @@ public enum LuminanceProbe {
                 }
             }
         }
+        return windows(cells, counts)
+    }
+
+    static func windows(_ cells: [Double], _ counts: [Double]) -> [Double] {
         var out: [Double] = []
         for wy in 0..<3 {
             for wx in 0..<3 {

@@ -131,9 +131,49 @@ public final class VideoWriter {
 
     deinit { closeFile() }
 
-    /// Converts and encodes one frame.
-    public func add(_ image: RGBAImage) throws {
-        precondition(image.width == width && image.height == height)
+    /// True when the encoder takes 4:2:0 planes that ``add(_:)-yuv`` can fill directly.
+    public var acceptsYUV420: Bool { enc.ptr.pointee.pix_fmt == AV_PIX_FMT_YUV420P }
+
+    /// Converts an RGBA picture to the encoder's Y′CbCr 4:2:0 with the same conversion the
+    /// per-frame path uses (swscale, BT.709, limited range).
+    public func convert(_ image: RGBAImage) throws -> YUVImage {
+        precondition(image.width == width && image.height == height && acceptsYUV420)
+        try convertIntoFrame(image)
+        let f = frame.ptr
+        var out = YUVImage(width: width, height: height)
+        func copy(_ plane: Int, _ dst: inout [UInt8], _ w: Int, _ h: Int) {
+            let stride = Int(withUnsafeBytes(of: f.pointee.linesize) { $0.load(fromByteOffset: plane * 4, as: Int32.self) })
+            let base = withUnsafeBytes(of: f.pointee.data) { $0.load(fromByteOffset: plane * 8, as: UnsafeMutablePointer<UInt8>?.self) }!
+            dst.withUnsafeMutableBufferPointer { d in
+                for row in 0..<h { (d.baseAddress! + row * w).update(from: base + row * stride, count: w) }
+            }
+        }
+        copy(0, &out.y, width, height)
+        copy(1, &out.u, width / 2, height / 2)
+        copy(2, &out.v, width / 2, height / 2)
+        return out
+    }
+
+    /// Encodes one frame given as 4:2:0 planes (no conversion).
+    public func add(_ image: YUVImage) throws {
+        precondition(image.width == width && image.height == height && acceptsYUV420)
+        let f = frame.ptr
+        try FFmpegCall.check(av_frame_make_writable(f), "cannot reuse the frame", subject: destination, kind: .internalError)
+        func put(_ plane: Int, _ src: [UInt8], _ w: Int, _ h: Int) {
+            let stride = Int(withUnsafeBytes(of: f.pointee.linesize) { $0.load(fromByteOffset: plane * 4, as: Int32.self) })
+            let base = withUnsafeBytes(of: f.pointee.data) { $0.load(fromByteOffset: plane * 8, as: UnsafeMutablePointer<UInt8>?.self) }!
+            src.withUnsafeBufferPointer { s in
+                for row in 0..<h { (base + row * stride).update(from: s.baseAddress! + row * w, count: w) }
+            }
+        }
+        put(0, image.y, width, height)
+        put(1, image.u, width / 2, height / 2)
+        put(2, image.v, width / 2, height / 2)
+        try send()
+    }
+
+    /// Converts an RGBA picture into the reusable AVFrame.
+    private func convertIntoFrame(_ image: RGBAImage) throws {
         let f = frame.ptr
         try FFmpegCall.check(av_frame_make_writable(f), "cannot reuse the frame", subject: destination, kind: .internalError)
         image.pixels.withUnsafeBufferPointer { p in
@@ -149,6 +189,17 @@ public final class VideoWriter {
                 }
             }
         }
+    }
+
+    /// Converts and encodes one frame.
+    public func add(_ image: RGBAImage) throws {
+        precondition(image.width == width && image.height == height)
+        try convertIntoFrame(image)
+        try send()
+    }
+
+    private func send() throws {
+        let f = frame.ptr
         f.pointee.pts = nextPTS
         nextPTS += 1
         try FFmpegCall.check(avcodec_send_frame(enc.ptr, f), "encoding failed", subject: destination)

@@ -6,34 +6,39 @@ enum FramePump {
     /// One frame buffer that crosses to the worker queue.
     /// Safe: the worker only writes the slot the consumer is not reading, and the consumer
     /// waits for the worker before it reads that slot.
-    final class Slot: @unchecked Sendable {
-        var image: RGBAImage
-        init(width: Int, height: Int) { image = RGBAImage(width: width, height: height) }
+    final class Slot<Frame>: @unchecked Sendable {
+        var frame: Frame
+        init(_ frame: Frame) { self.frame = frame }
     }
 
     /// The render closure, carried to the worker queue; it runs on one thread at a time.
-    final class Renderer: @unchecked Sendable {
-        let render: (Int, inout RGBAImage) -> Void
-        init(_ render: @escaping (Int, inout RGBAImage) -> Void) { self.render = render }
+    final class Renderer<Frame>: @unchecked Sendable {
+        let render: (Int, inout Frame) -> Void
+        init(_ render: @escaping (Int, inout Frame) -> Void) { self.render = render }
     }
 
-    /// Calls `consume(i, frame)` for i in 0..<count, in order.
-    static func run(count: Int, width: Int, height: Int,
-                    render: @escaping (Int, inout RGBAImage) -> Void,
-                    consume: (Int, RGBAImage) throws -> Void) rethrows {
+    /// Calls `consume(i, frame)` for i in 0..<count, in order, with frames from `render`.
+    static func run<Frame>(count: Int, make: () -> Frame, render: @escaping (Int, inout Frame) -> Void,
+                           consume: (Int, Frame) throws -> Void) rethrows {
         guard count > 0 else { return }
-        let slots = [Slot(width: width, height: height), Slot(width: width, height: height)]
+        let slots = [Slot(make()), Slot(make())]
         let renderer = Renderer(render)
-        renderer.render(0, &slots[0].image)
+        renderer.render(0, &slots[0].frame)
         let queue = DispatchQueue(label: "sweep.render")
         for i in 0..<count {
             let group = DispatchGroup()
             if i + 1 < count {
                 let next = slots[(i + 1) & 1]
-                queue.async(group: group) { renderer.render(i + 1, &next.image) }
+                queue.async(group: group) { renderer.render(i + 1, &next.frame) }
             }
             defer { group.wait() }
-            try consume(i, slots[i & 1].image)
+            try consume(i, slots[i & 1].frame)
         }
+    }
+
+    /// RGBA frames of one size.
+    static func run(count: Int, width: Int, height: Int, render: @escaping (Int, inout RGBAImage) -> Void,
+                    consume: (Int, RGBAImage) throws -> Void) rethrows {
+        try run(count: count, make: { RGBAImage(width: width, height: height) }, render: render, consume: consume)
     }
 }

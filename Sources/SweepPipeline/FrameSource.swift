@@ -62,6 +62,11 @@ public final class FrameSource {
         }
     }
 
+    /// Both sides at the output size in the given looks (each applied once and kept).
+    public func sides(before b: Adjustments, after a: Adjustments) -> (before: RGBAImage, after: RGBAImage) {
+        (b.apply(to: beforeBase), a.apply(to: afterBase))
+    }
+
     /// A new frame for `state`.
     public func render(_ state: FrameState<Adjustments>) -> RGBAImage {
         var f = RGBAImage(width: width, height: height)

@@ -157,10 +157,23 @@ public enum Renderer {
             let out = try AtomicOutput(destination: path)
             let writer = try VideoWriter(path: out.temporaryPath, destination: path, width: w, height: h, fps: fps,
                                          codec: codec, options: spec.videoOptions)
-            try FramePump.run(count: count, width: w, height: h, render: render) { _, frame in
-                try writer.add(frame)
-                flashes.add(LuminanceProbe.regions(frame))
-                progress?(writer.framesWritten, count)
+            if writer.acceptsYUV420 && anim.before.isConstant && anim.after.isConstant && reduce != .dissolve {
+                // Nothing but the split moves: convert both sides once and compose in Y′CbCr.
+                let looks = source.sides(before: anim.before.keyframes[0].value, after: anim.after.keyframes[0].value)
+                let yuv = YUVCompositor(before: try writer.convert(looks.before), after: try writer.convert(looks.after),
+                                        overlay: source.overlay)
+                try FramePump.run(count: count, make: { YUVImage(width: w, height: h) },
+                                  render: { i, frame in yuv.render(position: states[i].position, into: &frame) }) { _, frame in
+                    try writer.add(frame)
+                    flashes.add(LuminanceProbe.regions(frame))
+                    progress?(writer.framesWritten, count)
+                }
+            } else {
+                try FramePump.run(count: count, width: w, height: h, render: render) { _, frame in
+                    try writer.add(frame)
+                    flashes.add(LuminanceProbe.regions(frame))
+                    progress?(writer.framesWritten, count)
+                }
             }
             try writer.finish()
             try checkFlashes()
