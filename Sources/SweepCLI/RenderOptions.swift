@@ -38,6 +38,7 @@ public struct RenderOptions: Sendable {
         .init("divider-width"), .init("divider-color"), .init("knob-size"), .init("knob-color"),
         .init("label-color"), .init("capsule-color"), .init("label-size"), .init("label-weight"), .init("glyph-color"),
         .init("preset", short: "p"), .init("strict", value: false), .init("lossy"), .init("hard-edge", value: false), .init("max-bytes"),
+        .init("codec", short: "c"), .init("bitrate"), .init("codec-opt"),
     ]
 
     /// Interprets split arguments.
@@ -115,6 +116,14 @@ public struct RenderOptions: Sendable {
             o.spec.videoOptions.append(("crf", String(crf)))
         }
         if let v = r.value("encoder-preset") { o.spec.videoOptions.append(("preset", v)) }
+        if let v = r.value("bitrate") { o.spec.videoOptions.append(("b", String(try ValueParser.bytes(v, option: "--bitrate", minimum: 1000)))) }
+        o.spec.codec = r.value("codec")
+        for (name, value) in r.options where name == "codec-opt" {
+            guard let value, let eq = value.firstIndex(of: "="), eq != value.startIndex else {
+                throw SweepError(.usage, "'\(value ?? "")' is not key=value", subject: "--codec-opt", fix: "write e.g. --codec-opt tune=film")
+            }
+            o.spec.videoOptions.append((String(value[..<eq]), String(value[value.index(after: eq)...])))
+        }
         return o
     }
 

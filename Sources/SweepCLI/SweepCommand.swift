@@ -39,7 +39,8 @@ public enum SweepCommand {
           --before-label T, --after-label T, --font FAMILY
           --rtl, --vertical, --ui-scale X, --corner-radius PT, --background #RRGGBB[AA]
           --colors N          GIF palette size 2…256;  --dither none|ordered|diffusion
-          --crf N, --encoder-preset NAME    video quality and x264 speed
+          -c, --codec NAME    h264 (.mp4), hevc, vp9 (.webm), webp (.webp), apng (.apng), prores (.mov), gif
+          --crf N, --encoder-preset NAME, --bitrate 5M, --codec-opt KEY=VALUE (repeatable)
           --look NAME|FILE    the after side's look (vivid, noir, dream, or a .json)
           --before-look NAME|FILE;  --brightness B, --contrast C, --saturation S, --hue DEG (after side)
           --divider-width PT, --divider-color C, --knob-size PT, --knob-color C, --glyph-color C,
@@ -105,7 +106,7 @@ public enum SweepCommand {
         var o = try parse(args)
         guard let out = o.output else { throw SweepError(.usage, "no output file", subject: "render", fix: "add -o OUT.gif or -o OUT.mp4") }
         (o.spec.before, o.spec.after) = try sides(o)
-        _ = try OutputKind.infer(path: out)
+        _ = try OutputKind.infer(path: out, codec: o.spec.codec)
         let bar = ProgressBar(enabled: !o.quiet && !o.json)
         let result = try Renderer.render(o.spec, to: out, progress: bar.update)
         bar.finish()

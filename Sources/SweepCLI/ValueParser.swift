@@ -29,7 +29,7 @@ enum ValueParser {
     }
 
     /// A byte count: 15000000, 15MB, 10MiB, 500KB.
-    static func bytes(_ s: String, option: String) throws -> Int {
+    static func bytes(_ s: String, option: String, minimum: Double = 1024) throws -> Int {
         let units: [(String, Double)] = [("KiB", 1024), ("MiB", 1_048_576), ("KB", 1000), ("MB", 1_000_000), ("K", 1000), ("M", 1_000_000), ("B", 1)]
         var text = s.trimmingCharacters(in: .whitespaces)
         var factor = 1.0
@@ -38,8 +38,8 @@ enum ValueParser {
             factor = f
             break
         }
-        guard let v = Double(text), v.isFinite, v * factor >= 1024, v * factor <= 1e12 else {
-            throw SweepError(.usage, "'\(s)' is not a byte count of at least 1 KiB", subject: option,
+        guard let v = Double(text), v.isFinite, v * factor >= minimum, v * factor <= 1e12 else {
+            throw SweepError(.usage, "'\(s)' is not a count of at least \(Int(minimum))", subject: option,
                              fix: "write e.g. 15MB, 10MiB or 500000")
         }
         return Int(v * factor)

@@ -23,6 +23,8 @@ public struct VideoReader: Sendable {
     /// H.264/HEVC profile name, if any.
     public let profile: String?
     public let level: Int
+    /// The stream's metadata tags (e.g. `alpha_mode` for VP9 with alpha in WebM).
+    public let tags: [String: String]
     /// Decoded frames (only when asked for).
     public let frames: [RGBAImage]
     /// Number of decoded frames.
@@ -54,6 +56,13 @@ public struct VideoReader: Sendable {
         codecTag = String(decoding: [UInt8(t & 0xff), UInt8((t >> 8) & 0xff), UInt8((t >> 16) & 0xff), UInt8(t >> 24)], as: UTF8.self)
         profile = avcodec_profile_name(par.pointee.codec_id, par.pointee.profile).map { String(cString: $0) }
         level = Int(par.pointee.level)
+        var tags: [String: String] = [:]
+        var e: UnsafeMutablePointer<AVDictionaryEntry>? = nil
+        while let next = av_dict_get(st.pointee.metadata, "", e, AV_DICT_IGNORE_SUFFIX) {
+            tags[String(cString: next.pointee.key)] = String(cString: next.pointee.value)
+            e = next
+        }
+        self.tags = tags
         guard let decoder = avcodec_find_decoder(par.pointee.codec_id) else {
             throw SweepError(.unavailable, "no decoder for \(codecName)", subject: path)
         }

@@ -34,7 +34,8 @@ public final class VideoWriter {
     /// - Throws: `.unavailable` when this FFmpeg lacks the encoder, `.usage` for an
     ///   unused option, `.cannotCreate`/`.ioError` for file problems.
     public init(path: String, destination: String? = nil, width: Int, height: Int, fps: Double,
-                codec: VideoCodec = .h264, options: [(String, String)] = []) throws {
+                codec: VideoCodec = .h264, container: String? = nil, alpha: Bool = false,
+                options: [(String, String)] = []) throws {
         _ = FFmpegCall.quiet
         self.width = width
         self.height = height
@@ -46,7 +47,8 @@ public final class VideoWriter {
                              fix: "install a build with \(codec.encoder) or choose another --codec")
         }
         var ctx: UnsafeMutablePointer<AVFormatContext>?
-        try FFmpegCall.check(avformat_alloc_output_context2(&ctx, nil, codec.muxer, path), "cannot set up the \(codec.muxer) container",
+        try FFmpegCall.check(avformat_alloc_output_context2(&ctx, nil, container ?? codec.container, path),
+                             "cannot set up the \(container ?? codec.container) container",
                              subject: dest, kind: .internalError)
         guard let oc = ctx else { throw SweepError(.internalError, "cannot set up the container", subject: dest) }
         self.oc = oc
@@ -64,12 +66,14 @@ public final class VideoWriter {
         c.pointee.height = Int32(height)
         c.pointee.time_base = AVRational(num: rate.den, den: rate.num)
         c.pointee.framerate = rate
-        let pixFmt = av_get_pix_fmt(codec.pixelFormat)
+        let pixFmt = av_get_pix_fmt(alpha ? (codec.alphaPixelFormat ?? codec.pixelFormat) : codec.pixelFormat)
         c.pointee.pix_fmt = pixFmt
-        c.pointee.color_primaries = AVCOL_PRI_BT709
-        c.pointee.color_trc = AVCOL_TRC_BT709
-        c.pointee.colorspace = AVCOL_SPC_BT709
-        c.pointee.color_range = AVCOL_RANGE_MPEG
+        if !codec.isRGB {
+            c.pointee.color_primaries = AVCOL_PRI_BT709
+            c.pointee.color_trc = AVCOL_TRC_BT709
+            c.pointee.colorspace = AVCOL_SPC_BT709
+            c.pointee.color_range = AVCOL_RANGE_MPEG
+        }
         c.pointee.thread_count = 0
         if sweep_fmt_wants_global_header(oc.pointee.oformat) != 0 { c.pointee.flags |= sweep_codec_flag_global_header }
         guard let sws = sws_getContext(Int32(width), Int32(height), AV_PIX_FMT_RGBA, Int32(width), Int32(height), pixFmt,
@@ -101,10 +105,12 @@ public final class VideoWriter {
             f.pointee.format = pixFmt.rawValue
             f.pointee.width = Int32(width)
             f.pointee.height = Int32(height)
-            f.pointee.color_primaries = AVCOL_PRI_BT709
-            f.pointee.color_trc = AVCOL_TRC_BT709
-            f.pointee.colorspace = AVCOL_SPC_BT709
-            f.pointee.color_range = AVCOL_RANGE_MPEG
+            if !codec.isRGB {
+                f.pointee.color_primaries = AVCOL_PRI_BT709
+                f.pointee.color_trc = AVCOL_TRC_BT709
+                f.pointee.colorspace = AVCOL_SPC_BT709
+                f.pointee.color_range = AVCOL_RANGE_MPEG
+            }
             try FFmpegCall.check(av_frame_get_buffer(f, 0), "cannot allocate a frame", subject: dest, kind: .internalError)
             // swscale defaults to BT.601; the stream is tagged BT.709, so convert with it.
             let table = sws_getCoefficients(sweep_sws_cs_itu709)
@@ -113,8 +119,10 @@ public final class VideoWriter {
                 try FFmpegCall.check(avio_open(&oc.pointee.pb, path, sweep_avio_flag_write), "cannot create the file",
                                      subject: dest, kind: .cannotCreate, fix: "check the folder exists and is writable")
             }
-            let mux = DictionaryHandle(codec.muxerOptions)
-            try FFmpegCall.check(avformat_write_header(oc, &mux.ptr), "cannot write the \(codec.muxer) header", subject: dest)
+            // MP4/MOV options only where they apply.
+            let muxName = String(cString: oc.pointee.oformat.pointee.name)
+            let mux = DictionaryHandle(codec.muxerOptions.filter { $0.0 != "movflags" || muxName.contains("mp4") || muxName.contains("mov") })
+            try FFmpegCall.check(avformat_write_header(oc, &mux.ptr), "cannot write the \(muxName) header", subject: dest)
             headerWritten = true
         } catch {
             closeFile()

@@ -6,8 +6,8 @@ import SweepSupport
 public enum OutputKind: Sendable, Equatable {
     /// An animated GIF.
     case gif
-    /// A video file with this codec.
-    case video(VideoCodec)
+    /// A video file with this codec in this container (a libavformat muxer name).
+    case video(VideoCodec, container: String)
     /// One lossless PNG per frame; the path holds a printf-style `%d`/`%04d` pattern.
     case pngSequence
     /// A single still image.
@@ -16,20 +16,35 @@ public enum OutputKind: Sendable, Equatable {
     /// Infers the kind from `path`'s extension (and `%d` pattern for sequences).
     ///
     /// - Throws: `.usage` for an extension sweep does not write.
-    public static func infer(path: String, still: Bool = false) throws -> OutputKind {
+    public static func infer(path: String, still: Bool = false, codec: String? = nil) throws -> OutputKind {
         let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
         if !still, ext == "png", path.range(of: #"%0?\d*d"#, options: .regularExpression) != nil { return .pngSequence }
         if still {
             if let f = StillEncoder.Format(extension: ext) { return .still(f) }
             throw SweepError(.usage, "unknown still format '.\(ext)'", subject: path, fix: "use .png, .jpg or .webp")
         }
-        if ext == "gif" { return .gif }
-        if let codec = VideoCodec.forExtension(ext) { return .video(codec) }
+        if ext == "gif" && (codec == nil || codec == "gif") { return .gif }
+        if let codec {
+            guard let c = VideoCodec.named(codec) else {
+                let names = ["gif"] + VideoCodec.all.map(\.name)
+                throw SweepError(.usage, "unknown codec '\(codec)'", subject: "--codec",
+                                 fix: Suggestion.nearest(codec, in: names).map { "did you mean \($0)?" } ?? "use one of \(names.joined(separator: ", "))")
+            }
+            let container = VideoCodec.container(forExtension: ext) ?? (ext == "png" ? "apng" : nil)
+            guard let container, c.containers.contains(container) else {
+                throw SweepError(.usage, "\(c.name) cannot go in a .\(ext) file", subject: path,
+                                 fix: "use .\(c.container == "matroska" ? "mkv" : c.container) for \(c.name)")
+            }
+            return .video(c, container: container)
+        }
+        if let container = VideoCodec.container(forExtension: ext), let c = VideoCodec.forContainer(container) {
+            return .video(c, container: container)
+        }
         if ext == "png" {
             throw SweepError(.usage, "a single .png cannot hold an animation", subject: path,
                              fix: "use a frame pattern such as frames/f-%04d.png, or `sweep preview` for one still")
         }
         throw SweepError(.usage, ext.isEmpty ? "the output has no extension" : "unknown output format '.\(ext)'",
-                         subject: path, fix: "use .gif, .mp4, or a PNG pattern like f-%04d.png")
+                         subject: path, fix: "use .gif, .mp4, .mov, .webm, .mkv, .webp, .apng, or a PNG pattern like f-%04d.png")
     }
 }

@@ -27,6 +27,8 @@ public struct RenderSpec: Sendable {
     public var dither: DitherMode = .diffusion
     /// Extra colour error allowed for smaller GIFs (0 = none, `nil` = automatic); see the README.
     public var lossy: Int?
+    /// `--codec`: h264, hevc, vp9, webp, apng, prores or gif; `nil` follows the extension.
+    public var codec: String?
     /// Video options: encoder settings that override the codec's defaults.
     public var videoOptions: [(String, String)] = []
 

@@ -18,7 +18,7 @@ public enum Renderer {
     /// The output appears only when complete: it is written under a temporary name and
     /// renamed, so a failure leaves no partial file and keeps any existing one.
     public static func render(_ spec: RenderSpec, to path: String, progress: Progress? = nil) throws -> RenderResult {
-        if let cap = spec.maxBytes, try OutputKind.infer(path: path) == .gif {
+        if let cap = spec.maxBytes, try OutputKind.infer(path: path, codec: spec.codec) == .gif {
             return try renderUnderCap(spec, cap: cap, to: path, progress: progress)
         }
         return try renderOnce(spec, to: path, progress: progress)
@@ -76,20 +76,20 @@ public enum Renderer {
     }
 
     static func renderOnce(_ spec: RenderSpec, to path: String, progress: Progress? = nil) throws -> RenderResult {
-        let kind = try OutputKind.infer(path: path)
+        let kind = try OutputKind.infer(path: path, codec: spec.codec)
         let start = Date()
         var spec = spec
         var notes: [String] = []
         guard spec.fps.isFinite, spec.fps > 0, spec.fps <= 240 else {
             throw SweepError(.usage, "frame rate \(spec.fps) is out of range", subject: "--fps", fix: "use 1…240")
         }
-        if case .video = kind {
+        if case let .video(codec, _) = kind, !codec.isRGB {
             // 4:2:0 video needs even sides; the odd last row/column is dropped.
             if let w = spec.width, w % 2 == 1 { spec.width = w - 1; notes.append("width made even: \(w) → \(w - 1)") }
             if let h = spec.height, h % 2 == 1 { spec.height = h - 1; notes.append("height made even: \(h) → \(h - 1)") }
         }
         var source = try FrameSource(spec: spec)
-        if case .video = kind, source.width % 2 == 1 || source.height % 2 == 1 {
+        if case let .video(codec, _) = kind, !codec.isRGB, source.width % 2 == 1 || source.height % 2 == 1 {
             let w = source.width & ~1, h = source.height & ~1
             notes.append("size made even: \(source.width)x\(source.height) → \(w)x\(h)")
             spec.width = w
@@ -152,11 +152,12 @@ public enum Renderer {
             bytes = writer.bytesWritten
             written = writer.framesWritten
             try out.commit()
-        case let .video(codec):
+        case let .video(codec, container):
             formatName = codec.name
             let out = try AtomicOutput(destination: path)
             let writer = try VideoWriter(path: out.temporaryPath, destination: path, width: w, height: h, fps: fps,
-                                         codec: codec, options: spec.videoOptions)
+                                         codec: codec, container: container, alpha: spec.style.background.a < 255,
+                                         options: spec.videoOptions)
             if writer.acceptsYUV420 && anim.before.isConstant && anim.after.isConstant && reduce != .dissolve {
                 // Nothing but the split moves: convert both sides once and compose in Y′CbCr.
                 let looks = source.sides(before: anim.before.keyframes[0].value, after: anim.after.keyframes[0].value)
