@@ -179,11 +179,21 @@ public struct SliderOverlay: Sendable {
         cornerMask?.apply(to: frame, width: w, height: h, background: style.background, rows: rows)
     }
 
+    /// Where the divider lies along the travel axis. On a 2-pixel grid (4:2:0 video) it
+    /// spans whole chroma samples, so it stays crisp and white after subsampling.
+    func dividerSpan(edge: Double) -> (Double, Double) {
+        let width = style.dividerWidth * scale
+        guard style.pixelGrid > 1 else { return (edge - width / 2, edge + width / 2) }
+        let g = Double(style.pixelGrid)
+        let snappedWidth = max(g, (width / g).rounded() * g)
+        let lo = ((edge - snappedWidth / 2) / g).rounded() * g
+        return (lo, lo + snappedWidth)
+    }
+
     /// The divider: `dividerWidth` points centred on the edge, anti-aliased by coverage.
     func drawDivider(on base: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int, at edge: Double,
                      vertical: Bool, rows: Range<Int>) {
-        let half = style.dividerWidth * scale / 2
-        let lo = edge - half, hi = edge + half
+        let (lo, hi) = dividerSpan(edge: edge)
         let extent = vertical ? h : w
         let first = max(0, Int(floor(lo))), last = min(extent - 1, Int(ceil(hi)) - 1)
         if first > last { return }

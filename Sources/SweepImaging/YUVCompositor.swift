@@ -131,8 +131,7 @@ public final class YUVCompositor: Sendable {
 
     func drawDivider(_ y: UnsafeMutablePointer<UInt8>, _ u: UnsafeMutablePointer<UInt8>, _ v: UnsafeMutablePointer<UInt8>,
                      _ w: Int, _ h: Int, edge: Double, vertical: Bool, rows: Range<Int>) {
-        let half = overlay.style.dividerWidth * overlay.scale / 2
-        let lo = edge - half, hi = edge + half
+        let (lo, hi) = overlay.dividerSpan(edge: edge)
         let extent = vertical ? h : w
         func alpha(_ i: Int) -> Int32 {
             guard i >= 0 && i < extent else { return 0 }

@@ -88,6 +88,10 @@ public enum Renderer {
             if let w = spec.width, w % 2 == 1 { spec.width = w - 1; notes.append("width made even: \(w) → \(w - 1)") }
             if let h = spec.height, h % 2 == 1 { spec.height = h - 1; notes.append("height made even: \(h) → \(h - 1)") }
         }
+        if case let .video(codec, _) = kind, !codec.isRGB {
+            // Chroma is subsampled 2×2: the divider goes on even pixels to stay crisp and white.
+            spec.style.pixelGrid = 2
+        }
         var source = try FrameSource(spec: spec)
         if case let .video(codec, _) = kind, !codec.isRGB, source.width % 2 == 1 || source.height % 2 == 1 {
             let w = source.width & ~1, h = source.height & ~1

@@ -88,7 +88,9 @@ struct VideoFormatTests {
             #expect(v.primaries == "bt709" && v.transfer == "bt709" && v.matrix == "bt709" && v.range == "tv")
         }
         // Colour: the right matrix keeps PSNR high; a BT.601/709 mix-up costs about 10 dB.
-        let source = try FrameSource(spec: spec)
+        var reference = spec
+        reference.style.pixelGrid = codec == "apng" ? 1 : 2 // as the renderer does for 4:2:0 video
+        let source = try FrameSource(spec: reference)
         let rendered = (0..<r.frames).map { source.render(spec.animation.state(ofFrame: $0, fps: spec.fps)) }
         let quality = psnr(v.frames, rendered)
         #expect(quality > (codec == "apng" ? 99 : 30), "\(codec): \(quality) dB")
@@ -158,5 +160,32 @@ struct VideoFormatTests {
         } catch let e as SweepError {
             #expect(e.code == .ioError && e.message.contains("No space left"))
         }
+    }
+}
+
+@Suite("Overlay in 4:2:0 video")
+struct ChromaTests {
+    @Test("The divider stays crisp and white after 4:2:0 subsampling", arguments: [0.3, 0.5137, 0.77])
+    func crispDivider(p: Double) throws {
+        var spec = RenderSpec(before: .image(RGBAImage(width: 200, height: 100, fill: RGBA8(r: 200, g: 30, b: 30))),
+                              after: .image(RGBAImage(width: 200, height: 100, fill: RGBA8(r: 30, g: 30, b: 200))),
+                              animation: Animation(position: Track(constant: p), before: Track(constant: .identity),
+                                                   after: Track(constant: .identity)))
+        spec.width = 390
+        spec.height = 390  // scale 1: the divider is 3 pt → snapped to 4 px
+        spec.fps = 10
+        spec.style.showLabels = false
+        let path = tempPath("divider.mp4")
+        _ = try Renderer.render(spec, to: path)
+        let frame = try VideoReader(path: path).frames[0]
+        let x = 390 * p
+        let lo = Int(((x - 2) / 2).rounded() * 2)
+        for col in lo..<(lo + 4) {
+            let c = frame[col, 20]
+            #expect(c.r > 235 && c.g > 235 && c.b > 235, "column \(col): \(c)")
+        }
+        // Right beside it, the sides keep their own colour (no pink or purple fringe).
+        #expect(frame[lo - 2, 20].r > 170 && frame[lo - 2, 20].b < 70)
+        #expect(frame[lo + 5, 20].b > 170 && frame[lo + 5, 20].r < 70)
     }
 }
