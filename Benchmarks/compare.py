@@ -94,6 +94,51 @@ def gif(runs=3):
                   f"{100 * r['flicker']:7.3f}% {r['time']:7.2f} {r['time'] / p['time']:6.2f}")
 
 
+CODECS = {
+    "h264": ("mp4", "-c:v libx264 -preset medium -crf 20 -pix_fmt yuv420p -movflags +faststart"),
+    "hevc": ("mp4", "-c:v libx265 -preset medium -crf 22 -pix_fmt yuv420p -tag:v hvc1 -x265-params log-level=error -movflags +faststart"),
+    "vp9": ("webm", "-c:v libvpx-vp9 -crf 32 -b:v 0 -row-mt 1 -deadline good -cpu-used 2 -pix_fmt yuv420p"),
+}
+
+
+def other_codecs(runs=3):
+    """HEVC and VP9: sweep against the CLI encoding the same frames from raw yuv420p."""
+    size, fps, dur = 1080, 30, 4
+    a, b = (os.path.join(PHOTOS, x) for x in PAIRS["A"])
+    d = os.path.join(WORK, "mp4-A")
+    if not os.path.exists(f"{d}/frames.yuv"):
+        mp4(1)
+    opts = f"--size {size}x{size} --fps {fps} --duration {dur} --hold 0 --ease linear --no-handle --no-labels --hard-edge"
+    conv = "scale=in_color_matrix=bt709:in_range=tv:flags=bicubic+accurate_rnd+full_chroma_int,format=rgb24"
+    print(f"Other codecs: same scene; floor = the CLI encoding our frames from raw yuv420p; median of {runs} runs")
+    print(f"{'codec':6} {'who':6} {'bytes':>9} {'SSIM':>7} {'time s':>7} {'vs floor':>9}")
+    for codec in ("hevc", "vp9"):
+        ext, args = CODECS[codec]
+        floor = (f"ffmpeg -v error -y -f rawvideo -pix_fmt yuv420p -s {size}x{size} -r {fps} -i {d}/frames.yuv {args} "
+                 f"-color_primaries bt709 -color_trc bt709 -colorspace bt709 {d}/floor-{codec}.{ext}")
+        ours = f"{SWEEP} render '{a}' '{b}' -o {d}/ours-{codec}.{ext} --codec {codec} {opts} --quiet"
+        t = {"floor": timed(floor, runs), "ours": timed(ours, runs)}
+        for who in ("ours", "floor"):
+            path = f"{d}/{who}-{codec}.{ext}"
+            ssim = metric("ssim", path, f"{d}/ours-frames/f-%04d.png", fps, conv)
+            print(f"{codec:6} {who:6} {os.path.getsize(path):9d} {ssim:7.4f} {t[who]:7.2f} {t[who] / t['floor']:9.2f}")
+
+
+def memory():
+    """Peak RSS of a 60 s export against a 4 s export of the same 1080p scene."""
+    a, b = (os.path.join(PHOTOS, x) for x in PAIRS["A"])
+    d = os.path.join(WORK, "mem")
+    os.makedirs(d, exist_ok=True)
+    print("Memory: 1080x1080 30 fps MP4 with handle and labels, peak RSS (KB)")
+    peaks = {}
+    for dur in (4, 60):
+        out = sh(f"/usr/bin/time -f '%M' {SWEEP} render '{a}' '{b}' -o {d}/m{dur}.mp4 --size 1080x1080 --fps 30 "
+                 f"--duration {dur} --hold 0 --quiet").stderr.strip().splitlines()[-1]
+        peaks[dur] = int(out)
+        print(f"{dur:3d} s: {peaks[dur]} KB")
+    print(f"60 s / 4 s: {peaks[60] / peaks[4]:.3f}")
+
+
 def mp4(runs=3):
     size, fps, dur = 1080, 30, 4
     a, b = (os.path.join(PHOTOS, x) for x in PAIRS["A"])
@@ -125,4 +170,4 @@ def mp4(runs=3):
 if __name__ == "__main__":
     kind = sys.argv[1] if len(sys.argv) > 1 else "gif"
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
-    {"gif": gif, "mp4": mp4}[kind](runs)
+    {"gif": gif, "mp4": mp4, "codecs": other_codecs, "memory": lambda _: memory()}[kind](runs)

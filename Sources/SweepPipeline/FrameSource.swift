@@ -1,3 +1,4 @@
+import Dispatch
 import SweepImaging
 import SweepMedia
 import SweepSupport
@@ -21,14 +22,20 @@ public final class FrameSource {
     /// Decodes and prepares both sides at the output size.
     public init(spec: RenderSpec) throws {
         let bg = spec.style.background
-        let before = try Self.load(spec.before, background: bg, maxPixels: spec.maxPixels)
-        let after = try spec.after.map { try Self.load($0, background: bg, maxPixels: spec.maxPixels) } ?? before
+        // The two sides decode on both cores at once (each decoder is single-threaded).
+        let sources = [spec.before, spec.after ?? spec.before]
+        let loaded = LoadSlots(count: spec.after == nil ? 1 : 2)
+        DispatchQueue.concurrentPerform(iterations: loaded.count) { i in
+            loaded.set(i, Result { try Self.load(sources[i], background: bg, maxPixels: spec.maxPixels) })
+        }
+        let before = try loaded.get(0)
+        let after = loaded.count == 2 ? try loaded.get(1) : before
         let w = spec.width ?? before.width, h = spec.height ?? before.height
         try Self.validate(width: w, height: h, maxPixels: spec.maxPixels)
         width = w
         height = h
         beforeBase = Resampler.resize(before, width: w, height: h, mode: spec.fit, background: bg)
-        afterBase = Resampler.resize(after, width: w, height: h, mode: spec.fit, background: bg)
+        afterBase = loaded.count == 2 ? Resampler.resize(after, width: w, height: h, mode: spec.fit, background: bg) : beforeBase
         overlay = SliderOverlay(width: w, height: h, style: spec.style)
         beforeCache = SideCache(base: beforeBase)
         afterCache = SideCache(base: afterBase)
@@ -96,4 +103,15 @@ struct SideCache {
         }
         return (base, look.matrix.fixed)
     }
+}
+
+/// Results of the parallel decode, one box per side.
+/// Safe: each iteration writes only its own box, and reads happen after the join.
+final class LoadSlots: @unchecked Sendable {
+    final class Box: @unchecked Sendable { var result: Result<RGBAImage, any Error>? }
+    let count: Int
+    private let boxes: [Box]
+    init(count: Int) { self.count = count; boxes = (0..<count).map { _ in Box() } }
+    func set(_ i: Int, _ r: Result<RGBAImage, any Error>) { boxes[i].result = r }
+    func get(_ i: Int) throws -> RGBAImage { try boxes[i].result!.get() }
 }
