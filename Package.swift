@@ -12,7 +12,7 @@ let package = Package(
     name: "sweep",
     products: [
         .executable(name: "sweep", targets: ["sweep"]),
-        .library(name: "SweepKit", targets: ["SweepPipeline", "SweepImaging", "SweepTimeline", "SweepSupport"]),
+        .library(name: "SweepKit", targets: ["SweepKit"]),
     ],
     targets: [
         // C shims: a module map and one header each, no logic.
@@ -36,6 +36,8 @@ let package = Package(
         .target(name: "SweepMedia", dependencies: ["CFFmpeg", "SweepImaging", "SweepSupport"]),
         // Pipeline: spec -> timeline -> frames -> encoder.
         .target(name: "SweepPipeline", dependencies: ["SweepImaging", "SweepTimeline", "SweepGIF", "SweepMedia"]),
+        // The embedding API: one import for apps.
+        .target(name: "SweepKit", dependencies: ["SweepPipeline", "SweepImaging", "SweepTimeline", "SweepSupport"]),
         // CLI library and the tiny executable.
         .target(name: "SweepCLI", dependencies: ["SweepPipeline", "SweepImaging", "SweepMedia", "SweepTimeline", "SweepGIF", "SweepSupport"]),
         .executableTarget(name: "sweep", dependencies: ["SweepCLI"]),
@@ -47,6 +49,7 @@ let package = Package(
         .testTarget(name: "SweepTimelineTests", dependencies: ["SweepTimeline"]),
         .testTarget(name: "SweepEncoderTests", dependencies: ["SweepGIF", "SweepMedia", "SweepImaging", "SweepSupport"]),
         .testTarget(name: "SweepPipelineTests", dependencies: ["SweepPipeline", "SweepGIF", "SweepMedia"]),
+        .testTarget(name: "SweepKitTests", dependencies: ["SweepKit", "SweepGIF", "SweepMedia"]),
         .testTarget(name: "SweepCLITests", dependencies: ["SweepCLI", "SweepPipeline", "SweepGIF", "SweepImaging", "SweepTimeline", "SweepSupport"]),
     ]
 )

@@ -1,3 +1,4 @@
+import Foundation
 import SweepGIF
 import SweepImaging
 import SweepPipeline
@@ -20,9 +21,17 @@ public struct RenderOptions: Sendable {
     public var afterOverrides: [String: Double] = [:]
     /// `--preset NAME|FILE`, resolved by ``resolveLooks(_:)`` with the shortcuts below.
     public var preset: String?
-    public var from: Double?, to: Double?, duration: Double?, curve: Curve?, loop: LoopMode?
+    public var from: Double?, to: Double?, duration: Double?, hold: Double?, curve: Curve?, loop: LoopMode?
     /// `--strict`: refuse (rather than warn about) an animation that flashes.
     public var strict = false
+    /// `--format NAME|FILE`: a social format, applied under the explicit options.
+    public var format: String?
+    /// The format asks for a still rather than an animation.
+    public var still = false
+    /// `--poster`: also write a still beside a video.
+    public var poster = false
+    /// Options given explicitly on the command line (they win over a format).
+    public var given: Set<String> = []
 
     /// Options `render`, `preview` and `demo` share.
     static let common: [ArgumentSplitter.Option] = [
@@ -39,6 +48,7 @@ public struct RenderOptions: Sendable {
         .init("label-color"), .init("capsule-color"), .init("label-size"), .init("label-weight"), .init("glyph-color"),
         .init("preset", short: "p"), .init("strict", value: false), .init("lossy"), .init("hard-edge", value: false), .init("max-bytes"),
         .init("codec", short: "c"), .init("bitrate"), .init("codec-opt"),
+        .init("format", short: "f"), .init("poster", value: false),
     ]
 
     /// Interprets split arguments.
@@ -55,11 +65,15 @@ public struct RenderOptions: Sendable {
         let anim = RenderSpec.sweep(from: from, to: to, duration: duration, hold: hold, curve: curve, loop: loop)
         var o = RenderOptions(spec: RenderSpec(before: .file(""), after: nil, animation: anim))
         o.preset = r.value("preset")
+        o.format = r.value("format")
+        o.poster = r.flag("poster")
+        o.given = Set(r.options.map(\.name))
         o.strict = r.flag("strict")
         o.spec.refuseFlashes = o.strict
         o.from = r.value("from").map { _ in from }
         o.to = r.value("to").map { _ in to }
         o.duration = r.value("duration").map { _ in duration }
+        o.hold = r.value("hold").map { _ in hold }
         o.curve = r.value("ease").map { _ in curve }
         o.loop = r.value("loop").map { _ in loop }
         o.inputs = r.positionals
@@ -130,6 +144,30 @@ public struct RenderOptions: Sendable {
     /// Loads the animation preset (with the shortcuts applied) and the named looks, and
     /// applies the looks (and the direct values) to both sides' tracks.
     public mutating func resolveLooks(_ library: PresetLibrary) throws {
+        if let format {
+            let f = try library.format(format)
+            if !given.contains("size") { spec.width = f.width; spec.height = f.height }
+            if !given.contains("fps"), let fps = f.fps { spec.fps = fps }
+            if !given.contains("codec"), let c = f.codec { spec.codec = c }
+            if !given.contains("max-bytes") { spec.maxBytes = f.maxBytes }
+            if !given.contains("duration"), let d = f.duration {
+                // The format's duration is the whole pass: the sweep fills what the holds leave.
+                duration = d
+                let hold = min(self.hold ?? 0.5, d / 4)
+                spec.animation = RenderSpec.sweep(from: from ?? 1, to: to ?? 0, duration: max(0.1, d - 2 * hold), hold: hold,
+                                                  curve: curve ?? .easeInOut, loop: loop ?? .forever)
+            }
+            still = f.still
+            if let out = output, URL(fileURLWithPath: out).pathExtension.isEmpty { output = out + "." + f.fileExtension }
+            if let out = output, !still {
+                let ext = URL(fileURLWithPath: out).pathExtension.lowercased()
+                let wantsGIF = f.codec == "gif"
+                if (ext == "gif") != wantsGIF {
+                    throw SweepError(.usage, "the \(format) format makes .\(f.fileExtension) files, not .\(ext)", subject: out,
+                                     fix: "name the output .\(f.fileExtension)" + (wantsGIF ? "" : ", or use a GIF format such as x-post-gif"))
+                }
+            }
+        }
         if let preset {
             let (p, file) = try library.animationPreset(preset)
             spec.animation = try p.animation(library: library, from: from ?? 1, to: to ?? 0, duration: duration,

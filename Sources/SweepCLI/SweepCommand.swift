@@ -14,43 +14,78 @@ public enum SweepCommand {
     public static let version = "0.1.0"
 
     static let usage = """
-    sweep \(version): animated before/after comparisons as GIF, MP4 and stills
+    sweep \(version): animated before/after comparisons as GIF, video and stills
 
     usage:
-      sweep demo [-o DIR]                    render the built-in demo (DIR/demo.gif, DIR/demo.mp4)
-      sweep render BEFORE [AFTER] -o OUT     OUT: .gif, .mp4, or frames-%04d.png
-      sweep preview BEFORE [AFTER] -o OUT --position P    one still: .png, .jpg, .webp
-      sweep plan PRESET -o PLAN.png [BEFORE [AFTER]]      a picture of an animation preset
+      sweep demo [-o DIR]                          render the built-in demo (DIR/demo.gif, DIR/demo.mp4)
+      sweep render BEFORE [AFTER] -o OUT [options] OUT: .gif .mp4 .mov .webm .mkv .webp .apng or f-%04d.png
+      sweep preview BEFORE [AFTER] -o OUT.png|.jpg|.webp [--position P] [options]
+      sweep plan PRESET -o PLAN.png [BEFORE [AFTER]]   a picture of an animation preset
+      sweep presets list [looks|animations|formats] | sweep presets show NAME
+      sweep batch JOBS.jsonl [--jobs N] [--results FILE] [--shard K/N] [--resume]
       sweep --version | --help | COMMAND --help
 
-    render options:
-      -p, --preset NAME|FILE  an animation: reveal, compare, look-tour, spring-peek, or a .json
+    exit codes: 0 ok, 64 usage, 65 bad input data, 66 missing input, 69 unavailable,
+                70 internal, 73 cannot create output, 74 I/O error
+    """
+
+    static let renderHelp = """
+    sweep render BEFORE [AFTER] -o OUT [options]      (one photo: AFTER is BEFORE with --look)
+    sweep preview BEFORE [AFTER] -o OUT.png|.jpg|.webp [--position P] [options]
+
+    animation:
+      -p, --preset NAME|FILE  reveal, compare, look-tour, spring-peek, or a .json
                               (--from/--to retarget it, --duration rescales it, --ease replaces its sweeps)
-      -s, --size WxH          output size (default: the before image's size)
-          --fps N             frames per second (default 30)
       -d, --duration S        length of the sweep in seconds (default 3)
           --hold S            pause before and after the sweep (default 0.5)
           --from P, --to P    split positions 0…1, the share showing before (default 1 → 0)
           --ease NAME         linear, ease-in, ease-out, ease-in-out, spring, smooth, snappy, bouncy, hold
           --loop MODE         forever (default), once, N, boomerang
-          --fit MODE          fill (default, centre crop), fit (letterbox), stretch
-          --no-handle         no divider or knob
-          --no-labels         no Before/After tags
-          --before-label T, --after-label T, --font FAMILY
-          --rtl, --vertical, --ui-scale X, --corner-radius PT, --background #RRGGBB[AA]
-          --colors N          GIF palette size 2…256;  --dither none|ordered|diffusion
-          -c, --codec NAME    h264 (.mp4), hevc, vp9 (.webm), webp (.webp), apng (.apng), prores (.mov), gif
+          --reduce-motion cut|dissolve      honour reduced motion;  --strict  refuse flashing output
+    output:
+      -f, --format NAME       instagram-square, instagram-portrait, story, x-post, x-post-gif, linkedin,
+                              youtube-shorts, og-image, github-readme (or a .json); flags override it
+      -s, --size WxH          output size (default: the before image's size)
+          --fps N             frames per second (default 30)
+      -c, --codec NAME        h264 (.mp4), hevc, vp9 (.webm), webp (.webp), apng (.apng), prores (.mov), gif
           --crf N, --encoder-preset NAME, --bitrate 5M, --codec-opt KEY=VALUE (repeatable)
+          --colors N, --dither none|ordered|diffusion, --lossy N, --max-bytes 15MB   (GIF)
+          --poster            also write OUT.poster.jpg, a still of the comparison
+          --fit fill|fit|stretch, --max-pixels N
+    look:
           --look NAME|FILE    the after side's look (vivid, noir, dream, or a .json)
           --before-look NAME|FILE;  --brightness B, --contrast C, --saturation S, --hue DEG (after side)
+          --no-handle, --no-labels, --hard-edge, --rtl, --vertical, --ui-scale X, --corner-radius PT
+          --before-label T, --after-label T, --font FAMILY, --background #RRGGBB[AA]
           --divider-width PT, --divider-color C, --knob-size PT, --knob-color C, --glyph-color C,
           --label-size PT, --label-weight 100…1000, --label-color C, --capsule-color C
-          --reduce-motion cut|dissolve      honour reduced motion
-          --max-pixels N      refuse larger inputs (default 100000000)
-      -q, --quiet             no progress or summary;  --json   summary as JSON on stdout
+    messages:
+      -q, --quiet             no progress or summary;  --json   a JSON summary on stdout
+    """
 
-    exit codes: 0 ok, 64 usage, 65 bad input data, 66 missing input, 69 unavailable,
-                70 internal, 73 cannot create output, 74 I/O error
+    static let batchHelp = """
+    sweep batch JOBS.jsonl [--jobs N] [--results FILE] [--shard K/N] [--resume] [--quiet]
+
+    One job per line: a JSON object with "before", "after" (optional), "output" and any of
+    render's long options as keys, e.g.
+      {"before": "a.jpg", "after": "b.jpg", "output": "out/1.gif", "size": "720x720", "no-handle": true}
+    --jobs N        jobs at once (default: the number of cores)
+    --results FILE  where the results go (default: JOBS.results.jsonl), one line per job
+    --shard K/N     only jobs with index % N == K; by default from JOB_COMPLETION_INDEX and
+                    JOB_COMPLETIONS (Kubernetes Indexed Jobs) or SLURM_ARRAY_TASK_ID,
+                    SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT (Slurm job arrays)
+    --resume        skip jobs whose output is complete (checked against its .sweep.json record)
+    Exits 0 when every job succeeded, 65 when any failed.
+    """
+
+    static let planHelp = """
+    sweep plan PRESET -o PLAN.png [BEFORE [AFTER]] [--reduce-motion cut|dissolve] [render options]
+    Draws each animated value over time with its keyframes, above a storyboard of frames.
+    """
+
+    static let presetsHelp = """
+    sweep presets list [looks|animations|formats]    names and descriptions
+    sweep presets show NAME                         the preset file
     """
 
     /// Runs the command line `args` (without the program name) and returns the exit code.
@@ -71,8 +106,15 @@ public enum SweepCommand {
     static func dispatch(_ args: [String]) throws {
         guard let command = args.first else { print(usage); return }
         let rest = Array(args.dropFirst())
-        if rest.contains("--help") || rest.contains("-h") || command == "--help" || command == "-h" || command == "help" {
-            print(usage)
+        if command == "--help" || command == "-h" || command == "help" { print(usage); return }
+        if rest.contains("--help") || rest.contains("-h") {
+            switch command {
+            case "render", "preview", "demo": print(renderHelp)
+            case "batch": print(batchHelp)
+            case "plan": print(planHelp)
+            case "presets": print(presetsHelp)
+            default: print(usage)
+            }
             return
         }
         switch command {
@@ -81,8 +123,12 @@ public enum SweepCommand {
         case "render": try render(rest)
         case "preview": try preview(rest)
         case "plan": try plan(rest)
+        case "presets": try presets(rest)
+        case "batch":
+            let failed = try BatchCommand.run(rest)
+            if failed > 0 { throw SweepError(.dataError, "\(failed) job(s) failed", subject: "batch", fix: "see the results file") }
         default:
-            let hint = Suggestion.nearest(command, in: ["demo", "render", "preview", "plan"]).map { "did you mean \($0)?" } ?? "see sweep --help"
+            let hint = Suggestion.nearest(command, in: ["demo", "render", "preview", "plan", "presets", "batch"]).map { "did you mean \($0)?" } ?? "see sweep --help"
             throw SweepError(.usage, "unknown command", subject: command, fix: hint)
         }
     }
@@ -104,20 +150,62 @@ public enum SweepCommand {
 
     static func render(_ args: [String]) throws {
         var o = try parse(args)
+        let bar = ProgressBar(enabled: !o.quiet && !o.json)
+        let results = try perform(&o, progress: bar.update)
+        bar.finish()
+        for r in results { report(r, o) }
+    }
+
+    /// Renders what parsed `render` options ask for (the animation, or a still for a still
+    /// format, plus a poster when asked); shared with `batch`.
+    static func perform(_ o: inout RenderOptions, progress: Renderer.Progress?) throws -> [RenderResult] {
         guard let out = o.output else { throw SweepError(.usage, "no output file", subject: "render", fix: "add -o OUT.gif or -o OUT.mp4") }
         (o.spec.before, o.spec.after) = try sides(o)
+        if o.still {
+            return [try Renderer.preview(o.spec, position: o.position ?? 0.5, to: out, maxBytes: o.spec.maxBytes)]
+        }
         _ = try OutputKind.infer(path: out, codec: o.spec.codec)
-        let bar = ProgressBar(enabled: !o.quiet && !o.json)
-        let result = try Renderer.render(o.spec, to: out, progress: bar.update)
-        bar.finish()
-        report(result, o)
+        var results = [try Renderer.render(o.spec, to: out, progress: progress)]
+        if o.poster {
+            let posterPath = URL(fileURLWithPath: out).deletingPathExtension().path + ".poster.jpg"
+            results.append(try Renderer.preview(o.spec, position: o.position ?? 0.5, to: posterPath))
+        }
+        return results
+    }
+
+    static func presets(_ args: [String]) throws {
+        let library = PresetLibrary.locate()
+        guard library.directory != nil else {
+            throw SweepError(.noInput, "cannot find the presets folder", subject: "presets", fix: "set SWEEP_PRESETS to it")
+        }
+        switch (args.first, args.count) {
+        case ("list", _):
+            let kinds = args.count > 1 ? [try ValueParser.choice(args[1], option: "presets list", as: PresetLibrary.Kind.self)]
+                                       : PresetLibrary.Kind.allCases
+            for kind in kinds {
+                print("\(kind.rawValue):")
+                for n in library.names(kind) { print("  \(n.padding(toLength: 20, withPad: " ", startingAt: 0)) \(library.describe(n, kind: kind))") }
+            }
+        case ("show", 2):
+            let name = args[1]
+            for kind in PresetLibrary.Kind.allCases where library.names(kind).contains(name) {
+                let path = try library.file(name, kind: kind, option: "presets show")
+                print(String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self), terminator: "")
+                return
+            }
+            let all = PresetLibrary.Kind.allCases.flatMap { library.names($0) }
+            throw SweepError(.usage, "no preset called '\(name)'", subject: "presets show",
+                             fix: Suggestion.nearest(name, in: all).map { "did you mean \($0)?" } ?? "see sweep presets list")
+        default:
+            throw SweepError(.usage, "unknown presets command", subject: "presets", fix: "use: sweep presets list | show NAME")
+        }
     }
 
     static func preview(_ args: [String]) throws {
         var o = try parse(args)
         guard let out = o.output else { throw SweepError(.usage, "no output file", subject: "preview", fix: "add -o OUT.png") }
         (o.spec.before, o.spec.after) = try sides(o)
-        let result = try Renderer.preview(o.spec, position: o.position ?? 0.5, to: out)
+        let result = try Renderer.preview(o.spec, position: o.position ?? 0.5, to: out, maxBytes: o.spec.maxBytes)
         report(result, o)
     }
 

@@ -30,7 +30,10 @@ public final class FrameSource {
         }
         let before = try loaded.get(0)
         let after = loaded.count == 2 ? try loaded.get(1) : before
-        let w = spec.width ?? before.width, h = spec.height ?? before.height
+        // A width alone keeps the before image's aspect ratio (even, for video).
+        let w = spec.width ?? before.width
+        let h = spec.height ?? (spec.width != nil ? max(2, Int((Double(w) * Double(before.height) / Double(before.width) / 2).rounded()) * 2)
+                                                  : before.height)
         try Self.validate(width: w, height: h, maxPixels: spec.maxPixels)
         width = w
         height = h

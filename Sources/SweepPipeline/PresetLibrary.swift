@@ -85,4 +85,17 @@ public struct PresetLibrary: Sendable {
         let path = try file(nameOrPath, kind: .animations, option: option)
         return (try StrictJSON.decode(AnimationPreset.self, from: Self.read(path), file: path), path)
     }
+
+    /// A social format by name (`instagram-square`) or file.
+    public func format(_ nameOrPath: String, option: String = "--format") throws -> FormatPreset {
+        let path = try file(nameOrPath, kind: .formats, option: option)
+        return try StrictJSON.decode(FormatPreset.self, from: Self.read(path), file: path)
+    }
+
+    /// The `description` of any preset file, for listings.
+    public func describe(_ name: String, kind: Kind) -> String {
+        guard let directory, let data = FileManager.default.contents(atPath: "\(directory)/\(kind.rawValue)/\(name).json"),
+              let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return "" }
+        return obj["description"] as? String ?? ""
+    }
 }

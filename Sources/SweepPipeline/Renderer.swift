@@ -18,8 +18,19 @@ public enum Renderer {
     /// The output appears only when complete: it is written under a temporary name and
     /// renamed, so a failure leaves no partial file and keeps any existing one.
     public static func render(_ spec: RenderSpec, to path: String, progress: Progress? = nil) throws -> RenderResult {
-        if let cap = spec.maxBytes, try OutputKind.infer(path: path, codec: spec.codec) == .gif {
-            return try renderUnderCap(spec, cap: cap, to: path, progress: progress)
+        if let cap = spec.maxBytes {
+            switch try OutputKind.infer(path: path, codec: spec.codec) {
+            case .gif: return try renderUnderCap(spec, cap: cap, to: path, progress: progress)
+            case .video: return try videoUnderCap(spec, cap: cap, to: path, progress: progress)
+            default:
+                let r = try renderOnce(spec, to: path, progress: progress)
+                if r.bytes > cap {
+                    unlink(path)
+                    throw SweepError(.dataError, "the output is \(r.bytes) bytes, over the limit of \(cap)", subject: path,
+                                     fix: "use a smaller size or another format")
+                }
+                return r
+            }
         }
         return try renderOnce(spec, to: path, progress: progress)
     }
@@ -73,6 +84,46 @@ public enum Renderer {
                                  subject: path, fix: "raise --max-bytes, or shorten the animation")
             }
         }
+    }
+
+    /// Fits a video under `cap` bytes by raising the CRF (+4 at a time, up to 3 times).
+    /// The over-size attempts are never committed, so an existing file is untouched.
+    static func videoUnderCap(_ spec: RenderSpec, cap: Int, to path: String, progress: Progress?) throws -> RenderResult {
+        let dir = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let ext = URL(fileURLWithPath: path).pathExtension
+        let trial = dir + "/.\(URL(fileURLWithPath: path).lastPathComponent).\(getpid()).try.\(ext)"
+        defer { unlink(trial) }
+        var attempt = spec
+        attempt.maxBytes = nil
+        var gaveUp: [String] = []
+        for step in 0...3 {
+            var result = try renderOnce(attempt, to: trial, progress: progress)
+            if result.bytes <= cap {
+                let out = try AtomicOutput(destination: path)
+                guard rename(trial, out.temporaryPath) == 0 else {
+                    throw SweepError(.ioError, "cannot move the finished file into place", subject: path)
+                }
+                try out.commit()
+                result.output = path
+                if !gaveUp.isEmpty { result.notes.append("to fit under \(cap) bytes: " + gaveUp.joined(separator: ", ")) }
+                return result
+            }
+            let codecCRF: Int?
+            if case let .video(codec, _) = try OutputKind.infer(path: path, codec: attempt.codec) {
+                codecCRF = codec.defaults.first { $0.0 == "crf" }.flatMap { Int($0.1) }
+            } else {
+                codecCRF = nil
+            }
+            let current = attempt.videoOptions.last(where: { $0.0 == "crf" }).flatMap { Int($0.1) } ?? codecCRF
+            guard step < 3, let crf = current, codecCRF != nil else {
+                throw SweepError(.dataError, "the video is \(result.bytes) bytes, over the limit of \(cap)", subject: path,
+                                 fix: "shorten it, lower --size or --fps, or raise --crf")
+            }
+            attempt.videoOptions.removeAll { $0.0 == "crf" }
+            attempt.videoOptions.append(("crf", String(crf + 4)))
+            gaveUp.append("CRF \(crf) → \(crf + 4)")
+        }
+        throw SweepError(.internalError, "unreachable", subject: path)
     }
 
     static func renderOnce(_ spec: RenderSpec, to path: String, progress: Progress? = nil) throws -> RenderResult {
@@ -215,7 +266,8 @@ public enum Renderer {
     }
 
     /// Writes one still of the comparison at split position `position`.
-    public static func preview(_ spec: RenderSpec, position: Double, to path: String, quality: Int = 90) throws -> RenderResult {
+    public static func preview(_ spec: RenderSpec, position: Double, to path: String, quality: Int = 90,
+                               maxBytes: Int? = nil) throws -> RenderResult {
         let start = Date()
         guard case let .still(format) = try OutputKind.infer(path: path, still: true) else {
             throw SweepError(.usage, "not a still format", subject: path, fix: "use .png, .jpg or .webp")
@@ -223,6 +275,13 @@ public enum Renderer {
         let source = try FrameSource(spec: spec)
         let s0 = spec.animation.state(at: 0)
         let frame = source.render(FrameState(position: position, before: s0.before, after: s0.after))
+        if let maxBytes {
+            let bytes = try StillEncoder.encode(frame, format: format, quality: quality, name: path)
+            guard bytes.count <= maxBytes else {
+                throw SweepError(.dataError, "the still is \(bytes.count) bytes, over the limit of \(maxBytes)", subject: path,
+                                 fix: "use .jpg or .webp, or a smaller --size")
+            }
+        }
         try StillEncoder.write(frame, to: path, format: format, quality: quality)
         return RenderResult(output: path, format: format.rawValue, bytes: fileSize(path), width: source.width,
                             height: source.height, frames: 1, framesWritten: 1, fps: 0, duration: 0,

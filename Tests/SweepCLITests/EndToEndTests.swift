@@ -2,15 +2,21 @@ import Foundation
 import Testing
 import SweepGIF
 
-/// Runs the built `sweep` binary, as a user would.
-func runSweep(_ args: [String]) throws -> (code: Int32, stdout: String, stderr: String) {
+/// The built `sweep` binary.
+func sweepBinary() throws -> String {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let candidates = [".build/debug/sweep", ".build/release/sweep"].map { root.appendingPathComponent($0).path }
     guard let exe = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
         throw CocoaError(.fileNoSuchFile)
     }
+    return exe
+}
+
+/// Runs the built `sweep` binary, as a user would.
+func runSweep(_ args: [String], environment: [String: String]? = nil) throws -> (code: Int32, stdout: String, stderr: String) {
     let p = Process()
-    p.executableURL = URL(fileURLWithPath: exe)
+    p.executableURL = URL(fileURLWithPath: try sweepBinary())
+    if let environment { p.environment = environment }
     p.arguments = args
     let out = Pipe(), err = Pipe()
     p.standardOutput = out
@@ -71,7 +77,7 @@ struct EndToEndTests {
     func meta() throws {
         #expect(try runSweep(["--version"]).stdout.hasPrefix("sweep "))
         let h = try runSweep(["render", "--help"])
-        #expect(h.code == 0 && h.stdout.contains("usage:"))
+        #expect(h.code == 0 && h.stdout.contains("sweep render BEFORE"))
         let u = try runSweep(["rendr"])
         #expect(u.code == 64 && u.stderr.contains("did you mean render?"))
     }

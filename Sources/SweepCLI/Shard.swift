@@ -1,0 +1,43 @@
+import SweepSupport
+
+/// This process's share of a batch: job i belongs to shard `i % count == index`.
+public struct Shard: Sendable, Equatable {
+    public let index: Int
+    public let count: Int
+
+    public init(index: Int, count: Int) {
+        self.index = index
+        self.count = count
+    }
+
+    /// True when job number `i` (0-based) is this shard's.
+    public func owns(_ i: Int) -> Bool { i % count == index }
+
+    /// The shard from `--shard K/N`, else from the scheduler's environment: Kubernetes
+    /// Indexed Jobs (`JOB_COMPLETION_INDEX`, with `JOB_COMPLETIONS` set from the Job's
+    /// `completions`) or Slurm job arrays (`SLURM_ARRAY_TASK_ID` − `SLURM_ARRAY_TASK_MIN`
+    /// of `SLURM_ARRAY_TASK_COUNT`). `nil`: run every job.
+    public static func resolve(option: String?, environment env: [String: String]) throws -> Shard? {
+        func make(_ k: Int?, _ n: Int?, _ source: String) throws -> Shard {
+            guard let k, let n, n >= 1, k >= 0, k < n else {
+                throw SweepError(.usage, "shard from \(source) is not K/N with 0 ≤ K < N", subject: source,
+                                 fix: "use e.g. --shard 0/4")
+            }
+            return Shard(index: k, count: n)
+        }
+        if let option {
+            let parts = option.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2 else { throw SweepError(.usage, "'\(option)' is not K/N", subject: "--shard", fix: "use e.g. --shard 0/4") }
+            return try make(Int(parts[0]), Int(parts[1]), "--shard")
+        }
+        if let k = env["JOB_COMPLETION_INDEX"] {
+            return try make(Int(k), env["JOB_COMPLETIONS"].flatMap { Int($0) }, "JOB_COMPLETION_INDEX/JOB_COMPLETIONS")
+        }
+        if let id = env["SLURM_ARRAY_TASK_ID"] {
+            let min = env["SLURM_ARRAY_TASK_MIN"].flatMap { Int($0) } ?? 0
+            return try make(Int(id).map { $0 - min }, env["SLURM_ARRAY_TASK_COUNT"].flatMap { Int($0) },
+                            "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT")
+        }
+        return nil
+    }
+}

@@ -1,0 +1,87 @@
+import SweepImaging
+import SweepPipeline
+import SweepSupport
+import SweepTimeline
+
+/// A before/after comparison to render: the embedding API in one type.
+///
+/// ```swift
+/// var comparison = Comparison(before: "before.jpg", after: "after.jpg")
+/// comparison.size = (1080, 1080)
+/// try comparison.render(to: "reveal.mp4")
+/// ```
+public struct Comparison: Sendable {
+    /// Everything the renderer needs; the properties below are shortcuts into it.
+    public var spec: RenderSpec
+
+    /// A comparison of two image files (decoded by content: JPEG, PNG, WebP, TIFF, …).
+    public init(before: String, after: String) {
+        spec = RenderSpec(before: .file(before), after: .file(after), animation: RenderSpec.sweep())
+    }
+
+    /// A comparison of two images already in memory.
+    public init(before: RGBAImage, after: RGBAImage) {
+        spec = RenderSpec(before: .image(before), after: .image(after), animation: RenderSpec.sweep())
+    }
+
+    /// One photo against itself in another look.
+    public init(photo: String, look: Adjustments) {
+        spec = RenderSpec(before: .file(photo), after: nil,
+                          animation: RenderSpec.sweep(after: look))
+    }
+
+    /// Output size in pixels; `nil` uses the before image's size.
+    public var size: (width: Int, height: Int)? {
+        get { spec.width.flatMap { w in spec.height.map { (w, $0) } } }
+        set { spec.width = newValue?.width; spec.height = newValue?.height }
+    }
+
+    /// Frames per second.
+    public var fps: Double {
+        get { spec.fps }
+        set { spec.fps = newValue }
+    }
+
+    /// The animation: split position and each side's look over time.
+    public var animation: Animation<Adjustments> {
+        get { spec.animation }
+        set { spec.animation = newValue }
+    }
+
+    /// The slider's look: handle, labels, colours, orientation, corners.
+    public var style: SliderStyle {
+        get { spec.style }
+        set { spec.style = newValue }
+    }
+
+    /// A simple sweep: hold on `from`, ease to `to` over `duration` seconds, hold.
+    public static func sweep(from: Double = 1, to: Double = 0, duration: Double = 3, hold: Double = 0.5,
+                             curve: Curve = .easeInOut) -> Animation<Adjustments> {
+        RenderSpec.sweep(from: from, to: to, duration: duration, hold: hold, curve: curve)
+    }
+
+    /// Renders to a file; the format follows the extension (.gif, .mp4, .webm, …).
+    ///
+    /// - Throws: ``SweepError`` naming the file and the fix.
+    @discardableResult
+    public func render(to path: String) throws -> RenderResult {
+        try Renderer.render(spec, to: path)
+    }
+
+    /// One still at split position `position` (.png, .jpg or .webp).
+    @discardableResult
+    public func still(at position: Double, to path: String) throws -> RenderResult {
+        try Renderer.preview(spec, position: position, to: path)
+    }
+
+    /// Renders every frame and hands it to `body` in order, without writing a file.
+    /// Frames are streamed: `body` must copy a frame it wants to keep.
+    public func frames(_ body: (_ index: Int, _ frame: RGBAImage) throws -> Void) throws {
+        let source = try FrameSource(spec: spec)
+        var frame = RGBAImage(width: source.width, height: source.height)
+        for i in 0..<spec.animation.frameCount(fps: spec.fps, expandLoops: true) {
+            source.render(spec.animation.state(ofFrame: i, fps: spec.fps, reduceMotion: spec.reduceMotion), into: &frame)
+            try body(i, frame)
+        }
+    }
+}

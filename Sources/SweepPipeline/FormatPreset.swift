@@ -1,0 +1,50 @@
+import SweepSupport
+
+/// A social format (`presets/formats/NAME.json`), version 1: output size, frame rate,
+/// duration, codec and the platform's size limit.
+///
+/// `{"version": 1, "description": "…", "size": "1080x1080", "fps": 30, "duration": 4,
+///   "extension": "mp4", "codec": "h264", "maxBytes": 650000000, "still": false}`
+/// A size of `"800x"` keeps the before image's aspect ratio at 800 pixels wide.
+public struct FormatPreset: Sendable, Decodable {
+    public var version: Int
+    public var description: String?
+    public var width: Int
+    public var height: Int?
+    public var fps: Double?
+    public var duration: Double?
+    public var fileExtension: String
+    public var codec: String?
+    public var maxBytes: Int?
+    public var still: Bool
+
+    enum Keys: String, CodingKey, CaseIterable {
+        case version, description, size, fps, duration, codec, maxBytes, still
+        case fileExtension = "extension"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try StrictJSON.rejectUnknownKeys(in: decoder, allowed: Set(Keys.allCases.map(\.rawValue)))
+        let c = try decoder.container(keyedBy: Keys.self)
+        version = try c.decodeIfPresent(Int.self, forKey: .version) ?? 1
+        guard version == 1 else { throw SweepError(.dataError, "version \(version) is not supported", fix: "use \"version\": 1") }
+        description = try c.decodeIfPresent(String.self, forKey: .description)
+        let size = try c.decode(String.self, forKey: .size)
+        let parts = size.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), (2...16384).contains(w),
+              parts[1].isEmpty || Int(parts[1]).map({ (2...16384).contains($0) }) == true else {
+            throw SweepError(.dataError, "field size is \"\(size)\"", fix: "write WIDTHxHEIGHT or WIDTHx, e.g. 1080x1080")
+        }
+        width = w
+        height = parts[1].isEmpty ? nil : Int(parts[1])
+        fps = try c.decodeIfPresent(Double.self, forKey: .fps)
+        if let fps { try StrictJSON.check(fps, "fps", in: 1...240, decoder: decoder) }
+        duration = try c.decodeIfPresent(Double.self, forKey: .duration)
+        if let duration { try StrictJSON.check(duration, "duration", in: 0.1...3600, decoder: decoder) }
+        fileExtension = try c.decode(String.self, forKey: .fileExtension)
+        codec = try c.decodeIfPresent(String.self, forKey: .codec)
+        maxBytes = try c.decodeIfPresent(Int.self, forKey: .maxBytes)
+        if let m = maxBytes { try StrictJSON.check(Double(m), "maxBytes", in: 1024...1e15, decoder: decoder) }
+        still = try c.decodeIfPresent(Bool.self, forKey: .still) ?? false
+    }
+}
