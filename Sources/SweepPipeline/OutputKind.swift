@@ -20,17 +20,18 @@ public enum OutputKind: Sendable, Equatable {
         let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
         if !still, ext == "png", path.range(of: #"%0?\d*d"#, options: .regularExpression) != nil { return .pngSequence }
         if still {
-            if let f = StillEncoder.Format(extension: ext) { return .still(f) }
+            if let f = StillEncoder.Format(extension: ext) ?? codec.flatMap({ StillEncoder.Format(extension: $0) }) { return .still(f) }
             throw SweepError(.usage, "unknown still format '.\(ext)'", subject: path, fix: "use .png, .jpg or .webp")
         }
-        if ext == "gif" && (codec == nil || codec == "gif") { return .gif }
+        if (ext == "gif" && codec == nil) || codec == "gif" { return .gif }
         if let codec {
             guard let c = VideoCodec.named(codec) else {
                 let names = ["gif"] + VideoCodec.all.map(\.name)
                 throw SweepError(.usage, "unknown codec '\(codec)'", subject: "--codec",
                                  fix: Suggestion.nearest(codec, in: names).map { "did you mean \($0)?" } ?? "use one of \(names.joined(separator: ", "))")
             }
-            let container = VideoCodec.container(forExtension: ext) ?? (ext == "png" ? "apng" : nil)
+            // No extension (a device such as /dev/full, a pipe): the codec's own container.
+            let container = VideoCodec.container(forExtension: ext) ?? (ext == "png" ? "apng" : (ext.isEmpty ? c.container : nil))
             guard let container, c.containers.contains(container) else {
                 throw SweepError(.usage, "\(c.name) cannot go in a .\(ext) file", subject: path,
                                  fix: "use .\(c.container == "matroska" ? "mkv" : c.container) for \(c.name)")

@@ -269,7 +269,7 @@ public enum Renderer {
     public static func preview(_ spec: RenderSpec, position: Double, to path: String, quality: Int = 90,
                                maxBytes: Int? = nil) throws -> RenderResult {
         let start = Date()
-        guard case let .still(format) = try OutputKind.infer(path: path, still: true) else {
+        guard case let .still(format) = try OutputKind.infer(path: path, still: true, codec: spec.codec) else {
             throw SweepError(.usage, "not a still format", subject: path, fix: "use .png, .jpg or .webp")
         }
         let source = try FrameSource(spec: spec)

@@ -15,6 +15,9 @@ public final class AtomicOutput: @unchecked Sendable {
     /// Where the writer writes until commit.
     public let temporaryPath: String
     private var done = false
+    /// The destination is a device or pipe (`/dev/stdout`, `/dev/full`): written directly,
+    /// never renamed over or removed.
+    public let isDirect: Bool
 
     /// Reserves a temporary name beside `destination`.
     ///
@@ -33,6 +36,16 @@ public final class AtomicOutput: @unchecked Sendable {
             throw SweepError(.cannotCreate, "the output path is a folder", subject: destination,
                              fix: "give a file name such as \(destination)/out.gif")
         }
+        var st = stat()
+        if stat(destination, &st) == 0 && (st.st_mode & S_IFMT) != S_IFREG {
+            // A device or a pipe: there is nothing to replace atomically, and renaming over
+            // it (as root) would destroy it. Write straight to it.
+            isDirect = true
+            temporaryPath = destination
+            done = false
+            return
+        }
+        isDirect = false
         guard access(dir, W_OK) == 0 else {
             throw SweepError(.cannotCreate, "the output folder is not writable", subject: destination,
                              fix: "choose a folder you can write to")
@@ -46,6 +59,7 @@ public final class AtomicOutput: @unchecked Sendable {
     /// Moves the finished file into place (flushing it to disk first).
     public func commit() throws {
         guard !done else { return }
+        if isDirect { done = true; return }
         let fd = open(temporaryPath, O_RDONLY)
         if fd >= 0 { _ = fsync(fd); close(fd) }
         if rename(temporaryPath, destination) != 0 {
@@ -61,6 +75,7 @@ public final class AtomicOutput: @unchecked Sendable {
     /// Removes the temporary file; the destination is untouched.
     public func discard() {
         guard !done else { return }
+        if isDirect { done = true; return }
         done = true
         unlink(temporaryPath)
         TempFileRegistry.shared.remove(temporaryPath)
