@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "SweepEncoderTests", dependencies: ["SweepGIF", "SweepMedia", "SweepImaging", "SweepSupport"]),
         .testTarget(name: "SweepPipelineTests", dependencies: ["SweepPipeline", "SweepGIF", "SweepMedia"]),
         .testTarget(name: "SweepKitTests", dependencies: ["SweepKit", "SweepGIF", "SweepMedia"]),
-        .testTarget(name: "SweepCLITests", dependencies: ["SweepCLI", "SweepPipeline", "SweepGIF", "SweepImaging", "SweepTimeline", "SweepSupport"]),
+        .testTarget(name: "SweepCLITests", dependencies: ["SweepCLI", "SweepPipeline", "SweepGIF", "SweepImaging", "SweepTimeline", "SweepSupport", "SweepMedia"]),
     ]
 )
 

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import SweepGIF
+import SweepImaging
+import SweepMedia
 
 /// The built `sweep` binary.
 func sweepBinary() throws -> String {
@@ -80,5 +82,94 @@ struct EndToEndTests {
         #expect(h.code == 0 && h.stdout.contains("sweep render BEFORE"))
         let u = try runSweep(["rendr"])
         #expect(u.code == 64 && u.stderr.contains("did you mean render?"))
+    }
+}
+
+@Suite("Command line behaviour", .serialized)
+struct CommandLineTests {
+    func input() throws -> String {
+        let dir = try scratchDir()
+        try StillEncoder.write(Resampler.resize(DemoScenes.flatLandscape(), width: 90, height: 120), to: dir + "/in.png", format: .png)
+        return dir
+    }
+
+    @Test("--json prints one summary object on stdout and nothing else")
+    func json() throws {
+        let dir = try input()
+        let r = try runSweep(["render", dir + "/in.png", "-o", dir + "/o.gif", "--look", "noir", "--fps", "10", "--json"])
+        #expect(r.code == 0)
+        let obj = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        #expect(obj["output"] as? String == dir + "/o.gif")
+        #expect((obj["bytes"] as! NSNumber).intValue == (try FileManager.default.attributesOfItem(atPath: dir + "/o.gif")[.size] as! NSNumber).intValue)
+        #expect((obj["frames"] as! NSNumber).intValue == 40 && (obj["width"] as! NSNumber).intValue == 90)
+        #expect(obj["seconds"] is NSNumber && obj["duration"] is NSNumber && obj["fps"] is NSNumber)
+    }
+
+    static let exitCases: [([String], Int32)] = [
+        (["render", "--frobnicate"], 64), (["render", "IN", "-o", "OUT/x.gif", "--fps", "0"], 64),
+        (["render", "NOTIMG", "-o", "OUT/x.gif"], 65), (["render", "OUT/missing.png", "-o", "OUT/x.gif"], 66),
+        (["render", "IN", "-o", "OUT/no/such/dir/x.gif"], 73), (["render", "IN", "-o", "/dev/full", "--codec", "gif"], 74),
+        (["render", "IN", "-o", "OUT/x.mp4", "--codec-opt", "nonsense=1"], 64),
+    ]
+
+    @Test("Exit codes follow sysexits, with one line on stderr", arguments: exitCases)
+    func exitCodes(args: [String], code: Int32) throws {
+        let dir = try input()
+        FileManager.default.createFile(atPath: dir + "/notimg.txt", contents: Data("hello".utf8))
+        let a = args.map { $0.replacingOccurrences(of: "NOTIMG", with: dir + "/notimg.txt").replacingOccurrences(of: "IN", with: dir + "/in.png")
+            .replacingOccurrences(of: "OUT", with: dir) }
+        let r = try runSweep(a)
+        #expect(r.code == code, "\(a): \(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.hasPrefix("sweep: "))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["in.png", "notimg.txt"])
+    }
+
+    @Test("presets list and show; unknown names get the nearest suggestion")
+    func presets() throws {
+        let list = try runSweep(["presets", "list"])
+        for name in ["reveal", "compare", "look-tour", "spring-peek", "vivid", "noir", "dream", "instagram-square", "og-image"] {
+            #expect(list.stdout.contains(name))
+        }
+        let show = try runSweep(["presets", "show", "noir"])
+        #expect(show.code == 0 && show.stdout.contains("\"saturation\": 0"))
+        let typo = try runSweep(["render", "a", "-o", "b.gif", "--preset", "revael"])
+        #expect(typo.code == 64 && typo.stderr.contains("did you mean reveal?"))
+    }
+
+    @Test("Social formats set size, rate, codec and still; flags override them", arguments: [
+        ("instagram-square", "mp4", 1080, 1080), ("x-post", "mp4", 1280, 720), ("og-image", "png", 1200, 630),
+        ("github-readme", "gif", 800, 1066), ("linkedin", "mp4", 1200, 626),
+    ])
+    func formats(name: String, ext: String, width: Int, height: Int) throws {
+        let dir = try input()
+        let out = dir + "/o." + ext
+        let r = try runSweep(["render", dir + "/in.png", "--look", "vivid", "-o", out, "--format", name, "--fps", "5",
+                              "--duration", "1", "--json"])
+        #expect(r.code == 0, "\(r.stderr)")
+        let obj = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        #expect((obj["width"] as! NSNumber).intValue == width && (obj["height"] as! NSNumber).intValue == height)
+        if ext == "mp4" { #expect(try VideoReader(path: out, keepFrames: false).frameRate == 5) }
+        if ext == "png" { #expect(try ImageDecoder.decode(path: out).width == width) }
+    }
+
+    @Test("A format's size limit is enforced: the output fits, or the command says why")
+    func formatLimit() throws {
+        let dir = try input()
+        let format = dir + "/tiny.json"
+        try #"{"version": 1, "size": "90x120", "fps": 10, "duration": 2, "extension": "gif", "codec": "gif", "maxBytes": 2048}"#
+            .write(toFile: format, atomically: true, encoding: .utf8)
+        let r = try runSweep(["render", dir + "/in.png", "--look", "dream", "-o", dir + "/o.gif", "--format", format])
+        #expect(r.code == 65 && r.stderr.contains("2048"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/o.gif"))
+        let wrongExt = try runSweep(["render", dir + "/in.png", "-o", dir + "/o.gif", "--format", "x-post"])
+        #expect(wrongExt.code == 64 && wrongExt.stderr.contains("x-post-gif"))
+    }
+
+    @Test("--poster writes a still beside the video")
+    func poster() throws {
+        let dir = try input()
+        let r = try runSweep(["render", dir + "/in.png", "--look", "noir", "-o", dir + "/clip.mp4", "--fps", "5", "--poster", "--quiet"])
+        #expect(r.code == 0)
+        #expect(try ImageDecoder.decode(path: dir + "/clip.poster.jpg").width == 90)
     }
 }
