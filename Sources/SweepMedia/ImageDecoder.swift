@@ -42,6 +42,10 @@ public enum ImageDecoder {
         _ = FFmpegCall.quiet
         let notImage = SweepError(.dataError, "not an image sweep can read", subject: name,
                                   fix: "give a JPEG, PNG, WebP, TIFF, BMP or GIF image")
+        if let (w, h) = ImageHeader.dimensions(bytes), w * h > maxPixels {
+            throw SweepError(.dataError, "the image claims \(w)×\(h) pixels, over the limit of \(maxPixels)", subject: name,
+                             fix: "raise --max-pixels if the image is genuine")
+        }
         let input = MemoryInput(bytes: bytes)
         let opaque = Unmanaged.passRetained(input)
         defer { opaque.release() }
@@ -62,7 +66,8 @@ public enum ImageDecoder {
         fmt?.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         guard avformat_open_input(&fmt, nil, nil, nil) >= 0, let ctx = fmt else { throw notImage }
         defer { var c: UnsafeMutablePointer<AVFormatContext>? = ctx; avformat_close_input(&c) }
-        _ = avformat_find_stream_info(ctx, nil)
+        // No avformat_find_stream_info: it would decode a frame with no pixel limit. The
+        // image demuxers know the codec from the header; the decoder below is capped.
         let streamIndex = av_find_best_stream(ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         guard streamIndex >= 0, let par = ctx.pointee.streams[Int(streamIndex)]?.pointee.codecpar else { throw notImage }
         // Refuse decompression bombs before anything big is allocated.
@@ -76,6 +81,8 @@ public enum ImageDecoder {
         let dec = decHandle.ptr
         avcodec_parameters_to_context(dec, par)
         dec.pointee.thread_count = 1
+        // The decoder refuses to allocate a picture over the limit (a decompression bomb).
+        dec.pointee.max_pixels = Int64(min(maxPixels, Int(Int32.max)))
         guard avcodec_open2(dec, codec, nil) >= 0 else { throw notImage }
         let frameHandle = try FrameHandle(), packetHandle = try PacketHandle()
         let frame = frameHandle.ptr, packet = packetHandle.ptr
@@ -92,8 +99,12 @@ public enum ImageDecoder {
             }
             defer { av_packet_unref(packet) }
             if packet.pointee.stream_index != streamIndex { continue }
-            if avcodec_send_packet(dec, packet) < 0 { throw corrupt }
+            if avcodec_send_packet(dec, packet) < 0 { got = false; break }
             got = avcodec_receive_frame(dec, frame) >= 0
+        }
+        if !got, Int(dec.pointee.width) * Int(dec.pointee.height) > maxPixels {
+            throw SweepError(.dataError, "the image claims \(dec.pointee.width)×\(dec.pointee.height) pixels, over the limit of \(maxPixels)",
+                             subject: name, fix: "raise --max-pixels if the image is genuine")
         }
         guard got, frame.pointee.width > 0, frame.pointee.height > 0 else { throw corrupt }
         if frame.pointee.decode_error_flags != 0 || (frame.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 { throw corrupt }
