@@ -173,3 +173,54 @@ struct CommandLineTests {
         #expect(try ImageDecoder.decode(path: dir + "/clip.poster.jpg").width == 90)
     }
 }
+
+@Suite("Nothing lost, nothing partial", .serialized)
+struct AtomicOutputTests {
+    func setup() throws -> String {
+        let dir = try scratchDir()
+        try StillEncoder.write(Resampler.resize(DemoScenes.flatLandscape(), width: 300, height: 400), to: dir + "/in.png", format: .png)
+        return dir
+    }
+
+    @Test("SIGINT and SIGTERM mid-render leave the old output and no temporary file", arguments: [("gif", SIGINT), ("mp4", SIGTERM)])
+    func interrupted(ext: String, signal: Int32) throws {
+        let dir = try setup()
+        let out = dir + "/keep." + ext
+        FileManager.default.createFile(atPath: out, contents: Data("precious".utf8))
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try sweepBinary())
+        p.arguments = ["render", dir + "/in.png", "--look", "dream", "-o", out, "--size", "600x800", "--duration", "60", "--quiet"]
+        try p.run()
+        // Wait until the temporary file exists: the render is under way.
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, !(try FileManager.default.contentsOfDirectory(atPath: dir)).contains(where: { $0.hasSuffix(".tmp") }) {
+            usleep(20_000)
+        }
+        usleep(200_000)
+        kill(p.processIdentifier, signal)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 128 + signal)
+        #expect(FileManager.default.contents(atPath: out) == Data("precious".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["in.png", "keep." + ext])
+    }
+
+    @Test("A failure part-way through a PNG sequence removes the frames it wrote")
+    func sequence() throws {
+        let dir = try setup()
+        try FileManager.default.createDirectory(atPath: dir + "/seq", withIntermediateDirectories: true)
+        // Frame 3's name is taken by a folder: writing it fails after frames 0–2.
+        try FileManager.default.createDirectory(atPath: dir + "/seq/f-0003.png", withIntermediateDirectories: true)
+        let r = try runSweep(["render", dir + "/in.png", "--look", "noir", "-o", dir + "/seq/f-%04d.png", "--fps", "10"])
+        #expect(r.code == 73)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/seq") == ["f-0003.png"])
+    }
+
+    @Test("Disk full gives exit 74 for every kind of output", arguments: [["--codec", "gif"], ["--codec", "h264"], ["--codec", "vp9"], ["--codec", "apng"]])
+    func diskFull(codec: [String]) throws {
+        let dir = try setup()
+        let r = try runSweep(["render", dir + "/in.png", "--look", "noir", "-o", "/dev/full", "--fps", "10"] + codec)
+        #expect(r.code == 74, "\(r.stderr)")
+        let still = try runSweep(["preview", dir + "/in.png", "--look", "noir", "-o", "/dev/full", "--codec", "png"])
+        #expect(still.code == 74)
+    }
+}
