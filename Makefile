@@ -7,7 +7,7 @@ DEB_PACKAGES := pkg-config libgif-dev libavcodec-dev libavformat-dev libavutil-d
                 libpango1.0-dev libcairo2-dev liblcms2-dev fonts-dejavu-core fonts-noto-core fonts-noto-cjk ffmpeg
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build demo test readme-gif bench clean
+.PHONY: deps build demo test readme-gif bench clean asan fuzz
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done); \
@@ -34,3 +34,11 @@ bench: build
 
 clean:
 	rm -rf .build out
+
+# The test suite under AddressSanitizer (its own build folder).
+asan: deps
+	swift test --sanitize=address --build-path .build/asan
+
+# Fuzz each parser of untrusted input for 60 s (see Fuzz/run.sh).
+fuzz: deps
+	Fuzz/run.sh 60

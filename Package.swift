@@ -41,6 +41,9 @@ let package = Package(
         // CLI library and the tiny executable.
         .target(name: "SweepCLI", dependencies: ["SweepPipeline", "SweepImaging", "SweepMedia", "SweepTimeline", "SweepGIF", "SweepSupport"]),
         .executableTarget(name: "sweep", dependencies: ["SweepCLI"]),
+        // libFuzzer entry point (Fuzz/run.sh builds it with -sanitize=fuzzer; not a product).
+        .target(name: "SweepFuzz", dependencies: ["SweepCLI", "SweepMedia", "SweepImaging", "SweepPipeline", "SweepSupport"], path: "Fuzz",
+                exclude: ["run.sh"]),
         // Benchmarks of the imaging core (the side-by-side runs with peers are Benchmarks/run.sh).
         .executableTarget(name: "sweep-framebench", dependencies: ["SweepPipeline", "SweepImaging", "SweepTimeline"],
                           path: "Benchmarks/FrameBench"),

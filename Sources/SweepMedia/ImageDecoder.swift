@@ -42,7 +42,10 @@ public enum ImageDecoder {
         _ = FFmpegCall.quiet
         let notImage = SweepError(.dataError, "not an image sweep can read", subject: name,
                                   fix: "give a JPEG, PNG, WebP, TIFF, BMP or GIF image")
-        if let (w, h) = ImageHeader.dimensions(bytes), w * h > maxPixels {
+        if let still = AnimatedWebP.firstFrame(bytes) {
+            return try decode(bytes: still, name: name, background: background, maxPixels: maxPixels)
+        }
+        if let (w, h) = ImageHeader.dimensions(bytes), Self.exceeds(w, h, maxPixels) {
             throw SweepError(.dataError, "the image claims \(w)×\(h) pixels, over the limit of \(maxPixels)", subject: name,
                              fix: "raise --max-pixels if the image is genuine")
         }
@@ -72,7 +75,7 @@ public enum ImageDecoder {
         guard streamIndex >= 0, let par = ctx.pointee.streams[Int(streamIndex)]?.pointee.codecpar else { throw notImage }
         // Refuse decompression bombs before anything big is allocated.
         let w = Int(par.pointee.width), h = Int(par.pointee.height)
-        if w > 0 && h > 0 && w * h > maxPixels {
+        if w > 0 && h > 0 && Self.exceeds(w, h, maxPixels) {
             throw SweepError(.dataError, "the image claims \(w)×\(h) pixels, over the limit of \(maxPixels)", subject: name,
                              fix: "raise --max-pixels if the image is genuine")
         }
@@ -102,14 +105,14 @@ public enum ImageDecoder {
             if avcodec_send_packet(dec, packet) < 0 { got = false; break }
             got = avcodec_receive_frame(dec, frame) >= 0
         }
-        if !got, Int(dec.pointee.width) * Int(dec.pointee.height) > maxPixels {
+        if !got, Self.exceeds(Int(dec.pointee.width), Int(dec.pointee.height), maxPixels) {
             throw SweepError(.dataError, "the image claims \(dec.pointee.width)×\(dec.pointee.height) pixels, over the limit of \(maxPixels)",
                              subject: name, fix: "raise --max-pixels if the image is genuine")
         }
         guard got, frame.pointee.width > 0, frame.pointee.height > 0 else { throw corrupt }
         if frame.pointee.decode_error_flags != 0 || (frame.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 { throw corrupt }
         let fw = Int(frame.pointee.width), fh = Int(frame.pointee.height)
-        if fw * fh > maxPixels {
+        if Self.exceeds(fw, fh, maxPixels) {
             throw SweepError(.dataError, "the image has \(fw)×\(fh) pixels, over the limit of \(maxPixels)", subject: name,
                              fix: "raise --max-pixels if the image is genuine")
         }
@@ -125,6 +128,12 @@ public enum ImageDecoder {
             image = Orientation.upright(image, tag: tag)
         }
         return image
+    }
+
+    /// `w × h > limit`, without overflowing on absurd header values.
+    static func exceeds(_ w: Int, _ h: Int, _ limit: Int) -> Bool {
+        let (product, overflow) = w.multipliedReportingOverflow(by: h)
+        return overflow || product > limit
     }
 
     /// Converts any decoded frame to 8-bit RGBA with swscale.

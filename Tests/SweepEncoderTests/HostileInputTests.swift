@@ -90,3 +90,18 @@ struct HostileInputTests {
         }
     }
 }
+
+@Suite("Fuzzer findings stay fixed")
+struct FuzzRegressionTests {
+    @Test("Every input the fuzzer crashed on now fails cleanly")
+    func crashes() throws {
+        let dir = URL(fileURLWithPath: fixture("x")).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("fuzz-crashes").path
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("decode-") }
+        #expect(!files.isEmpty)
+        for f in files {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/" + f)))
+            #expect(throws: SweepError.self) { try ImageDecoder.decode(bytes: bytes, name: f) }
+        }
+    }
+}

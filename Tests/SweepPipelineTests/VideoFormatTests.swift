@@ -189,3 +189,21 @@ struct ChromaTests {
         #expect(frame[lo + 5, 20].b > 170 && frame[lo + 5, 20].r < 70)
     }
 }
+
+@Suite("Animated inputs")
+struct AnimatedInputTests {
+    @Test("An animated WebP or APNG input gives its first frame, alpha included", arguments: ["webp", "apng"])
+    func firstFrame(ext: String) throws {
+        var spec = clipSpec(.clear, corner: 24)
+        spec.style.showHandle = false
+        spec.style.showLabels = false
+        let path = tempPath("anim.\(ext)")
+        _ = try Renderer.render(spec, to: path)
+        let first = try ImageDecoder.decode(path: path, background: RGBA8(r: 255, g: 0, b: 0))
+        #expect(first.width == 96 && first.height == 128)
+        #expect(first[0, 0] == RGBA8(r: 255, g: 0, b: 0))          // a transparent corner shows the background
+        let expected = try FrameSource(spec: spec).render(spec.animation.state(ofFrame: 0, fps: spec.fps))
+        let tol = ext == "apng" ? 0 : 16
+        #expect(abs(Int(first[48, 100].r) - Int(expected[48, 100].r)) <= tol)   // frame 0: all before
+    }
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds sweep's libFuzzer harness (with AddressSanitizer) and runs each target for a
+# bounded time on a seed corpus.   Fuzz/run.sh [SECONDS_PER_TARGET] [decode|preset|job …]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-60}; shift || true
+targets=${*:-decode preset job}
+B=.build/fuzz
+swift build --build-path $B --target SweepFuzz -Xswiftc -sanitize=fuzzer,address >/dev/null
+objs=$(for m in SweepFuzz SweepCLI SweepPipeline SweepMedia SweepImaging SweepGIF SweepTimeline SweepSupport; do
+  ls $B/debug/$m.build/*.o; done)
+swiftc -sanitize=fuzzer,address $objs -o $B/sweep-fuzz \
+  $(pkg-config --libs libavformat libavcodec libavutil libswscale pangocairo lcms2) -lgif
+for t in $targets; do
+  seeds=$B/seeds-$t; rm -rf $seeds; mkdir -p $seeds Fuzz/corpus/$t
+  case $t in
+    decode) cp Tests/Fixtures/images/* $seeds/ ;;
+    preset) cp presets/*/*.json $seeds/ ;;
+    job) printf '{"before": "a.jpg", "output": "o.gif", "size": "10x10", "no-handle": true, "codec-opt": ["a=1"]}' > $seeds/job1 ;;
+  esac
+  echo "== $t: ${secs}s"
+  SWEEP_FUZZ=$t $B/sweep-fuzz Fuzz/corpus/$t $seeds -max_total_time=$secs -max_len=65536 -rss_limit_mb=4096 \
+    -print_final_stats=1 2>&1 | grep -E "^#|stat::|ERROR|SUMMARY|crash-|Done" | tail -6
+done
