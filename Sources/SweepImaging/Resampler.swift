@@ -52,28 +52,28 @@ public enum Resampler {
         let ratio = srcLength / Double(outCount)
         let scale = max(1, ratio)
         let support = 3 * scale
-        let n = Int(ceil(support * 2)) + 1
+        let window = Int(ceil(support * 2)) + 1
+        // Never more taps than source pixels: every tap reads inside the image.
+        let n = min(window, srcCount)
         var first = [Int32](repeating: 0, count: outCount)
         var weights = [Float](repeating: 0, count: outCount * n)
+        var ws = [Double](repeating: 0, count: window)
         for o in 0..<outCount {
             let centre = srcStart + (Double(o) + 0.5) * ratio - 0.5
             let lo = Int(floor(centre - support)) + 1
-            var ws = [Double](repeating: 0, count: n)
             var sum = 0.0
-            for k in 0..<n {
+            for k in 0..<window {
                 let w = lanczos3((Double(lo + k) - centre) / scale)
                 ws[k] = w; sum += w
             }
-            // Clamp to the image by folding out-of-range taps onto the edge pixel.
-            let clampedLo = min(max(lo, 0), max(0, srcCount - n))
-            var folded = [Double](repeating: 0, count: n)
-            for k in 0..<n {
+            // Clamp to the image by folding out-of-range taps onto the edge pixels.
+            let clampedLo = min(max(lo, 0), srcCount - n)
+            for k in 0..<window {
                 let src = min(max(lo + k, 0), srcCount - 1)
                 let slot = min(max(src - clampedLo, 0), n - 1)
-                folded[slot] += ws[k] / sum
+                weights[o * n + slot] += Float(ws[k] / sum)
             }
             first[o] = Int32(clampedLo)
-            for k in 0..<n { weights[o * n + k] = Float(folded[k]) }
         }
         return Taps(first: first, count: n, weights: weights)
     }
