@@ -37,7 +37,7 @@ clean:
 
 # The test suite under AddressSanitizer (its own build folder).
 asan: deps
-	swift test --sanitize=address --build-path .build/asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp swift test --sanitize=address --build-path .build/asan
 
 # Fuzz each parser of untrusted input for 60 s (see Fuzz/run.sh).
 fuzz: deps
