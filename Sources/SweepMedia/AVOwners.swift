@@ -36,6 +36,36 @@ final class ScalerHandle {
     let ptr: OpaquePointer
     init(_ p: OpaquePointer) { ptr = p }
     deinit { sws_freeContext(ptr) }
+
+    /// Converts a packed picture (one plane, `stride` bytes a row) into `frame`'s planes.
+    func scale(packed: UnsafePointer<UInt8>, stride: Int, height: Int, into frame: UnsafeMutablePointer<AVFrame>) {
+        var src: [UnsafePointer<UInt8>?] = [packed, nil, nil, nil]
+        var strides: [Int32] = [Int32(stride), 0, 0, 0]
+        withUnsafeMutablePointer(to: &frame.pointee.data) { d in
+            d.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { data in
+                withUnsafePointer(to: &frame.pointee.linesize) { l in
+                    l.withMemoryRebound(to: Int32.self, capacity: 8) { ls in
+                        _ = sws_scale(ptr, &src, &strides, 0, Int32(height), data, ls)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Converts `frame`'s planes into a packed picture (one plane, `stride` bytes a row).
+    func scale(frame: UnsafeMutablePointer<AVFrame>, height: Int, into packed: UnsafeMutablePointer<UInt8>, stride: Int) {
+        var dst: [UnsafeMutablePointer<UInt8>?] = [packed, nil, nil, nil]
+        var strides: [Int32] = [Int32(stride), 0, 0, 0]
+        withUnsafePointer(to: &frame.pointee.data) { d in
+            d.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { data in
+                withUnsafePointer(to: &frame.pointee.linesize) { l in
+                    l.withMemoryRebound(to: Int32.self, capacity: 8) { ls in
+                        _ = sws_scale(ptr, data, ls, 0, Int32(height), &dst, &strides)
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// An AVDictionary of options; freed in deinit.

@@ -150,20 +150,10 @@ public enum ImageDecoder {
                                        sweep_sws_bicubic | sweep_sws_accurate, nil, nil, nil) else {
             throw SweepError(.dataError, "unsupported pixel format", subject: name, fix: "convert the image to PNG or JPEG")
         }
-        defer { sws_freeContext(sws) }
+        let scaler = ScalerHandle(sws)
         var buffer = [UInt8](repeating: 0, count: w * h * bytesPerPixel)
         buffer.withUnsafeMutableBufferPointer { p in
-            var dst: [UnsafeMutablePointer<UInt8>?] = [p.baseAddress, nil, nil, nil]
-            var stride: [Int32] = [Int32(w * bytesPerPixel), 0, 0, 0]
-            withUnsafePointer(to: &frame.pointee.data) { dataTuple in
-                dataTuple.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { data in
-                    withUnsafePointer(to: &frame.pointee.linesize) { lsTuple in
-                        lsTuple.withMemoryRebound(to: Int32.self, capacity: 8) { ls in
-                            _ = sws_scale(sws, data, ls, 0, Int32(h), &dst, &stride)
-                        }
-                    }
-                }
-            }
+            scaler.scale(frame: frame, height: h, into: p.baseAddress!, stride: w * bytesPerPixel)
         }
         guard deep else { return RGBAImage(width: w, height: h, pixels: buffer) }
         var pixels = [UInt8](repeating: 0, count: w * h * 4)

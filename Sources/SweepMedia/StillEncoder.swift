@@ -70,17 +70,7 @@ public enum StillEncoder {
             sws_setColorspaceDetails(sws, t, 1, t, 1, 0, 1 << 16, 1 << 16)
         }
         image.pixels.withUnsafeBufferPointer { p in
-            var src: [UnsafePointer<UInt8>?] = [p.baseAddress, nil, nil, nil]
-            var stride: [Int32] = [Int32(image.width * 4), 0, 0, 0]
-            withUnsafeMutablePointer(to: &f.pointee.data) { d in
-                d.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { data in
-                    withUnsafePointer(to: &f.pointee.linesize) { l in
-                        l.withMemoryRebound(to: Int32.self, capacity: 8) { ls in
-                            _ = sws_scale(scaler.ptr, &src, &stride, 0, Int32(image.height), data, ls)
-                        }
-                    }
-                }
-            }
+            scaler.scale(packed: p.baseAddress!, stride: image.width * 4, height: image.height, into: f)
         }
         f.pointee.pts = 0
         try FFmpegCall.check(avcodec_send_frame(c, f), "encoding failed", subject: name, kind: .internalError)

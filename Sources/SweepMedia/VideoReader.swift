@@ -105,19 +105,7 @@ public struct VideoReader: Sendable {
             sws_setColorspaceDetails(sws, sws_getCoefficients(cs), full, sws_getCoefficients(cs), 1, 0, 1 << 16, 1 << 16)
         }
         var pixels = [UInt8](repeating: 0, count: w * h * 4)
-        pixels.withUnsafeMutableBufferPointer { p in
-            var dst: [UnsafeMutablePointer<UInt8>?] = [p.baseAddress, nil, nil, nil]
-            var stride: [Int32] = [Int32(w * 4), 0, 0, 0]
-            withUnsafePointer(to: &f.pointee.data) { d in
-                d.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { data in
-                    withUnsafePointer(to: &f.pointee.linesize) { l in
-                        l.withMemoryRebound(to: Int32.self, capacity: 8) { ls in
-                            _ = sws_scale(scaler.ptr, data, ls, 0, Int32(h), &dst, &stride)
-                        }
-                    }
-                }
-            }
-        }
+        pixels.withUnsafeMutableBufferPointer { p in scaler.scale(frame: f, height: h, into: p.baseAddress!, stride: w * 4) }
         return RGBAImage(width: w, height: h, pixels: pixels)
     }
 }

@@ -184,19 +184,7 @@ public final class VideoWriter {
     private func convertIntoFrame(_ image: RGBAImage) throws {
         let f = frame.ptr
         try FFmpegCall.check(av_frame_make_writable(f), "cannot reuse the frame", subject: destination, kind: .internalError)
-        image.pixels.withUnsafeBufferPointer { p in
-            var src: [UnsafePointer<UInt8>?] = [p.baseAddress, nil, nil, nil]
-            var stride: [Int32] = [Int32(width * 4), 0, 0, 0]
-            withUnsafeMutablePointer(to: &f.pointee.data) { dataTuple in
-                dataTuple.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { data in
-                    withUnsafePointer(to: &f.pointee.linesize) { lsTuple in
-                        lsTuple.withMemoryRebound(to: Int32.self, capacity: 8) { ls in
-                            _ = sws_scale(scaler.ptr, &src, &stride, 0, Int32(height), data, ls)
-                        }
-                    }
-                }
-            }
-        }
+        image.pixels.withUnsafeBufferPointer { p in scaler.scale(packed: p.baseAddress!, stride: width * 4, height: height, into: f) }
     }
 
     /// Converts and encodes one frame.

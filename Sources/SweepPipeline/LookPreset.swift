@@ -20,10 +20,7 @@ public struct LookPreset: Sendable, Equatable, Decodable {
     public init(from decoder: any Decoder) throws {
         try StrictJSON.rejectUnknownKeys(in: decoder, allowed: Set(Keys.allCases.map(\.rawValue)))
         let c = try decoder.container(keyedBy: Keys.self)
-        version = try c.decodeIfPresent(Int.self, forKey: .version) ?? 1
-        guard version == 1 else {
-            throw SweepError(.dataError, "version \(version) is not supported", fix: "use \"version\": 1")
-        }
+        version = try StrictJSON.version(c, key: .version)
         description = try c.decodeIfPresent(String.self, forKey: .description)
         adjustments = try Self.decodeAdjustments(c, decoder: decoder)
     }

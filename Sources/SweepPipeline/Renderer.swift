@@ -18,7 +18,9 @@ public enum Renderer {
     /// The output appears only when complete: it is written under a temporary name and
     /// renamed, so a failure leaves no partial file and keeps any existing one.
     public static func render(_ spec: RenderSpec, to path: String, progress: Progress? = nil) throws -> RenderResult {
-        if let cap = spec.maxBytes {
+        var info = stat()
+        let isDevice = stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
+        if let cap = spec.maxBytes, !isDevice {
             switch try OutputKind.infer(path: path, codec: spec.codec) {
             case .gif: return try renderUnderCap(spec, cap: cap, to: path, progress: progress)
             case .video: return try videoUnderCap(spec, cap: cap, to: path, progress: progress)
@@ -37,19 +39,65 @@ public enum Renderer {
 
     /// Fits a GIF under `cap` bytes by giving up, in this order and one step at a time:
     /// colours (256 → 128 → 64), then frame rate (× 2/3, down to 10 fps), then size
-    /// (× 0.8, down to 160 px on the shorter side). Every attempt is a complete render to a
-    /// temporary file; only the first that fits is kept.
+    /// (× 0.8, down to 160 px on the shorter side).
     static func renderUnderCap(_ spec: RenderSpec, cap: Int, to path: String, progress: Progress?) throws -> RenderResult {
+        let source = try FrameSource(spec: spec)  // fixes the size (and validates the inputs) once
+        var first = spec
+        first.width = source.width
+        first.height = source.height
+        return try fit(first, cap: cap, to: path, progress: progress) { attempt, result, smallest in
+            let w = attempt.width!, h = attempt.height!
+            if attempt.gifColors > 64 {
+                let c = attempt.gifColors > 128 ? 128 : 64
+                defer { attempt.gifColors = c }
+                return "colours \(attempt.gifColors) → \(c)"
+            } else if attempt.fps > 10.5 {
+                let f = max(10, (attempt.fps * 2 / 3).rounded())
+                defer { attempt.fps = f }
+                return String(format: "frame rate %g → %g fps", attempt.fps, f)
+            } else if min(w, h) > 160 {
+                let nw = max(2, Int(Double(w) * 0.8)), nh = max(2, Int(Double(h) * 0.8))
+                attempt.width = nw
+                attempt.height = nh
+                return "size \(w)x\(h) → \(nw)x\(nh)"
+            }
+            throw SweepError(.dataError, "cannot fit under \(cap) bytes; the smallest attempt was \(smallest) bytes",
+                             subject: path, fix: "raise --max-bytes, or shorten the animation")
+        }
+    }
+
+    /// Fits a video under `cap` bytes by raising the CRF (+4 at a time, up to 3 times).
+    static func videoUnderCap(_ spec: RenderSpec, cap: Int, to path: String, progress: Progress?) throws -> RenderResult {
+        var steps = 0
+        return try fit(spec, cap: cap, to: path, progress: progress) { attempt, result, _ in
+            var codecCRF: Int?
+            if case let .video(codec, _) = try OutputKind.infer(path: path, codec: attempt.codec) {
+                codecCRF = codec.defaults.first { $0.0 == "crf" }.flatMap { Int($0.1) }
+            }
+            let current = attempt.videoOptions.last(where: { $0.0 == "crf" }).flatMap { Int($0.1) } ?? codecCRF
+            guard steps < 3, let crf = current, codecCRF != nil else {
+                throw SweepError(.dataError, "the video is \(result.bytes) bytes, over the limit of \(cap)", subject: path,
+                                 fix: "shorten it, lower --size or --fps, or raise --crf")
+            }
+            steps += 1
+            attempt.videoOptions.removeAll { $0.0 == "crf" }
+            attempt.videoOptions.append(("crf", String(crf + 4)))
+            return "CRF \(crf) → \(crf + 4)"
+        }
+    }
+
+    /// Renders complete attempts to a hidden file beside `path` until one fits under `cap`,
+    /// then moves it into place. `degrade` changes the attempt and says what it gave up, or
+    /// throws when nothing is left to give. An existing output is only ever replaced whole.
+    static func fit(_ spec: RenderSpec, cap: Int, to path: String, progress: Progress?,
+                    degrade: (inout RenderSpec, RenderResult, Int) throws -> String) throws -> RenderResult {
         let start = Date()
-        let source = try FrameSource(spec: spec)  // also validates the inputs once
+        let url = URL(fileURLWithPath: path)
+        let trial = url.deletingLastPathComponent().path + "/.\(url.lastPathComponent).\(getpid()).try.\(url.pathExtension)"
+        defer { unlink(trial) }
         var attempt = spec
         attempt.maxBytes = nil
-        attempt.width = source.width
-        attempt.height = source.height
         var gaveUp: [String] = []
-        let dir = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let trial = dir + "/.\(URL(fileURLWithPath: path).lastPathComponent).\(getpid()).try.gif"
-        defer { unlink(trial) }
         var smallest = Int.max
         while true {
             var result = try renderOnce(attempt, to: trial, progress: progress)
@@ -61,69 +109,12 @@ public enum Renderer {
                 }
                 try out.commit()
                 result.output = path
-                result.notes += gaveUp.isEmpty ? [] : ["to fit under \(cap) bytes: " + gaveUp.joined(separator: ", ")]
+                if !gaveUp.isEmpty { result.notes.append("to fit under \(cap) bytes: " + gaveUp.joined(separator: ", ")) }
                 result.seconds = Date().timeIntervalSince(start)
                 return result
             }
-            let w = attempt.width!, h = attempt.height!
-            if attempt.gifColors > 64 {
-                let c = attempt.gifColors > 128 ? 128 : 64
-                gaveUp.append("colours \(attempt.gifColors) → \(c)")
-                attempt.gifColors = c
-            } else if attempt.fps > 10.5 {
-                let f = max(10, (attempt.fps * 2 / 3).rounded())
-                gaveUp.append(String(format: "frame rate %g → %g fps", attempt.fps, f))
-                attempt.fps = f
-            } else if min(w, h) > 160 {
-                let nw = max(2, Int(Double(w) * 0.8)), nh = max(2, Int(Double(h) * 0.8))
-                gaveUp.append("size \(w)x\(h) → \(nw)x\(nh)")
-                attempt.width = nw
-                attempt.height = nh
-            } else {
-                throw SweepError(.dataError, "cannot fit under \(cap) bytes; the smallest attempt was \(smallest) bytes",
-                                 subject: path, fix: "raise --max-bytes, or shorten the animation")
-            }
+            gaveUp.append(try degrade(&attempt, result, smallest))
         }
-    }
-
-    /// Fits a video under `cap` bytes by raising the CRF (+4 at a time, up to 3 times).
-    /// The over-size attempts are never committed, so an existing file is untouched.
-    static func videoUnderCap(_ spec: RenderSpec, cap: Int, to path: String, progress: Progress?) throws -> RenderResult {
-        let dir = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let ext = URL(fileURLWithPath: path).pathExtension
-        let trial = dir + "/.\(URL(fileURLWithPath: path).lastPathComponent).\(getpid()).try.\(ext)"
-        defer { unlink(trial) }
-        var attempt = spec
-        attempt.maxBytes = nil
-        var gaveUp: [String] = []
-        for step in 0...3 {
-            var result = try renderOnce(attempt, to: trial, progress: progress)
-            if result.bytes <= cap {
-                let out = try AtomicOutput(destination: path)
-                guard rename(trial, out.temporaryPath) == 0 else {
-                    throw SweepError(.ioError, "cannot move the finished file into place", subject: path)
-                }
-                try out.commit()
-                result.output = path
-                if !gaveUp.isEmpty { result.notes.append("to fit under \(cap) bytes: " + gaveUp.joined(separator: ", ")) }
-                return result
-            }
-            let codecCRF: Int?
-            if case let .video(codec, _) = try OutputKind.infer(path: path, codec: attempt.codec) {
-                codecCRF = codec.defaults.first { $0.0 == "crf" }.flatMap { Int($0.1) }
-            } else {
-                codecCRF = nil
-            }
-            let current = attempt.videoOptions.last(where: { $0.0 == "crf" }).flatMap { Int($0.1) } ?? codecCRF
-            guard step < 3, let crf = current, codecCRF != nil else {
-                throw SweepError(.dataError, "the video is \(result.bytes) bytes, over the limit of \(cap)", subject: path,
-                                 fix: "shorten it, lower --size or --fps, or raise --crf")
-            }
-            attempt.videoOptions.removeAll { $0.0 == "crf" }
-            attempt.videoOptions.append(("crf", String(crf + 4)))
-            gaveUp.append("CRF \(crf) → \(crf + 4)")
-        }
-        throw SweepError(.internalError, "unreachable", subject: path)
     }
 
     static func renderOnce(_ spec: RenderSpec, to path: String, progress: Progress? = nil) throws -> RenderResult {

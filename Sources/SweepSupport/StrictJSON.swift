@@ -79,6 +79,15 @@ public enum StrictJSON {
         }
     }
 
+    /// The file's `version` (1 when absent); throws unless it is one this build reads.
+    public static func version<K: CodingKey>(_ c: KeyedDecodingContainer<K>, key: K, supported: Int = 1) throws -> Int {
+        let v = try c.decodeIfPresent(Int.self, forKey: key) ?? 1
+        guard v == supported else {
+            throw SweepError(.dataError, "version \(v) is not supported", fix: "use \"version\": \(supported)")
+        }
+        return v
+    }
+
     /// Throws unless `value` is finite and inside `range`.
     public static func check(_ value: Double, _ field: String, in range: ClosedRange<Double>, decoder: any Decoder) throws {
         guard value.isFinite, range.contains(value) else {
