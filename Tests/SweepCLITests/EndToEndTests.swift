@@ -224,3 +224,39 @@ struct AtomicOutputTests {
         #expect(still.code == 74)
     }
 }
+
+@Suite("Permissions", .serialized)
+struct PermissionTests {
+    /// Runs sweep as the unprivileged user `nobody` (root ignores file permissions).
+    func runAsNobody(_ args: [String]) throws -> (code: Int32, stderr: String)? {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return nil }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        p.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", try sweepBinary()] + args
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = Pipe()
+        try p.run()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: e, as: UTF8.self))
+    }
+
+    @Test("An unreadable input exits 66; an unwritable folder exits 73; nothing is written")
+    func permissions() throws {
+        let dir = try scratchDir()
+        chmod(dir, 0o755)
+        try StillEncoder.write(RGBAImage(width: 40, height: 30, fill: .white), to: dir + "/in.png", format: .png)
+        chmod(dir + "/in.png", 0o644)
+        try StillEncoder.write(RGBAImage(width: 40, height: 30, fill: .black), to: dir + "/secret.png", format: .png)
+        chmod(dir + "/secret.png", 0o000)
+        let writable = try scratchDir()
+        chmod(writable, 0o777)
+        guard let unreadable = try runAsNobody(["render", dir + "/secret.png", "-o", writable + "/o.gif"]) else { return }
+        #expect(unreadable.code == 66 && unreadable.stderr.contains("secret.png"), "\(unreadable)")
+        let unwritable = try runAsNobody(["render", dir + "/in.png", "--look", "noir", "-o", dir + "/o.gif"])!
+        #expect(unwritable.code == 73 && unwritable.stderr.contains("o.gif"), "\(unwritable)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["in.png", "secret.png"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: writable).isEmpty)
+    }
+}
