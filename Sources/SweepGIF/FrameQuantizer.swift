@@ -3,7 +3,8 @@ import SweepImaging
 /// Turns RGBA frames into palette indices, touching only the pixels whose source colour
 /// changed since the previous frame: a pixel that does not change never flickers.
 struct FrameQuantizer {
-    let mapper: PaletteMapper
+    /// The palette frames are mapped to; a frame may switch it (a local colour table).
+    var mapper: PaletteMapper
     let dither: DitherMode
     /// Extra colour error (in 8-bit RGB units) allowed to repeat a neighbour's index, which
     /// makes longer runs for LZW: smaller files for a bounded loss. 0 is lossless mapping.
@@ -92,12 +93,14 @@ struct FrameQuantizer {
                             return dr * dr + dg * dg + db * db
                         }
                         let limit = err(best) + Float(lossy * lossy)
+                        // Only neighbours mapped in this frame: older indices may belong to
+                        // another frame's palette.
                         let prevX = x + (leftToRight ? -1 : 1)
-                        if prevX >= 0 && prevX < w {
+                        if prevX >= 0 && prevX < w && (changed?[y * w + prevX] ?? true) {
                             let c = Int(indices[y * w + prevX])
                             if c != k && c < mapper.rgb.count && err(mapper.rgb[c]) <= limit { k = c }
                         }
-                        if k != Int(indices[y * w + (prevX >= 0 && prevX < w ? prevX : x)]) && y > 0 {
+                        if y > 0 && (changed?[(y - 1) * w + x] ?? true) && (prevX < 0 || prevX >= w || k != Int(indices[y * w + prevX])) {
                             let c = Int(indices[(y - 1) * w + x])
                             if c != k && c < mapper.rgb.count && err(mapper.rgb[c]) <= limit { k = c }
                         }

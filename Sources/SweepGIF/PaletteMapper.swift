@@ -40,6 +40,17 @@ final class PaletteMapper {
         return nearestCached(r, g, b)
     }
 
+    /// The index of exactly this colour in the palette, or −1.
+    func exactIndex(of c: RGBA8) -> Int16 {
+        let key = UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)
+        var slot = Self.slot(key)
+        while exactKeys[slot] != 0 {
+            if exactKeys[slot] == key + 1 { return Int16(exactIndex[slot]) }
+            slot = (slot + 1) & 1023
+        }
+        return -1
+    }
+
     @inline(__always)
     private func nearestCached(_ r: Int, _ g: Int, _ b: Int) -> Int {
         let key = (r >> 1) << 14 | (g >> 1) << 7 | (b >> 1)

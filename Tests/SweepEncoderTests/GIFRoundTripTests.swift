@@ -100,3 +100,37 @@ struct GIFRoundTripTests {
         }
     }
 }
+
+@Suite("Palettes per stretch of frames")
+struct LocalPaletteTests {
+    @Test("A frame the global palette fits poorly gets its own table; pixels stay right and still pixels stay still")
+    func localTables() throws {
+        // The global palette only knows greys; then most of the picture turns colourful.
+        var grey = RGBAImage(width: 64, height: 64)
+        for i in 0..<(64 * 64) {
+            // Near-greys, more than 255 of them, so the palette is a real quantization.
+            let v = i % 64 * 4
+            grey.pixels[i * 4] = UInt8(v); grey.pixels[i * 4 + 1] = UInt8(v)
+            grey.pixels[i * 4 + 2] = UInt8(min(255, v + i / 64 % 6)); grey.pixels[i * 4 + 3] = 255
+        }
+        let colour = gradient(64, 64)
+        var mixed = colour
+        for y in 0..<64 { for x in 0..<8 { for c in 0..<4 { mixed.pixels[(y * 64 + x) * 4 + c] = grey.pixels[(y * 64 + x) * 4 + c] } } }
+        let palette = GIFPalette.build(samples: [(grey, 1)], count: 256)
+        let path = tempPath("local.gif")
+        let w = try GIFWriter(path: path, width: 64, height: 64, palette: palette, dither: .none)
+        let sources = [grey, mixed, mixed, grey]
+        for f in sources { try w.add(f, delay: 5) }
+        try w.finish()
+        #expect(w.localPaletteFrames >= 1)
+        let frames = try GIFReader(path: path).frames
+        #expect(frames.count == 3)   // the repeated frame is merged
+        for (decoded, source) in zip(frames, [grey, mixed, grey]) {
+            var err = 0.0
+            for i in 0..<(64 * 64 * 4) where i % 4 != 3 { err += abs(Double(decoded.pixels[i]) - Double(source.pixels[i])) }
+            #expect(err / Double(64 * 64 * 3) < 6)
+        }
+        // The left strip never changed in the source, so it never changes in the GIF.
+        for y in 0..<64 { for x in 0..<8 { #expect(frames[1][x, y] == frames[0][x, y]) } }
+    }
+}
