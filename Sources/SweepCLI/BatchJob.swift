@@ -20,6 +20,10 @@ public struct BatchJob: Sendable, Equatable {
         self.line = line
         self.text = text
         let at = "\(file):\(line)"
+        if let position = StrictJSON.syntaxError(in: Data(text.utf8)) {
+            throw SweepError(.dataError, "invalid JSON\(position.replacingOccurrences(of: " at line 1,", with: " at"))", subject: at,
+                             fix: "write one {\"before\": …, \"output\": …} object per line")
+        }
         guard let obj = try? JSONDecoder().decode([String: JobValue].self, from: Data(text.utf8)) else {
             throw SweepError(.dataError, "not a JSON object of strings, numbers, true/false or lists", subject: at,
                              fix: "write one {\"before\": …, \"output\": …} object per line")

@@ -56,6 +56,17 @@ public enum StrictJSON {
         }
     }
 
+    /// " at line L, column C" of the first syntax error in `data` ("" when Foundation gives no
+    /// offset), or `nil` when it parses.
+    public static func syntaxError(in data: Data) -> String? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            return position(of: error, in: data)
+        }
+    }
+
     /// " at line L, column C" from Foundation's character offset, when it gives one.
     static func position(of error: any Error, in data: Data) -> String {
         let text = "\((error as NSError).userInfo)"

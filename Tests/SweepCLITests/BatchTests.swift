@@ -107,5 +107,8 @@ struct BatchTests {
         do { _ = try BatchJob(line: 9, text: #"{"output": "o.gif"}"#, file: "j.jsonl"); Issue.record("should fail") } catch let e as SweepError {
             #expect(e.subject == "j.jsonl:9" && e.message.contains("before"))
         }
+        do { _ = try BatchJob(line: 4, text: #"{"before": "a.jpg" "output": "o.gif"}"#, file: "j.jsonl"); Issue.record("should fail") } catch let e as SweepError {
+            #expect(e.subject == "j.jsonl:4" && e.message.contains("column"), "\(e)")
+        }
     }
 }
