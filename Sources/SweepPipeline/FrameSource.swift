@@ -84,37 +84,3 @@ public final class FrameSource {
         return f
     }
 }
-
-/// One side's pixels under a look. A look held for two frames in a row is applied once and
-/// kept; a look that changes every frame is applied on the fly while compositing, to the
-/// visible pixels only.
-struct SideCache {
-    let base: RGBAImage
-    private var cached: (look: Adjustments, image: RGBAImage)?
-    private var previous: Adjustments?
-
-    init(base: RGBAImage) { self.base = base }
-
-    mutating func side(for look: Adjustments) -> (RGBAImage, FixedColorMatrix?) {
-        defer { previous = look }
-        if look.isIdentity { return (base, nil) }
-        if let c = cached, c.look == look { return (c.image, nil) }
-        if look == previous {
-            let img = look.apply(to: base)
-            cached = (look, img)
-            return (img, nil)
-        }
-        return (base, look.matrix.fixed)
-    }
-}
-
-/// Results of the parallel decode, one box per side.
-/// Safe: each iteration writes only its own box, and reads happen after the join.
-final class LoadSlots: @unchecked Sendable {
-    final class Box: @unchecked Sendable { var result: Result<RGBAImage, any Error>? }
-    let count: Int
-    private let boxes: [Box]
-    init(count: Int) { self.count = count; boxes = (0..<count).map { _ in Box() } }
-    func set(_ i: Int, _ r: Result<RGBAImage, any Error>) { boxes[i].result = r }
-    func get(_ i: Int) throws -> RGBAImage { try boxes[i].result!.get() }
-}

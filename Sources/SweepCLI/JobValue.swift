@@ -1,0 +1,16 @@
+/// A value in a job line.
+enum JobValue: Decodable, Equatable {
+    case flag(Bool), string(String), number(String), list([JobValue])
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if let b = try? c.decode(Bool.self) { self = .flag(b); return }
+        if let i = try? c.decode(Int.self) { self = .number(String(i)); return }
+        if let d = try? c.decode(Double.self) { self = .number(String(d)); return }
+        if let s = try? c.decode(String.self) { self = .string(s); return }
+        self = .list(try c.decode([JobValue].self))
+    }
+
+    /// A list stands for a repeated option (e.g. several codec-opt values).
+    var items: [JobValue] { if case let .list(l) = self { return l } else { return [self] } }
+}

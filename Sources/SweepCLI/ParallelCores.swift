@@ -1,0 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The number of cores, for default parallelism.
+enum ParallelCores {
+    static let count = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+}
