@@ -52,10 +52,11 @@ def flicker(gif, frames_pattern, size, fps):
 
 
 def ffmpeg_wipe(a, b, size, fps, dur):
-    f = (f"[0:v]scale={size}:{size}:force_original_aspect_ratio=increase,crop={size}:{size},setsar=1,fps={fps}[a];"
-         f"[1:v]scale={size}:{size}:force_original_aspect_ratio=increase,crop={size}:{size},setsar=1,fps={fps}[b];"
+    # The natural command: each still looped at the output rate, scaled and cropped, wiped.
+    f = (f"[0:v]scale={size}:{size}:force_original_aspect_ratio=increase,crop={size}:{size},setsar=1[a];"
+         f"[1:v]scale={size}:{size}:force_original_aspect_ratio=increase,crop={size}:{size},setsar=1[b];"
          f"[a][b]xfade=transition=wipeleft:duration={dur}:offset=0")
-    inputs = f"-loop 1 -t {dur} -i '{a}' -loop 1 -t {dur} -i '{b}'"
+    inputs = f"-loop 1 -framerate {fps} -t {dur} -i '{a}' -loop 1 -framerate {fps} -t {dur} -i '{b}'"
     return f, inputs
 
 
