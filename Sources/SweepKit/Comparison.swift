@@ -79,8 +79,9 @@ public struct Comparison: Sendable {
     public func frames(_ body: (_ index: Int, _ frame: RGBAImage) throws -> Void) throws {
         let source = try FrameSource(spec: spec)
         var frame = RGBAImage(width: source.width, height: source.height)
-        for i in 0..<spec.animation.frameCount(fps: spec.fps, expandLoops: true) {
-            source.render(spec.animation.state(ofFrame: i, fps: spec.fps, reduceMotion: spec.reduceMotion), into: &frame)
+        let count = spec.animation.frameCount(fps: spec.fps, expandLoops: true)
+        for (i, state) in spec.animation.states(frames: count, fps: spec.fps, reduceMotion: spec.reduceMotion).enumerated() {
+            source.render(state, into: &frame)
             try body(i, frame)
         }
     }

@@ -10,7 +10,7 @@ public enum Planner {
         let d = anim.passDuration
         let n = 240
         let times = (0...n).map { Double($0) / Double(n) * d }
-        let states = times.map { anim.state(at: $0, reduceMotion: spec.reduceMotion) }
+        let states = anim.states(at: times, reduceMotion: spec.reduceMotion)
         var series = [PlanChart.Series(name: "split position", samples: zip(times, states.map(\.position)).map { ($0, $1) },
                                        keyframes: keyframes(anim.position, spec.reduceMotion))]
         if states.contains(where: { $0.crossfade != nil }) {

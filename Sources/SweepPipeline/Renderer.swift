@@ -151,7 +151,7 @@ public enum Renderer {
         default: expand = true
         }
         let count = anim.frameCount(fps: fps, expandLoops: expand)
-        let states = (0..<count).map { anim.state(ofFrame: $0, fps: fps, reduceMotion: reduce) }
+        let states = anim.states(frames: count, fps: fps, reduceMotion: reduce)
         let render: (Int, inout RGBAImage) -> Void = { i, frame in source.render(states[i], into: &frame) }
         let w = source.width, h = source.height
         var flashes = FlashDetector(fps: fps)

@@ -57,20 +57,33 @@ public struct Animation<Look: Interpolatable>: Sendable, Equatable {
 
     /// What the animation shows at time `t`.
     public func state(at t: Double, reduceMotion: ReduceMotion = .off) -> FrameState<Look> {
+        states(at: [t], reduceMotion: reduceMotion)[0]
+    }
+
+    /// What the animation shows at each of `times`; the reduced tracks are derived once.
+    public func states(at times: [Double], reduceMotion: ReduceMotion = .off) -> [FrameState<Look>] {
         switch reduceMotion {
         case .off:
-            return FrameState(position: position.value(at: t), before: before.value(at: t), after: after.value(at: t))
+            return times.map { FrameState(position: position.value(at: $0), before: before.value(at: $0), after: after.value(at: $0)) }
         case .cut:
-            return FrameState(position: position.cut().value(at: t), before: before.cut().value(at: t),
-                              after: after.cut().value(at: t))
+            let p = position.cut(), b = before.cut(), a = after.cut()
+            return times.map { FrameState(position: p.value(at: $0), before: b.value(at: $0), after: a.value(at: $0)) }
         case .dissolve:
             // The handle rests at a segment's start and the next state fades in over it.
-            let b = before.value(at: t), a = after.value(at: t)
-            if let move = position.transition(at: t) {
-                return FrameState(position: move.from, before: b, after: a,
-                                  crossfade: Crossfade(position: move.to, fraction: move.progress))
+            let resting = position.cut()
+            return times.map { t in
+                let b = before.value(at: t), a = after.value(at: t)
+                if let move = position.transition(at: t) {
+                    return FrameState(position: move.from, before: b, after: a,
+                                      crossfade: Crossfade(position: move.to, fraction: move.progress))
+                }
+                return FrameState(position: resting.value(at: t), before: b, after: a)
             }
-            return FrameState(position: position.cut().value(at: t), before: b, after: a)
         }
+    }
+
+    /// What frames `0..<count` show at `fps` (see ``time(ofFrame:fps:)``).
+    public func states(frames count: Int, fps: Double, reduceMotion: ReduceMotion = .off) -> [FrameState<Look>] {
+        states(at: (0..<count).map { time(ofFrame: $0, fps: fps) }, reduceMotion: reduceMotion)
     }
 }
