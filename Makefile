@@ -30,6 +30,8 @@ readme-gif: build
 	.build/release/sweep demo -o docs --size 450x600 --fps 20 --quiet && rm -f docs/demo.mp4
 
 bench: build
+	@dpkg-query -W -f='$${Status}' gifsicle 2>/dev/null | grep -q "ok installed" || $(SUDO) apt-get install -y -qq gifsicle >/dev/null
+	@python3 -c "import numpy" 2>/dev/null || pip install -q numpy
 	Benchmarks/run.sh
 
 clean:
