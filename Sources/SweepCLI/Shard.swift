@@ -2,9 +2,12 @@ import SweepSupport
 
 /// This process's share of a batch: job i belongs to shard `i % count == index`.
 public struct Shard: Sendable, Equatable {
+    /// This shard, 0-based.
     public let index: Int
+    /// How many shards there are.
     public let count: Int
 
+    /// Shard `index` of `count`.
     public init(index: Int, count: Int) {
         self.index = index
         self.count = count

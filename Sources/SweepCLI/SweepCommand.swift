@@ -11,6 +11,7 @@ import SweepTimeline
 /// The `sweep` command line: parses, runs, prints one line per message, and maps errors
 /// to sysexits codes. `main.swift` only calls ``run(_:)``.
 public enum SweepCommand {
+    /// The version `sweep --version` prints.
     public static let version = "0.1.0"
 
     static let usage = """

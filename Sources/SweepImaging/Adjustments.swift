@@ -14,6 +14,7 @@ public struct Adjustments: Sendable, Equatable, Hashable, Codable {
     /// W3C `hue-rotate` angle in degrees. Default 0.
     public var hue: Double
 
+    /// Adjustments; the defaults change nothing.
     public init(brightness: Double = 0, contrast: Double = 1, saturation: Double = 1, hue: Double = 0) {
         self.brightness = brightness
         self.contrast = contrast

@@ -5,6 +5,7 @@ public struct ColorMatrix: Sendable, Equatable {
     /// The constant term per channel, in 0…1 units.
     public var offset: [Double]
 
+    /// A map from nine row-major coefficients and three offsets.
     public init(m: [Double], offset: [Double]) {
         precondition(m.count == 9 && offset.count == 3)
         self.m = m

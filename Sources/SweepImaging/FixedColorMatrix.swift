@@ -4,6 +4,7 @@ public struct FixedColorMatrix: Sendable {
     let k0, k1, k2, k3, k4, k5, k6, k7, k8, o0, o1, o2: Int
     static let shift = 16
 
+    /// The fixed-point form of `m`.
     public init(_ m: ColorMatrix) {
         let one = Double(1 << Self.shift)
         let k = m.m.map { Int(($0 * one).rounded()) }

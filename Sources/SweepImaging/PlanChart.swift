@@ -6,11 +6,13 @@ import Foundation
 public enum PlanChart {
     /// One animated value.
     public struct Series: Sendable {
+        /// The lane label.
         public var name: String
         /// (time, value) samples, dense enough to show the easing.
         public var samples: [(Double, Double)]
         /// Keyframe times and values.
         public var keyframes: [(Double, Double)]
+        /// A lane from its samples and keyframes.
         public init(name: String, samples: [(Double, Double)], keyframes: [(Double, Double)]) {
             self.name = name
             self.samples = samples

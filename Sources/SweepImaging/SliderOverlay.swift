@@ -10,8 +10,11 @@ public struct SliderOverlay: Sendable {
     /// Sub-pixel phases of the knob along the direction it travels.
     static let phases = 8
 
+    /// Output width in pixels.
     public let width: Int
+    /// Output height in pixels.
     public let height: Int
+    /// The look being drawn.
     public let style: SliderStyle
     /// Pixels per point.
     public let scale: Double

@@ -1,10 +1,13 @@
 /// A small premultiplied-RGBA picture drawn once and composited onto many frames.
 public struct Sprite: Sendable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
     /// Premultiplied R G B A bytes.
     public var pixels: [UInt8]
 
+    /// A sprite from premultiplied RGBA bytes (`width × height × 4`).
     public init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(pixels.count == width * height * 4)
         self.width = width

@@ -2,6 +2,7 @@
 /// two sides are converted once, and each frame is row copies plus the overlay's
 /// premultiplied Y′CbCr sprites. No per-frame RGB → YUV conversion remains.
 public final class YUVCompositor: Sendable {
+    /// The overlay drawn on every frame (also fixes the frame size).
     public let overlay: SliderOverlay
     let before: YUVImage
     let after: YUVImage

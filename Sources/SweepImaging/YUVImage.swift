@@ -1,7 +1,9 @@
 /// A planar Y′CbCr 4:2:0 picture (BT.709, limited range), the layout H.264 encodes, so a
 /// video frame can be composed without converting from RGB every frame.
 public struct YUVImage: Sendable, Equatable {
+    /// Width in pixels (even).
     public let width: Int
+    /// Height in pixels (even).
     public let height: Int
     /// Luma, `width × height`.
     public var y: [UInt8]

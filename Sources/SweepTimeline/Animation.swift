@@ -10,8 +10,10 @@ public struct Animation<Look: Interpolatable>: Sendable, Equatable {
     public var after: Track<Look>
     /// Length of one pass; `nil` means the last keyframe's time.
     public var duration: Double?
+    /// How the animation repeats.
     public var loop: LoopMode
 
+    /// An animation from its three tracks; `duration` defaults to the last keyframe.
     public init(position: Track<Double>, before: Track<Look>, after: Track<Look>,
                 duration: Double? = nil, loop: LoopMode = .forever) {
         self.position = position

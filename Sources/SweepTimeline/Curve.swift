@@ -9,13 +9,19 @@ public enum Curve: Sendable, Equatable, Hashable {
     /// A damped spring; see ``Spring``. Its motion depends on time, not on the segment length.
     case spring(Spring)
 
+    /// SwiftUI `.linear`: (0, 0, 1, 1).
     public static let linear = Curve.timingCurve(0, 0, 1, 1)
+    /// SwiftUI `.easeIn`: (0.42, 0, 1, 1).
     public static let easeIn = Curve.timingCurve(0.42, 0, 1, 1)
+    /// SwiftUI `.easeOut`: (0, 0, 0.58, 1).
     public static let easeOut = Curve.timingCurve(0, 0, 0.58, 1)
+    /// SwiftUI `.easeInOut`: (0.42, 0, 0.58, 1).
     public static let easeInOut = Curve.timingCurve(0.42, 0, 0.58, 1)
     /// SwiftUI's `.smooth`, `.snappy` and `.bouncy`: duration 0.5 s, bounce 0, 0.15, 0.3.
     public static let smooth = Curve.spring(Spring(duration: 0.5, bounce: 0))
+    /// SwiftUI `.snappy`: duration 0.5 s, bounce 0.15.
     public static let snappy = Curve.spring(Spring(duration: 0.5, bounce: 0.15))
+    /// SwiftUI `.bouncy`: duration 0.5 s, bounce 0.3.
     public static let bouncy = Curve.spring(Spring(duration: 0.5, bounce: 0.3))
 
     /// SwiftUI's default animation length for timing curves.
@@ -64,6 +70,7 @@ public enum Curve: Sendable, Equatable, Hashable {
 public struct UnitBezier: Sendable {
     let cx, bx, ax, cy, by, ay: Double
 
+    /// The curve with control points (x1, y1) and (x2, y2).
     public init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
         cx = 3 * x1; bx = 3 * (x2 - x1) - cx; ax = 1 - cx - bx
         cy = 3 * y1; by = 3 * (y2 - y1) - cy; ay = 1 - cy - by

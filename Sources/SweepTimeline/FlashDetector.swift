@@ -5,6 +5,7 @@
 /// Fed once per frame with the mean relative luminance of a few regions (each a quarter
 /// of the frame, the success criterion's area), it tracks each region separately.
 public struct FlashDetector: Sendable {
+    /// Frames per second of the frames fed in.
     public let fps: Double
     private var regions: [RegionState] = []
     /// The most flashes seen in any one-second window, over all regions.
@@ -19,6 +20,7 @@ public struct FlashDetector: Sendable {
         var transitions: [Int] = [] // frame indices
     }
 
+    /// A detector for frames at `fps`.
     public init(fps: Double) { self.fps = fps }
 
     /// True when more than three flashes fell within some second.

@@ -1,11 +1,15 @@
 /// What one frame shows.
 public struct FrameState<Look: Interpolatable>: Sendable, Equatable {
+    /// Split position, 0…1 (the share showing before).
     public var position: Double
+    /// The before side's look.
     public var before: Look
+    /// The after side's look.
     public var after: Look
     /// In a dissolve, the other end state and how far the fade has gone (0…1).
     public var crossfade: Crossfade?
 
+    /// A frame at `position` with both looks, optionally mid-dissolve.
     public init(position: Double, before: Look, after: Look, crossfade: Crossfade? = nil) {
         self.position = position
         self.before = before

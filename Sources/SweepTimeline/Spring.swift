@@ -48,6 +48,7 @@ public struct Spring: Sendable, Equatable, Hashable {
     /// The time after which the spring stays within `epsilon` (0.001) of its target.
     public var settlingDuration: Double { settlingDuration(epsilon: 0.001) }
 
+    /// The time after which the spring stays within `epsilon` of its target.
     public func settlingDuration(epsilon: Double) -> Double {
         // Scan back from a time at which even the envelope is inside the band.
         let decay = zeta < 1 ? zeta * omega : omega * (zeta - (max(0, zeta * zeta - 1)).squareRoot())
