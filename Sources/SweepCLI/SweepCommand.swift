@@ -46,7 +46,7 @@ public enum SweepCommand {
     output:
       -f, --format NAME       instagram-square, instagram-portrait, story, x-post, x-post-gif, linkedin,
                               youtube-shorts, og-image, github-readme (or a .json); flags override it
-      -s, --size WxH          output size (default: the before image's size)
+      -s, --size WxH          output size (default: the before image's, within 800 px for GIF, 1920 for video)
           --fps N             frames per second (default 30)
       -c, --codec NAME        h264 (.mp4), hevc, vp9 (.webm), webp (.webp), apng (.apng), prores (.mov), gif
           --crf N, --encoder-preset NAME, --bitrate 5M, --codec-opt KEY=VALUE (repeatable)

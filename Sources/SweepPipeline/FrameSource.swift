@@ -13,6 +13,8 @@ public final class FrameSource {
     public let width: Int
     public let height: Int
     public let overlay: SliderOverlay
+    /// The before image's own size, as decoded.
+    public let beforeSize: (width: Int, height: Int)
     let beforeBase: RGBAImage
     let afterBase: RGBAImage
     private var beforeCache: SideCache
@@ -30,10 +32,17 @@ public final class FrameSource {
         }
         let before = try loaded.get(0)
         let after = loaded.count == 2 ? try loaded.get(1) : before
-        // A width alone keeps the before image's aspect ratio (even, for video).
-        let w = spec.width ?? before.width
-        let h = spec.height ?? (spec.width != nil ? max(2, Int((Double(w) * Double(before.height) / Double(before.width) / 2).rounded()) * 2)
+        // A width alone keeps the before image's aspect ratio (even, for video). No size at
+        // all takes the before image's, shrunk to fit `defaultLongSide` when that is set.
+        beforeSize = (before.width, before.height)
+        var w = spec.width ?? before.width
+        var h = spec.height ?? (spec.width != nil ? max(2, Int((Double(w) * Double(before.height) / Double(before.width) / 2).rounded()) * 2)
                                                   : before.height)
+        if spec.width == nil, spec.height == nil, let limit = spec.defaultLongSide, max(w, h) > limit {
+            let s = Double(limit) / Double(max(w, h))
+            w = max(2, Int((Double(w) * s / 2).rounded()) * 2)
+            h = max(2, Int((Double(h) * s / 2).rounded()) * 2)
+        }
         try Self.validate(width: w, height: h, maxPixels: spec.maxPixels)
         width = w
         height = h

@@ -12,6 +12,9 @@ public struct RenderSpec: Sendable {
     public var width: Int?
     public var height: Int?
     public var fps: Double = 30
+    /// When no size is given, the longest side the output may take from the before image
+    /// (the renderer sets 800 for GIF and 1920 for video; `nil` keeps the image's size).
+    public var defaultLongSide: Int?
     public var animation: Animation<Adjustments>
     public var style = SliderStyle()
     public var fit: FitMode = .fill

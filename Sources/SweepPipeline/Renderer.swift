@@ -130,11 +130,23 @@ public enum Renderer {
             if let w = spec.width, w % 2 == 1 { spec.width = w - 1; notes.append("width made even: \(w) → \(w - 1)") }
             if let h = spec.height, h % 2 == 1 { spec.height = h - 1; notes.append("height made even: \(h) → \(h - 1)") }
         }
+        if spec.width == nil && spec.height == nil && spec.defaultLongSide == nil {
+            // A 12-megapixel phone photo should not become a 12-megapixel GIF by default.
+            switch kind {
+            case .gif: spec.defaultLongSide = 800
+            case .video: spec.defaultLongSide = 1920
+            default: break
+            }
+        }
         if case let .video(codec, _) = kind, !codec.isRGB {
             // Chroma is subsampled 2×2: the divider goes on even pixels to stay crisp and white.
             spec.style.pixelGrid = 2
         }
         var source = try FrameSource(spec: spec)
+        if let limit = spec.defaultLongSide, spec.width == nil, spec.height == nil,
+           (source.width, source.height) != source.beforeSize {
+            notes.append("size \(source.width)x\(source.height) (the before image fitted within \(limit) px; --size to change)")
+        }
         if case let .video(codec, _) = kind, !codec.isRGB, source.width % 2 == 1 || source.height % 2 == 1 {
             let w = source.width & ~1, h = source.height & ~1
             notes.append("size made even: \(source.width)x\(source.height) → \(w)x\(h)")
