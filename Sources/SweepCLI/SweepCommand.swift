@@ -243,6 +243,7 @@ public enum SweepCommand {
         }
         o.spec.before = .image(DemoScenes.flatLandscape())
         o.spec.after = .image(DemoScenes.gradedLandscape())
+        if o.spec.width == nil { (o.spec.width, o.spec.height) = (900, 1200) } // the seed's size, for both outputs
         if !args.contains(where: { ["--from", "--to", "--duration", "-d", "--ease", "--hold"].contains($0.split(separator: "=").first.map(String.init) ?? $0) }) {
             o.spec.animation = RenderSpec.demoAnimation
         }
