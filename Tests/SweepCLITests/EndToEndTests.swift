@@ -230,9 +230,15 @@ struct PermissionTests {
     /// Runs sweep as the unprivileged user `nobody` (root ignores file permissions).
     func runAsNobody(_ args: [String]) throws -> (code: Int32, stderr: String)? {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return nil }
+        // A copy `nobody` can reach, wherever the checkout lives (it may be under /root).
+        let dir = try scratchDir()
+        chmod(dir, 0o755)
+        let exe = dir + "/sweep"
+        try FileManager.default.copyItem(atPath: try sweepBinary(), toPath: exe)
+        chmod(exe, 0o755)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        p.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", try sweepBinary()] + args
+        p.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", exe] + args
         let err = Pipe()
         p.standardError = err
         p.standardOutput = Pipe()
@@ -254,7 +260,7 @@ struct PermissionTests {
         chmod(writable, 0o777)
         guard let unreadable = try runAsNobody(["render", dir + "/secret.png", "-o", writable + "/o.gif"]) else { return }
         #expect(unreadable.code == 66 && unreadable.stderr.contains("secret.png"), "\(unreadable)")
-        let unwritable = try runAsNobody(["render", dir + "/in.png", "--look", "noir", "-o", dir + "/o.gif"])!
+        let unwritable = try runAsNobody(["render", dir + "/in.png", dir + "/in.png", "-o", dir + "/o.gif"])!
         #expect(unwritable.code == 73 && unwritable.stderr.contains("o.gif"), "\(unwritable)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["in.png", "secret.png"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: writable).isEmpty)
