@@ -100,12 +100,13 @@ public final class GIFWriter {
         precondition(frame.width == width && frame.height == height)
         let rect: PixelRect
         if let prev = previousPixels {
-            rect = diff(prev, frame.pixels)
+            let changes = diff(prev, frame.pixels)
+            rect = changes.rect
             if rect.isEmpty {
                 pending?.delay += delay
                 return
             }
-            quantizer.mapper = palette.isExact ? globalMapper : choosePalette(for: frame, rect: rect)
+            quantizer.mapper = palette.isExact ? globalMapper : choosePalette(for: frame, rect: rect, changedCount: changes.count)
             quantizer.quantize(frame, rect: rect, changed: changed, into: &indices)
         } else {
             rect = PixelRect(x: 0, y: 0, width: width, height: height)
@@ -119,11 +120,7 @@ public final class GIFWriter {
     /// changing: Noir, then Dream, …) and that neither the global palette nor the local one
     /// in use fits gets a fresh local palette, when that cuts the mean colour error by 40 %.
     /// A local palette stays in use while it fits at least as well as the global one.
-    private func choosePalette(for frame: RGBAImage, rect: PixelRect) -> PaletteMapper {
-        var changedCount = 0
-        for y in rect.y..<(rect.y + rect.height) {
-            for x in rect.x..<(rect.x + rect.width) where changed[y * width + x] { changedCount += 1 }
-        }
+    private func choosePalette(for frame: RGBAImage, rect: PixelRect, changedCount: Int) -> PaletteMapper {
         let step = max(1, changedCount / 20_000)
         var sample: [UInt8] = []
         var seen = 0
@@ -156,9 +153,9 @@ public final class GIFWriter {
         return best.0
     }
 
-    /// Marks changed pixels and returns their bounding rectangle.
-    private func diff(_ a: [UInt8], _ b: [UInt8]) -> PixelRect {
-        var minX = width, minY = height, maxX = -1, maxY = -1
+    /// Marks changed pixels and returns their bounding rectangle and how many there are.
+    private func diff(_ a: [UInt8], _ b: [UInt8]) -> (rect: PixelRect, count: Int) {
+        var minX = width, minY = height, maxX = -1, maxY = -1, count = 0
         a.withUnsafeBufferPointer { ap in
             b.withUnsafeBufferPointer { bp in
                 let a32 = UnsafeRawPointer(ap.baseAddress!).assumingMemoryBound(to: UInt32.self)
@@ -169,6 +166,7 @@ public final class GIFWriter {
                         let c = a32[row + x] != b32[row + x]
                         changed[row + x] = c
                         if c {
+                            count += 1
                             if x < minX { minX = x }
                             if x > maxX { maxX = x }
                             if y < minY { minY = y }
@@ -178,8 +176,8 @@ public final class GIFWriter {
                 }
             }
         }
-        if maxX < 0 { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
-        return PixelRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
+        if maxX < 0 { return (PixelRect(x: 0, y: 0, width: 0, height: 0), 0) }
+        return (PixelRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1), count)
     }
 
     /// Turns the new index map into the pending frame (flushing the old one).

@@ -15,6 +15,8 @@ public final class FrameSource {
     public let overlay: SliderOverlay
     /// The before image's own size, as decoded.
     public let beforeSize: (width: Int, height: Int)
+    /// The size before `evenSize` dropped an odd last column or row, if it did.
+    public let unevenSize: (width: Int, height: Int)?
     let beforeBase: RGBAImage
     let afterBase: RGBAImage
     private var beforeCache: SideCache
@@ -42,6 +44,13 @@ public final class FrameSource {
             let s = Double(limit) / Double(max(w, h))
             w = max(2, Int((Double(w) * s / 2).rounded()) * 2)
             h = max(2, Int((Double(h) * s / 2).rounded()) * 2)
+        }
+        if spec.evenSize && (w % 2 == 1 || h % 2 == 1) {
+            unevenSize = (w, h)
+            w = max(2, w & ~1)
+            h = max(2, h & ~1)
+        } else {
+            unevenSize = nil
         }
         try Self.validate(width: w, height: h, maxPixels: spec.maxPixels)
         width = w

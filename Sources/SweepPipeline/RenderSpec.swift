@@ -12,6 +12,8 @@ public struct RenderSpec: Sendable {
     public var width: Int?
     public var height: Int?
     public var fps: Double = 30
+    /// Round the output size down to even sides (4:2:0 video needs them).
+    public var evenSize = false
     /// When no size is given, the longest side the output may take from the before image
     /// (the renderer sets 800 for GIF and 1920 for video; `nil` keeps the image's size).
     public var defaultLongSide: Int?

@@ -125,11 +125,6 @@ public enum Renderer {
         guard spec.fps.isFinite, spec.fps > 0, spec.fps <= 240 else {
             throw SweepError(.usage, "frame rate \(spec.fps) is out of range", subject: "--fps", fix: "use 1…240")
         }
-        if case let .video(codec, _) = kind, !codec.isRGB {
-            // 4:2:0 video needs even sides; the odd last row/column is dropped.
-            if let w = spec.width, w % 2 == 1 { spec.width = w - 1; notes.append("width made even: \(w) → \(w - 1)") }
-            if let h = spec.height, h % 2 == 1 { spec.height = h - 1; notes.append("height made even: \(h) → \(h - 1)") }
-        }
         if spec.width == nil && spec.height == nil && spec.defaultLongSide == nil {
             // A 12-megapixel phone photo should not become a 12-megapixel GIF by default.
             switch kind {
@@ -139,20 +134,18 @@ public enum Renderer {
             }
         }
         if case let .video(codec, _) = kind, !codec.isRGB {
-            // Chroma is subsampled 2×2: the divider goes on even pixels to stay crisp and white.
+            // 4:2:0 needs even sides (the odd last column or row is dropped), and chroma is
+            // subsampled 2×2: the divider goes on even pixels to stay crisp and white.
+            spec.evenSize = true
             spec.style.pixelGrid = 2
         }
-        var source = try FrameSource(spec: spec)
+        let source = try FrameSource(spec: spec)
+        if let odd = source.unevenSize {
+            notes.append("size made even: \(odd.width)x\(odd.height) → \(source.width)x\(source.height)")
+        }
         if let limit = spec.defaultLongSide, spec.width == nil, spec.height == nil,
            (source.width, source.height) != source.beforeSize {
             notes.append("size \(source.width)x\(source.height) (the before image fitted within \(limit) px; --size to change)")
-        }
-        if case let .video(codec, _) = kind, !codec.isRGB, source.width % 2 == 1 || source.height % 2 == 1 {
-            let w = source.width & ~1, h = source.height & ~1
-            notes.append("size made even: \(source.width)x\(source.height) → \(w)x\(h)")
-            spec.width = w
-            spec.height = h
-            source = try FrameSource(spec: spec)
         }
         let anim = spec.animation
         let fps = spec.fps

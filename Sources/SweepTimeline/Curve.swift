@@ -42,22 +42,6 @@ public enum Curve: Sendable, Equatable, Hashable {
         }
     }
 
-    /// The name used in preset files and on the command line, when the curve has one.
-    public var name: String? {
-        switch self {
-        case .hold: "hold"
-        case .linear: "linear"
-        case .easeIn: "easeIn"
-        case .easeOut: "easeOut"
-        case .easeInOut: "easeInOut"
-        case .smooth: "smooth"
-        case .snappy: "snappy"
-        case .bouncy: "bouncy"
-        case .spring(Spring()): "spring"
-        default: nil
-        }
-    }
-
     /// Every curve that has a name, for parsing and suggestions.
     public static let named: [String: Curve] = [
         "hold": .hold, "linear": .linear, "easeIn": .easeIn, "easeOut": .easeOut, "easeInOut": .easeInOut,
