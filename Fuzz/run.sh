@@ -12,13 +12,13 @@ objs=$(for m in SweepFuzz SweepCLI SweepPipeline SweepMedia SweepImaging SweepGI
 swiftc -sanitize=fuzzer,address $objs -o $B/sweep-fuzz \
   $(pkg-config --libs libavformat libavcodec libavutil libswscale pangocairo lcms2) -lgif
 for t in $targets; do
-  seeds=$B/seeds-$t; rm -rf $seeds; mkdir -p $seeds Fuzz/corpus/$t
+  seeds=$B/seeds-$t; rm -rf $seeds; mkdir -p $seeds $B/corpus/$t
   case $t in
     decode) cp Tests/Fixtures/images/* $seeds/ ;;
     preset) cp presets/*/*.json $seeds/ ;;
     job) printf '{"before": "a.jpg", "output": "o.gif", "size": "10x10", "no-handle": true, "codec-opt": ["a=1"]}' > $seeds/job1 ;;
   esac
   echo "== $t: ${secs}s"
-  SWEEP_FUZZ=$t $B/sweep-fuzz Fuzz/corpus/$t $seeds -max_total_time=$secs -max_len=65536 -rss_limit_mb=4096 \
+  SWEEP_FUZZ=$t $B/sweep-fuzz $B/corpus/$t $seeds -max_total_time=$secs -max_len=65536 -rss_limit_mb=4096 \
     -print_final_stats=1 2>&1 | grep -E "^#|stat::|ERROR|SUMMARY|crash-|Done" | tail -6
 done

@@ -38,40 +38,43 @@ struct GIFBlock {
         return GifMakeMapObject(Int32(size), &table)
     }
 
-    /// Writes the block (descriptor, optional local table, LZW data) with giflib.
-    func write(to gif: UnsafeMutablePointer<GifFileType>) -> Bool {
+    /// The LZW minimum code size for this block: the bits of its colour table (at least 2).
+    func codeSize(globalTableSize: Int) -> Int {
+        var size = 2
+        if let localColors { while size < localColors.count + (transparent == nil ? 0 : 1) { size *= 2 } } else { size = globalTableSize }
+        var bits = 1
+        while 1 << bits < size { bits += 1 }
+        return max(2, bits)
+    }
+
+    /// Bytes the block takes in the file with `stream` as its LZW data: the image descriptor,
+    /// the local table, the code-size byte, the sub-blocks and their terminator.
+    func fileBytes(stream: [UInt8]) -> Int {
+        var table = 0
+        if let localColors {
+            table = 2
+            while table < localColors.count + (transparent == nil ? 0 : 1) { table *= 2 }
+        }
+        return 10 + 3 * table + 1 + stream.count + 1
+    }
+
+    /// Writes the block: the descriptor and optional local table through giflib (which also
+    /// writes the code-size byte for that table), then `stream`, our own LZW sub-blocks, as
+    /// giflib's pre-compressed code blocks.
+    func write(to gif: UnsafeMutablePointer<GifFileType>, stream: [UInt8]) -> Bool {
         let map = makeColorMap()
         defer { if let map { GifFreeMapObject(map) } }
         guard EGifPutImageDesc(gif, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), false, map) == GIF_OK
         else { return false }
-        var rows = data // EGifPutLine modifies its buffer
-        return rows.withUnsafeMutableBufferPointer { buf in
-            for y in 0..<rect.height where EGifPutLine(gif, buf.baseAddress! + y * rect.width, Int32(rect.width)) != GIF_OK {
-                return false
+        return stream.withUnsafeBufferPointer { buf in
+            var i = 0
+            while i < buf.count {
+                let block = buf.baseAddress! + i
+                let status = i == 0 ? EGifPutCode(gif, 0, block) : EGifPutCodeNext(gif, block)
+                guard status == GIF_OK else { return false }
+                i += Int(buf[i]) + 1
             }
-            return true
+            return EGifPutCodeNext(gif, nil) == GIF_OK
         }
-    }
-
-    /// Bytes this block takes once encoded, measured by encoding it with giflib into a
-    /// counter.
-    func encodedSize(globalTableSize: Int) -> Int {
-        final class Counter { var bytes = 0 }
-        let counter = Counter()
-        var err: Int32 = 0
-        let out: OutputFunc = { gif, _, count in
-            guard let gif, let user = gif.pointee.UserData else { return 0 }
-            Unmanaged<Counter>.fromOpaque(user).takeUnretainedValue().bytes += Int(count)
-            return count
-        }
-        guard let gif = EGifOpen(Unmanaged.passUnretained(counter).toOpaque(), out, &err) else { return Int.max }
-        defer { var e: Int32 = 0; EGifCloseFile(gif, &e) }
-        // A stand-in global table of the real size: the LZW code size depends on it.
-        var table = [GifColorType](repeating: GifColorType(Red: 0, Green: 0, Blue: 0), count: globalTableSize)
-        let global = GifMakeMapObject(Int32(globalTableSize), &table)
-        defer { GifFreeMapObject(global) }
-        EGifPutScreenDesc(gif, Int32(rect.x + rect.width), Int32(rect.y + rect.height), 8, 0, global)
-        let before = counter.bytes
-        return withExtendedLifetime(counter) { write(to: gif) ? counter.bytes - before : Int.max }
     }
 }

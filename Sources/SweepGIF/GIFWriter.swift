@@ -31,6 +31,7 @@ public final class GIFWriter {
     /// Frames that got a palette of their own.
     public private(set) var localPaletteFrames = 0
     private var pending: (blocks: [GIFBlock], delay: Int)?
+    private var lzw = LZWEncoder()
     /// The lossy setting used when none is given and the palette is not exact.
     public static let defaultLossy = 8
     /// Frames written to the file so far.
@@ -238,14 +239,27 @@ public final class GIFWriter {
     private func flushPending() throws {
         guard let p = pending else { return }
         pending = nil
-        let block = p.blocks.count == 1 ? p.blocks[0] : p.blocks.map { ($0, $0.encodedSize(globalTableSize: palette.tableSize)) }.min { $0.1 < $1.1 }!.0
+        // The smallest candidate, coded as giflib would; then the winner is coded again with
+        // early dictionary resets, and the smaller stream is written.
+        var block = p.blocks[0]
+        var stream: [UInt8] = []
+        var bytes = Int.max
+        lzw.policy = .whenFull
+        for candidate in p.blocks {
+            let s = lzw.encode(candidate.data, minCodeSize: candidate.codeSize(globalTableSize: palette.tableSize))
+            let b = candidate.fileBytes(stream: s)
+            if b < bytes { (block, stream, bytes) = (candidate, s, b) }
+        }
+        lzw.policy = .whereCheapest
+        let early = lzw.encode(block.data, minCodeSize: block.codeSize(globalTableSize: palette.tableSize))
+        if early.count < stream.count { stream = early }
         var gcb = GraphicsControlBlock(DisposalMode: DISPOSE_DO_NOT, UserInputFlag: false,
                                        DelayTime: Int32(max(2, min(65535, p.delay))),
                                        TransparentColor: block.transparent.map(Int32.init) ?? NO_TRANSPARENT_COLOR)
         var ext = [UInt8](repeating: 0, count: 4)
         let len = EGifGCBToExtension(&gcb, &ext)
         try check(EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, Int32(len), &ext), "cannot write a frame's timing")
-        guard let gif, block.write(to: gif) else { throw gifError(self.gif?.pointee.Error ?? 0, "cannot write a frame") }
+        guard let gif, block.write(to: gif, stream: stream) else { throw gifError(self.gif?.pointee.Error ?? 0, "cannot write a frame") }
         try check(GIF_OK, "cannot write a frame")
         framesWritten += 1
     }
