@@ -64,6 +64,12 @@ struct GIFBlock {
     func write(to gif: UnsafeMutablePointer<GifFileType>, stream: [UInt8]) -> Bool {
         let map = makeColorMap()
         defer { if let map { GifFreeMapObject(map) } }
+        // giflib keeps a copy of the last local table and, given none, drops it without
+        // freeing it; free it here so that long GIFs with local tables do not leak.
+        if map == nil, let kept = gif.pointee.Image.ColorMap {
+            GifFreeMapObject(kept)
+            gif.pointee.Image.ColorMap = nil
+        }
         guard EGifPutImageDesc(gif, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), false, map) == GIF_OK
         else { return false }
         return stream.withUnsafeBufferPointer { buf in
