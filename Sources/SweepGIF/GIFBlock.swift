@@ -9,6 +9,18 @@ struct GIFBlock {
     var transparent: Int?
     var localColors: [RGBA8]?
 
+    /// Entries in a GIF colour table holding `colors` colours (a power of two, at least 2).
+    static func tableSize(for colors: Int) -> Int {
+        var size = 2
+        while size < colors { size *= 2 }
+        return size
+    }
+
+    /// Entries of the local colour table (its colours and the transparent index), or nil.
+    var localTableSize: Int? {
+        localColors.map { Self.tableSize(for: $0.count + (transparent == nil ? 0 : 1)) }
+    }
+
     /// The same block with a local colour table of just the colours it uses, if that
     /// table is at most half the global one (so codes get at least a bit shorter).
     func withLocalTable(_ palette: GIFPalette) -> GIFBlock? {
@@ -16,10 +28,7 @@ struct GIFBlock {
         for v in data { used[Int(v)] = true }
         if let t = transparent { used[t] = false }
         let colors = (0..<256).filter { used[$0] }
-        let needed = colors.count + (transparent == nil ? 0 : 1)
-        var size = 2
-        while size < needed { size *= 2 }
-        guard size * 2 <= palette.tableSize else { return nil }
+        guard Self.tableSize(for: colors.count + (transparent == nil ? 0 : 1)) * 2 <= palette.tableSize else { return nil }
         var map = [UInt8](repeating: 0, count: 256)
         for (i, c) in colors.enumerated() { map[c] = UInt8(i) }
         let newTransparent = transparent.map { _ in colors.count }
@@ -30,9 +39,7 @@ struct GIFBlock {
 
     /// giflib's colour map for the local table (caller frees), or nil.
     func makeColorMap() -> UnsafeMutablePointer<ColorMapObject>? {
-        guard let localColors else { return nil }
-        var size = 2
-        while size < localColors.count + (transparent == nil ? 0 : 1) { size *= 2 }
+        guard let localColors, let size = localTableSize else { return nil }
         var table = [GifColorType](repeating: GifColorType(Red: 0, Green: 0, Blue: 0), count: size)
         for (i, c) in localColors.enumerated() { table[i] = GifColorType(Red: c.r, Green: c.g, Blue: c.b) }
         return GifMakeMapObject(Int32(size), &table)
@@ -40,8 +47,7 @@ struct GIFBlock {
 
     /// The LZW minimum code size for this block: the bits of its colour table (at least 2).
     func codeSize(globalTableSize: Int) -> Int {
-        var size = 2
-        if let localColors { while size < localColors.count + (transparent == nil ? 0 : 1) { size *= 2 } } else { size = globalTableSize }
+        let size = localTableSize ?? globalTableSize
         var bits = 1
         while 1 << bits < size { bits += 1 }
         return max(2, bits)
@@ -50,12 +56,7 @@ struct GIFBlock {
     /// Bytes the block takes in the file with `stream` as its LZW data: the image descriptor,
     /// the local table, the code-size byte, the sub-blocks and their terminator.
     func fileBytes(stream: [UInt8]) -> Int {
-        var table = 0
-        if let localColors {
-            table = 2
-            while table < localColors.count + (transparent == nil ? 0 : 1) { table *= 2 }
-        }
-        return 10 + 3 * table + 1 + stream.count + 1
+        10 + 3 * (localTableSize ?? 0) + 1 + stream.count + 1
     }
 
     /// Writes the block: the descriptor and optional local table through giflib (which also

@@ -244,14 +244,12 @@ public final class GIFWriter {
         var block = p.blocks[0]
         var stream: [UInt8] = []
         var bytes = Int.max
-        lzw.policy = .whenFull
         for candidate in p.blocks {
-            let s = lzw.encode(candidate.data, minCodeSize: candidate.codeSize(globalTableSize: palette.tableSize))
+            let s = lzw.encode(candidate.data, minCodeSize: candidate.codeSize(globalTableSize: palette.tableSize), policy: .whenFull)
             let b = candidate.fileBytes(stream: s)
             if b < bytes { (block, stream, bytes) = (candidate, s, b) }
         }
-        lzw.policy = .whereCheapest
-        let early = lzw.encode(block.data, minCodeSize: block.codeSize(globalTableSize: palette.tableSize))
+        let early = lzw.encode(block.data, minCodeSize: block.codeSize(globalTableSize: palette.tableSize), policy: .whereCheapest)
         if early.count < stream.count { stream = early }
         var gcb = GraphicsControlBlock(DisposalMode: DISPOSE_DO_NOT, UserInputFlag: false,
                                        DelayTime: Int32(max(2, min(65535, p.delay))),

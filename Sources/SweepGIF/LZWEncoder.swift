@@ -17,8 +17,6 @@ struct LZWEncoder {
         case whereCheapest
     }
 
-    var policy = Policy.whenFull
-
     /// child[code << 8 | symbol]: the code for string(code) + symbol, or -1.
     private var child = [Int16](repeating: -1, count: 4096 * 256)
     /// Slots set since the last reset, so that a reset clears only those.
@@ -38,7 +36,7 @@ struct LZWEncoder {
     /// The LZW code stream for `data` (every value below `1 << minCodeSize`), as GIF sub-blocks
     /// (each a length byte and up to 255 bytes), without the leading code-size byte and the
     /// terminating empty block.
-    mutating func encode(_ data: [UInt8], minCodeSize: Int) -> [UInt8] {
+    mutating func encode(_ data: [UInt8], minCodeSize: Int, policy: Policy) -> [UInt8] {
         precondition((2...8).contains(minCodeSize))
         var bits = BitPacker()
         let clear = 1 << minCodeSize
@@ -49,7 +47,7 @@ struct LZWEncoder {
             var width = minCodeSize + 1
             bits.put(clear, width: width)
             while start < n {
-                let end = parseStretch(d, from: start, minCodeSize: minCodeSize, mask: mask)
+                let end = parseStretch(d, from: start, minCodeSize: minCodeSize, mask: mask, policy: policy)
                 // Write the chosen codes, widening exactly as the decoder will.
                 var next = clear + 2
                 width = minCodeSize + 1
@@ -74,7 +72,7 @@ struct LZWEncoder {
     /// cheapest stretch (in bits per pixel, counting the clear code that ends it) and returns
     /// where that stretch ends.
     private mutating func parseStretch(_ d: UnsafeBufferPointer<UInt8>, from start: Int, minCodeSize: Int,
-                                       mask: UInt8) -> Int {
+                                       mask: UInt8, policy: Policy) -> Int {
         for slot in touched { child[Int(slot)] = -1 }
         touched.removeAll(keepingCapacity: true)
         codes.removeAll(keepingCapacity: true)

@@ -68,10 +68,8 @@ struct LZWEncoderTests {
             }
         }
         var lzw = LZWEncoder()
-        lzw.policy = .whereCheapest
-        let a = lzw.encode(data, minCodeSize: 8)
-        lzw.policy = .whenFull
-        let b = lzw.encode(data, minCodeSize: 8)
+        let a = lzw.encode(data, minCodeSize: 8, policy: .whereCheapest)
+        let b = lzw.encode(data, minCodeSize: 8, policy: .whenFull)
         #expect(a.count < b.count)
         // Both decode to the same picture.
         let (path, image) = try writeGIF(data, width: width, height: height, colors: 256)
@@ -82,7 +80,7 @@ struct LZWEncoderTests {
     @Test("Sub-blocks hold at most 255 bytes and chain to the end of the stream")
     func subBlocks() {
         var lzw = LZWEncoder()
-        let stream = lzw.encode(pattern(0, width: 200, height: 200, colors: 256), minCodeSize: 8)
+        let stream = lzw.encode(pattern(0, width: 200, height: 200, colors: 256), minCodeSize: 8, policy: .whereCheapest)
         var i = 0, blocks = 0
         while i < stream.count {
             #expect(stream[i] > 0)
