@@ -18,6 +18,16 @@ public enum Renderer {
     /// The output appears only when complete: it is written under a temporary name and
     /// renamed, so a failure leaves no partial file and keeps any existing one.
     public static func render(_ spec: RenderSpec, to path: String, progress: Progress? = nil) throws -> RenderResult {
+        var spec = spec
+        if spec.width == nil && spec.height == nil && spec.defaultLongSide == nil {
+            // A 12-megapixel phone photo should not become a 12-megapixel GIF by default
+            // (and a size cap starts its ladder from there, not from the photo's size).
+            switch try OutputKind.infer(path: path, codec: spec.codec) {
+            case .gif: spec.defaultLongSide = 800
+            case .video: spec.defaultLongSide = 1920
+            default: break
+            }
+        }
         var info = stat()
         let isDevice = stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
         if let cap = spec.maxBytes, !isDevice {
@@ -45,7 +55,8 @@ public enum Renderer {
         var first = spec
         first.width = source.width
         first.height = source.height
-        return try fit(first, cap: cap, to: path, progress: progress) { attempt, result, smallest in
+        let fitted = fittedNote(spec, source).map { [$0] } ?? []
+        var result = try fit(first, cap: cap, to: path, progress: progress) { attempt, result, smallest in
             let w = attempt.width!, h = attempt.height!
             if attempt.gifColors > 64 {
                 let c = attempt.gifColors > 128 ? 128 : 64
@@ -64,6 +75,15 @@ public enum Renderer {
             throw SweepError(.dataError, "cannot fit under \(cap) bytes; the smallest attempt was \(smallest) bytes",
                              subject: path, fix: "raise --max-bytes, or shorten the animation")
         }
+        result.notes.insert(contentsOf: fitted, at: 0)
+        return result
+    }
+
+    /// The note saying that the default size shrank the before image, or nil.
+    static func fittedNote(_ spec: RenderSpec, _ source: FrameSource) -> String? {
+        guard let limit = spec.defaultLongSide, spec.width == nil, spec.height == nil,
+              (source.width, source.height) != source.beforeSize else { return nil }
+        return "size \(source.width)x\(source.height) (the before image fitted within \(limit) px; --size to change)"
     }
 
     /// Fits a video under `cap` bytes by raising the CRF (+4 at a time, up to 3 times).
@@ -125,14 +145,6 @@ public enum Renderer {
         guard spec.fps.isFinite, spec.fps > 0, spec.fps <= 240 else {
             throw SweepError(.usage, "frame rate \(spec.fps) is out of range", subject: "--fps", fix: "use 1…240")
         }
-        if spec.width == nil && spec.height == nil && spec.defaultLongSide == nil {
-            // A 12-megapixel phone photo should not become a 12-megapixel GIF by default.
-            switch kind {
-            case .gif: spec.defaultLongSide = 800
-            case .video: spec.defaultLongSide = 1920
-            default: break
-            }
-        }
         if case let .video(codec, _) = kind, !codec.isRGB {
             // 4:2:0 needs even sides (the odd last column or row is dropped), and chroma is
             // subsampled 2×2: the divider goes on even pixels to stay crisp and white.
@@ -143,10 +155,7 @@ public enum Renderer {
         if let odd = source.unevenSize {
             notes.append("size made even: \(odd.width)x\(odd.height) → \(source.width)x\(source.height)")
         }
-        if let limit = spec.defaultLongSide, spec.width == nil, spec.height == nil,
-           (source.width, source.height) != source.beforeSize {
-            notes.append("size \(source.width)x\(source.height) (the before image fitted within \(limit) px; --size to change)")
-        }
+        if let note = fittedNote(spec, source) { notes.append(note) }
         let anim = spec.animation
         let fps = spec.fps
         let reduce = spec.reduceMotion

@@ -237,6 +237,12 @@ struct DefaultSizeTests {
         #expect(gif.notes.contains { $0.contains("800 px") })
         let mp4 = try Renderer.render(spec, to: tempPath("big.mp4"))
         #expect(mp4.width == 1920 && mp4.height == 1280)
+        // A size cap starts its ladder from the default size, not from the photo's.
+        spec.maxBytes = 1_000_000
+        let capped = try Renderer.render(spec, to: tempPath("big-capped.gif"))
+        #expect(capped.width == 800 && capped.height == 534)
+        #expect(capped.notes.contains { $0.contains("800 px") })
+        spec.maxBytes = nil
         // A small input keeps its size, without a note.
         spec.before = .image(RGBAImage(width: 300, height: 200, fill: red))
         spec.after = nil
