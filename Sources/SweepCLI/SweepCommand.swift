@@ -169,7 +169,11 @@ public enum SweepCommand {
         var results = [try Renderer.render(o.spec, to: out, progress: progress)]
         if o.poster {
             let posterPath = URL(fileURLWithPath: out).deletingPathExtension().path + ".poster.jpg"
-            results.append(try Renderer.preview(o.spec, position: o.position ?? 0.5, to: posterPath))
+            // The poster stands in for the animation, so it takes the size the render ended with
+            // (fitted by default, made even for video, shrunk by a size cap).
+            var still = o.spec
+            (still.width, still.height) = (results[0].width, results[0].height)
+            results.append(try Renderer.preview(still, position: o.position ?? 0.5, to: posterPath))
         }
         return results
     }

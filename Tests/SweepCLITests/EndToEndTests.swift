@@ -165,12 +165,20 @@ struct CommandLineTests {
         #expect(wrongExt.code == 64 && wrongExt.stderr.contains("x-post-gif"))
     }
 
-    @Test("--poster writes a still beside the video")
+    @Test("--poster writes a still beside the video, at the video's size")
     func poster() throws {
         let dir = try input()
         let r = try runSweep(["render", dir + "/in.png", "--look", "noir", "-o", dir + "/clip.mp4", "--fps", "5", "--poster", "--quiet"])
         #expect(r.code == 0)
         #expect(try ImageDecoder.decode(path: dir + "/clip.poster.jpg").width == 90)
+        // An odd-sized photo: the video is made even, and the poster follows it.
+        try StillEncoder.write(Resampler.resize(DemoScenes.flatLandscape(), width: 91, height: 121), to: dir + "/odd.png", format: .png)
+        let odd = try runSweep(["render", dir + "/odd.png", "--look", "noir", "-o", dir + "/odd.mp4", "--fps", "5", "--poster", "--quiet"])
+        #expect(odd.code == 0)
+        let video = try VideoReader(path: dir + "/odd.mp4", keepFrames: false)
+        let still = try ImageDecoder.decode(path: dir + "/odd.poster.jpg")
+        #expect(video.width == 90 && video.height == 120)
+        #expect(still.width == video.width && still.height == video.height)
     }
 }
 
