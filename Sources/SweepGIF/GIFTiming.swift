@@ -1,5 +1,8 @@
 /// GIF frame delays in centiseconds.
 public enum GIFTiming {
+    /// The fastest frame rate a GIF plays at its true speed: one frame per 2 cs.
+    public static let maxFPS = 50.0
+
     /// Delays for `count` frames at `fps`, rounded cumulatively so that the total time
     /// stays exact (30 fps → 3, 3, 4, …), and never below 2 cs, which browsers would
     /// stretch to 10 cs.

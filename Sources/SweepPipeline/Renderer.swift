@@ -19,19 +19,34 @@ public enum Renderer {
     /// renamed, so a failure leaves no partial file and keeps any existing one.
     public static func render(_ spec: RenderSpec, to path: String, progress: Progress? = nil) throws -> RenderResult {
         var spec = spec
+        var notes: [String] = []
+        let kind = try OutputKind.infer(path: path, codec: spec.codec)
         if spec.width == nil && spec.height == nil && spec.defaultLongSide == nil {
             // A 12-megapixel phone photo should not become a 12-megapixel GIF by default
             // (and a size cap starts its ladder from there, not from the photo's size).
-            switch try OutputKind.infer(path: path, codec: spec.codec) {
+            switch kind {
             case .gif: spec.defaultLongSide = 800
             case .video: spec.defaultLongSide = 1920
             default: break
             }
         }
+        if case .gif = kind, spec.fps > GIFTiming.maxFPS {
+            // Faster frames would each still take 2 cs, and the animation would play slow.
+            notes.append(String(format: "frame rate %g → %g fps (a GIF shows a frame for at least 2 cs)", spec.fps, GIFTiming.maxFPS))
+            spec.fps = GIFTiming.maxFPS
+        }
+        var result = try renderChecked(spec, kind: kind, to: path, progress: progress)
+        result.notes.insert(contentsOf: notes, at: 0)
+        return result
+    }
+
+    /// Renders with the size cap, if any, applied.
+    private static func renderChecked(_ spec: RenderSpec, kind: OutputKind, to path: String,
+                                      progress: Progress?) throws -> RenderResult {
         var info = stat()
         let isDevice = stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
         if let cap = spec.maxBytes, !isDevice {
-            switch try OutputKind.infer(path: path, codec: spec.codec) {
+            switch kind {
             case .gif: return try renderUnderCap(spec, cap: cap, to: path, progress: progress)
             case .video: return try videoUnderCap(spec, cap: cap, to: path, progress: progress)
             default:

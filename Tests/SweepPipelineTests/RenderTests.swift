@@ -46,6 +46,21 @@ struct RenderTests {
         #expect(near(g.frames.last![140, 100], blue, 12))
     }
 
+    @Test("A GIF asked for more than 50 fps plays at its true length, at 50 fps, with a note")
+    func gifFrameRateCap() throws {
+        var spec = sweepSpec()
+        spec.fps = 60
+        let path = tempPath("fast.gif")
+        let r = try Renderer.render(spec, to: path)
+        #expect(r.fps == 50 && r.frames == 50)
+        #expect(r.notes.contains { $0.contains("50 fps") })
+        let g = try GIFReader(path: path)
+        #expect(g.delays.reduce(0, +) == 100) // still 1 s
+        #expect(g.delays.allSatisfy { $0 >= 2 })
+        // Video keeps the asked rate.
+        #expect(try Renderer.render(spec, to: tempPath("fast.mp4")).fps == 60)
+    }
+
     @Test("MP4: H.264 yuv420p, frame count, duration, first before, last after")
     func mp4() throws {
         let path = tempPath("s.mp4")
