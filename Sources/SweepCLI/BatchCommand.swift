@@ -62,6 +62,19 @@ enum BatchCommand {
         return state.failures
     }
 
+    /// Creates the folder an output goes in: a batch lays out many outputs (`out/2026/a.gif`),
+    /// so its folders are made as needed, unlike a single `render`, where a missing folder is
+    /// more likely a typo.
+    static func makeFolder(of output: String) throws {
+        let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw SweepError(.cannotCreate, "cannot create the output folder", subject: folder,
+                             fix: "check that its parent is writable")
+        }
+    }
+
     /// Runs one job and returns its results record. Never throws: a failure is recorded.
     static func execute(_ text: String, line: Int, file: String, library: PresetLibrary, resume: Bool) -> [String: Any] {
         let start = Date()
@@ -77,6 +90,7 @@ enum BatchCommand {
             }
             var o = try RenderOptions.interpret(ArgumentSplitter(RenderOptions.common).split(job.arguments))
             try o.resolveLooks(library)
+            try makeFolder(of: job.output)
             let results = try SweepCommand.perform(&o, progress: nil)
             record["status"] = "ok"
             record["bytes"] = results.reduce(0) { $0 + $1.bytes }

@@ -65,6 +65,15 @@ struct BatchTests {
         #expect(FileManager.default.contents(atPath: dir + "/twin.gif") == FileManager.default.contents(atPath: dir + "/out-0.gif"))
     }
 
+    @Test("A job's output folders are created as needed")
+    func createsFolders() throws {
+        let (dir, jobs) = try batchFixture(count: 0)
+        let line = #"{"before": "\#(dir)/in.png", "output": "\#(dir)/out/2026/11/a.gif", "size": "48x64", "fps": 5, "duration": 1}"#
+        try (line + "\n").write(toFile: jobs, atomically: true, encoding: .utf8)
+        #expect(try BatchCommand.run([jobs, "--quiet"], environment: [:]) == 0)
+        #expect(try GIFReader(path: dir + "/out/2026/11/a.gif").frames.count > 1)
+    }
+
     @Test("--resume after a batch killed part-way: nothing lost, nothing truncated, nothing done twice")
     func resumeAfterKill() throws {
         let (dir, jobs) = try batchFixture(count: 8, fps: 20)
