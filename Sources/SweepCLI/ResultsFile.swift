@@ -20,7 +20,7 @@ final class ResultsFile: @unchecked Sendable {
     }
 
     func append(_ record: [String: Any]) {
-        guard let data = try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]) else { return }
+        guard let data = try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         lock.lock(); defer { lock.unlock() }
         _ = data.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, handle) }
         fputs("\n", handle)

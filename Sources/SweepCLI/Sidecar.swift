@@ -30,7 +30,7 @@ struct Sidecar {
         guard let content = FileManager.default.contents(atPath: output) else { return } // sequences: no record
         let record: [String: Any] = ["version": 1, "job": Self.hex(BatchJob.fnv1a(Array(job.utf8))), "bytes": content.count,
                                      "fnv1a": Self.hex(BatchJob.fnv1a(content))]
-        let data = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])
+        let data = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes])
         let out = try AtomicOutput(destination: path)
         try FileBytes.write([UInt8](data), to: out.temporaryPath, reportAs: path)
         try out.commit()

@@ -262,7 +262,9 @@ public enum SweepCommand {
     static func report(_ r: RenderResult, _ o: RenderOptions) {
         if o.json {
             let enc = JSONEncoder()
-            enc.outputFormatting = [.sortedKeys]
+            enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            var r = r
+            r.seconds = (r.seconds * 1000).rounded() / 1000 // milliseconds, as in batch results
             if let data = try? enc.encode(r) { print(String(decoding: data, as: UTF8.self)) }
             return
         }
