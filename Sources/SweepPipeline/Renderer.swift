@@ -21,6 +21,7 @@ public enum Renderer {
         var spec = spec
         var notes: [String] = []
         let kind = try OutputKind.infer(path: path, codec: spec.codec)
+        try refuseInputAsOutput(spec, output: path)
         if spec.width == nil && spec.height == nil && spec.defaultLongSide == nil {
             // A 12-megapixel phone photo should not become a 12-megapixel GIF by default
             // (and a size cap starts its ladder from there, not from the photo's size).
@@ -92,6 +93,22 @@ public enum Renderer {
         }
         result.notes.insert(contentsOf: fitted, at: 0)
         return result
+    }
+
+    /// Refuses an output that is one of the input files (by device and inode, so another
+    /// spelling of the same path or a hard link counts): the render would replace the very
+    /// photo it reads.
+    static func refuseInputAsOutput(_ spec: RenderSpec, output: String) throws {
+        var out = stat()
+        guard stat(output, &out) == 0 else { return }
+        for (side, input) in [("before", spec.before), ("after", spec.after)] {
+            guard case let .file(file)? = input else { continue }
+            var info = stat()
+            if stat(file, &info) == 0, info.st_dev == out.st_dev, info.st_ino == out.st_ino {
+                throw SweepError(.usage, "the output is the \(side) image, which the render would replace", subject: output,
+                                 fix: "choose another output path")
+            }
+        }
     }
 
     /// The note saying that the default size shrank the before image, or nil.
@@ -292,6 +309,7 @@ public enum Renderer {
         guard case let .still(format) = try OutputKind.infer(path: path, still: true, codec: spec.codec) else {
             throw SweepError(.usage, "not a still format", subject: path, fix: "use .png, .jpg or .webp")
         }
+        try refuseInputAsOutput(spec, output: path)
         let source = try FrameSource(spec: spec)
         let s0 = spec.animation.state(at: 0)
         let frame = source.render(FrameState(position: position, before: s0.before, after: s0.after))

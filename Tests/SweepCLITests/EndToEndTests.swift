@@ -212,6 +212,27 @@ struct AtomicOutputTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["in.png", "keep." + ext])
     }
 
+    @Test("An output that is one of the inputs is refused, under any spelling, and the input survives")
+    func outputIsInput() throws {
+        let dir = try setup()
+        let png = try Data(contentsOf: URL(fileURLWithPath: dir + "/in.png"))
+        try StillEncoder.write(Resampler.resize(DemoScenes.gradedLandscape(), width: 300, height: 400), to: dir + "/b.png", format: .png)
+        let gif = dir + "/anim.gif"
+        #expect(try runSweep(["render", dir + "/in.png", dir + "/b.png", "-o", gif, "--fps", "5", "--quiet"]).code == 0)
+        let original = try Data(contentsOf: URL(fileURLWithPath: gif))
+        let cases: [[String]] = [
+            ["render", gif, dir + "/b.png", "-o", dir + "/./anim.gif", "--fps", "5"],   // the before image, respelled
+            ["preview", dir + "/in.png", dir + "/b.png", "-o", dir + "/b.png"],          // the after image
+            ["preview", dir + "/in.png", "--look", "noir", "-o", dir + "/in.png"],       // one photo and its look
+        ]
+        for args in cases {
+            let r = try runSweep(args)
+            #expect(r.code == 64 && r.stderr.contains("would replace"), "\(args)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: gif)) == original)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/in.png")) == png)
+    }
+
     @Test("A failure part-way through a PNG sequence removes the frames it wrote")
     func sequence() throws {
         let dir = try setup()
