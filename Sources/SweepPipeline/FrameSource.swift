@@ -37,9 +37,10 @@ public final class FrameSource {
         // A width alone keeps the before image's aspect ratio (even, for video). No size at
         // all takes the before image's, shrunk to fit `defaultLongSide` when that is set.
         beforeSize = (before.width, before.height)
-        var w = spec.width ?? before.width
+        // (A 1-pixel side becomes 2: the smallest output there is.)
+        var w = spec.width ?? max(2, before.width)
         var h = spec.height ?? (spec.width != nil ? max(2, Int((Double(w) * Double(before.height) / Double(before.width) / 2).rounded()) * 2)
-                                                  : before.height)
+                                                  : max(2, before.height))
         if spec.width == nil, spec.height == nil, let limit = spec.defaultLongSide, max(w, h) > limit {
             let s = Double(limit) / Double(max(w, h))
             w = max(2, Int((Double(w) * s / 2).rounded()) * 2)

@@ -114,7 +114,7 @@ public enum Renderer {
     /// The note saying that the default size shrank the before image, or nil.
     static func fittedNote(_ spec: RenderSpec, _ source: FrameSource) -> String? {
         guard let limit = spec.defaultLongSide, spec.width == nil, spec.height == nil,
-              (source.width, source.height) != source.beforeSize else { return nil }
+              max(source.beforeSize.width, source.beforeSize.height) > limit else { return nil }
         return "size \(source.width)x\(source.height) (the before image fitted within \(limit) px; --size to change)"
     }
 

@@ -263,5 +263,9 @@ struct DefaultSizeTests {
         spec.after = nil
         let small = try Renderer.render(spec, to: tempPath("small.gif"))
         #expect(small.width == 300 && small.height == 200 && small.notes.isEmpty)
+        // A 1-pixel image becomes the smallest output, 2×2, rather than a complaint about --size.
+        spec.before = .image(RGBAImage(width: 1, height: 1, fill: red))
+        let dot = try Renderer.render(spec, to: tempPath("dot.gif"))
+        #expect(dot.width == 2 && dot.height == 2 && dot.notes.isEmpty)
     }
 }
