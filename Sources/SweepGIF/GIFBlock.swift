@@ -9,16 +9,9 @@ struct GIFBlock {
     var transparent: Int?
     var localColors: [RGBA8]?
 
-    /// Entries in a GIF colour table holding `colors` colours (a power of two, at least 2).
-    static func tableSize(for colors: Int) -> Int {
-        var size = 2
-        while size < colors { size *= 2 }
-        return size
-    }
-
     /// Entries of the local colour table (its colours and the transparent index), or nil.
     var localTableSize: Int? {
-        localColors.map { Self.tableSize(for: $0.count + (transparent == nil ? 0 : 1)) }
+        localColors.map { GIFPalette.tableSize(for: $0.count + (transparent == nil ? 0 : 1)) }
     }
 
     /// The same block with a local colour table of just the colours it uses, if that
@@ -28,7 +21,7 @@ struct GIFBlock {
         for v in data { used[Int(v)] = true }
         if let t = transparent { used[t] = false }
         let colors = (0..<256).filter { used[$0] }
-        guard Self.tableSize(for: colors.count + (transparent == nil ? 0 : 1)) * 2 <= palette.tableSize else { return nil }
+        guard GIFPalette.tableSize(for: colors.count + (transparent == nil ? 0 : 1)) * 2 <= palette.tableSize else { return nil }
         var map = [UInt8](repeating: 0, count: 256)
         for (i, c) in colors.enumerated() { map[c] = UInt8(i) }
         let newTransparent = transparent.map { _ in colors.count }

@@ -24,8 +24,13 @@ public struct GIFPalette: Sendable {
 
     /// Table size rounded up to a power of two, as GIF requires.
     var tableSize: Int {
+        Self.tableSize(for: colors.count + (transparentIndex == nil ? 0 : 1))
+    }
+
+    /// Entries in a GIF colour table holding `entries` entries: a power of two, at least 2.
+    static func tableSize(for entries: Int) -> Int {
         var n = 2
-        while n < colors.count + (transparentIndex == nil ? 0 : 1) { n *= 2 }
+        while n < entries { n *= 2 }
         return n
     }
 
