@@ -142,64 +142,64 @@ public struct SliderOverlay: Sendable {
         }
     }
 
+    /// Where everything goes at split position `p`; `tagOpacity` scales both tags.
+    public func layout(position p: Double, tagOpacity: Double = 1) -> OverlayLayout {
+        var (edge, beforeFirst) = splitEdge(position: p)
+        if !style.smoothEdge { edge = edge.rounded() }
+        let vertical = style.orientation == .vertical
+        let extent = vertical ? height : width
+        let whole = max(0, min(extent, Int(edge.rounded(.down))))
+        let coverage = whole < extent ? Int(((edge - Double(whole)) * 256).rounded()) : 0
+        var divider: ClosedRange<Double>?
+        var knob: (phase: Int, x: Int, y: Int)?
+        if style.showHandle {
+            let half = style.dividerWidth * scale / 2
+            divider = (edge - half)...(edge + half)
+            // The knob is pre-drawn at `phases` sub-pixel offsets: pick the one at or below.
+            let scaled = Int((edge * Double(Self.phases)).rounded(.down))
+            let pixel = scaled >= 0 ? scaled / Self.phases : (scaled - Self.phases + 1) / Self.phases
+            let across = (vertical ? width : height) / 2
+            let (x, y) = vertical ? (across - knobHalf, pixel - knobHalf) : (pixel - knobHalf, across - knobHalf)
+            knob = (scaled - pixel * Self.phases, x, y)
+        }
+        let q = max(0, min(1, p))
+        let tags = style.showLabels ? max(0, min(1, tagOpacity)) : 0
+        return OverlayLayout(edge: edge, beforeFirst: beforeFirst, vertical: vertical, wholeLines: whole,
+                             edgeCoverage: coverage, divider: divider, knob: knob,
+                             beforeTagOpacity: min(q / 0.25, 1) * tags, afterTagOpacity: min((1 - q) / 0.25, 1) * tags)
+    }
+
     /// Draws divider, knob and tags for split position `p` onto an opaque frame,
     /// then cuts the rounded corners.
     public func draw(on frame: inout RGBAImage, position p: Double, tagOpacity: Double = 1) {
         let (w, h) = (frame.width, frame.height)
+        let layout = layout(position: p, tagOpacity: tagOpacity)
         frame.pixels.withUnsafeMutableBufferPointer { dp in
             let d = UnsafeSendablePointer(dp.baseAddress!)
             parallelRows(h, minimumRowsPerBand: 32) { rows in
-                draw(on: d.base, width: w, height: h, position: p, tagOpacity: tagOpacity, rows: rows)
+                paint(layout, on: d.base, width: w, height: h, rows: rows)
             }
         }
     }
 
-    /// The overlay on raw frame pixels, for frame rows in `rows` only (one band).
-    func draw(on frame: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int, position p: Double,
-              tagOpacity: Double, rows: Range<Int>) {
-        let (edge, _) = splitEdge(position: p)
-        let vertical = style.orientation == .vertical
-        if style.showHandle {
-            drawDivider(on: frame, width: w, height: h, at: edge, vertical: vertical, rows: rows)
-            let scaled = edge * Double(Self.phases)
-            let whole = Int(floor(scaled)) // in 1/phases pixel units
-            let pixel = whole >= 0 ? whole / Self.phases : (whole - Self.phases + 1) / Self.phases
-            let phase = whole - pixel * Self.phases
-            let across = Int(floor(Double(vertical ? w : h) / 2))
-            let sprite = knobs[phase]
-            let (x, y) = vertical ? (across - knobHalf, pixel - knobHalf) : (pixel - knobHalf, across - knobHalf)
-            sprite.draw(into: frame, width: w, height: h, x: x, y: y, opacity: 1, rows: rows)
+    /// Paints `layout` on raw RGBA frame pixels, for frame rows in `rows` only (one band).
+    func paint(_ layout: OverlayLayout, on frame: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int,
+               rows: Range<Int>) {
+        if layout.divider != nil { paintDivider(layout, on: frame, width: w, height: h, rows: rows) }
+        if let knob = layout.knob {
+            knobs[knob.phase].draw(into: frame, width: w, height: h, x: knob.x, y: knob.y, opacity: 1, rows: rows)
         }
-        if style.showLabels {
-            let p = max(0, min(1, p))
-            let beforeOpacity = min(p / 0.25, 1) * tagOpacity
-            let afterOpacity = min((1 - p) / 0.25, 1) * tagOpacity
-            beforeTag?.draw(into: frame, width: w, height: h, x: beforeTagOrigin.x, y: beforeTagOrigin.y,
-                            opacity: beforeOpacity, rows: rows)
-            afterTag?.draw(into: frame, width: w, height: h, x: afterTagOrigin.x, y: afterTagOrigin.y,
-                           opacity: afterOpacity, rows: rows)
-        }
+        beforeTag?.draw(into: frame, width: w, height: h, x: beforeTagOrigin.x, y: beforeTagOrigin.y,
+                        opacity: layout.beforeTagOpacity, rows: rows)
+        afterTag?.draw(into: frame, width: w, height: h, x: afterTagOrigin.x, y: afterTagOrigin.y,
+                       opacity: layout.afterTagOpacity, rows: rows)
         cornerMask?.apply(to: frame, width: w, height: h, background: style.background, rows: rows)
     }
 
-    /// Where the divider lies along the travel axis. On a 2-pixel grid (4:2:0 video) it
-    /// spans whole chroma samples, so it stays crisp and white after subsampling.
-    func dividerSpan(edge: Double) -> (Double, Double) {
-        let width = style.dividerWidth * scale
-        guard style.pixelGrid > 1 else { return (edge - width / 2, edge + width / 2) }
-        let g = Double(style.pixelGrid)
-        let snappedWidth = max(g, (width / g).rounded() * g)
-        let lo = ((edge - snappedWidth / 2) / g).rounded() * g
-        return (lo, lo + snappedWidth)
-    }
-
     /// The divider: `dividerWidth` points centred on the edge, anti-aliased by coverage.
-    func drawDivider(on base: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int, at edge: Double,
-                     vertical: Bool, rows: Range<Int>) {
-        let (lo, hi) = dividerSpan(edge: edge)
-        let extent = vertical ? h : w
-        let first = max(0, Int(floor(lo))), last = min(extent - 1, Int(ceil(hi)) - 1)
-        if first > last { return }
+    func paintDivider(_ layout: OverlayLayout, on base: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int,
+                      rows: Range<Int>) {
+        guard let lines = layout.dividerLines(extent: layout.vertical ? h : w) else { return }
         let c = style.dividerColor
         let cr = Int(c.r), cg = Int(c.g), cb = Int(c.b)
         @inline(__always) func blend(_ q: UnsafeMutablePointer<UInt8>, _ a: Int) {
@@ -208,11 +208,10 @@ public struct SliderOverlay: Sendable {
             q[1] = UInt8(truncatingIfNeeded: ((cg &* a &+ Int(q[1]) &* inv) &* 257 &+ 32896) >> 16)
             q[2] = UInt8(truncatingIfNeeded: ((cb &* a &+ Int(q[2]) &* inv) &* 257 &+ 32896) >> 16)
         }
-        for i in first...last {
-            let coverage = max(0, min(Double(i + 1), hi) - max(Double(i), lo))
-            let a = Int((coverage * Double(c.a)).rounded())
+        for i in lines {
+            let a = Int((layout.dividerCoverage(i) * Double(c.a)).rounded())
             if a <= 0 { continue }
-            if vertical {
+            if layout.vertical {
                 guard rows.contains(i) else { continue }
                 var q = base + i * w * 4
                 for _ in 0..<w { blend(q, a); q += 4 }

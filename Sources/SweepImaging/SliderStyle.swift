@@ -22,10 +22,6 @@ public struct SliderStyle: Sendable, Equatable {
     /// on whole pixels: a plain wipe, as FFmpeg's xfade draws it, with no blended colours.
     public var smoothEdge = true
 
-    /// The grid thin lines snap to: 1 (sub-pixel, anti-aliased) or 2 (even pixels, so that
-    /// 4:2:0 chroma samples lie wholly inside or outside them). Video sets 2.
-    public var pixelGrid = 1
-
     /// Draw the divider line and the knob.
     public var showHandle = true
     /// Divider width in points.

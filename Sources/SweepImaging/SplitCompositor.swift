@@ -36,17 +36,16 @@ public enum SplitCompositor {
                      position p: Double, drawOverlay: Bool, into frame: inout RGBAImage) {
         precondition(before.width == frame.width && before.height == frame.height &&
                      after.width == frame.width && after.height == frame.height)
-        var (edgeAt, beforeFirst) = overlay.splitEdge(position: p)
-        if !overlay.style.smoothEdge { edgeAt = edgeAt.rounded() }
+        let layout = overlay.layout(position: p)
+        let beforeFirst = layout.beforeFirst
         let first = beforeFirst ? before : after
         let second = beforeFirst ? after : before
         let fm = beforeFirst ? beforeMatrix : afterMatrix
         let sm = beforeFirst ? afterMatrix : beforeMatrix
-        let vertical = overlay.style.orientation == .vertical
+        let vertical = layout.vertical
         let w = frame.width, h = frame.height
-        let extent = vertical ? h : w
-        let whole = max(0, min(extent, Int(edgeAt.rounded(.down))))
-        let cov = whole < extent ? Int(((edgeAt - Double(whole)) * 256).rounded()) : 0
+        let whole = layout.wholeLines
+        let cov = layout.edgeCoverage
         first.pixels.withUnsafeBufferPointer { fp in
             second.pixels.withUnsafeBufferPointer { sp in
                 frame.pixels.withUnsafeMutableBufferPointer { dp in
@@ -76,7 +75,7 @@ public enum SplitCompositor {
                             }
                         }
                         if drawOverlay {
-                            overlay.draw(on: d.base, width: w, height: h, position: p, tagOpacity: 1, rows: rows)
+                            overlay.paint(layout, on: d.base, width: w, height: h, rows: rows)
                         }
                     }
                 }

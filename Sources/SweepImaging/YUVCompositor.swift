@@ -31,16 +31,13 @@ public final class YUVCompositor: Sendable {
     /// Renders the frame at split position `p` into `frame`.
     public func render(position p: Double, into frame: inout YUVImage) {
         let w = frame.width, h = frame.height
-        let style = overlay.style
-        let (rawEdge, beforeFirst) = overlay.splitEdge(position: p)
-        let edge = style.smoothEdge ? rawEdge : rawEdge.rounded()
-        let first = beforeFirst ? before : after, second = beforeFirst ? after : before
-        let vertical = style.orientation == .vertical
-        let extent = vertical ? h : w
-        let whole = max(0, min(extent, Int(edge.rounded(.down))))
-        let cov = whole < extent ? Int32(((edge - Double(whole)) * 256).rounded()) : 0
+        let layout = overlay.layout(position: p)
+        let first = layout.beforeFirst ? before : after, second = layout.beforeFirst ? after : before
+        let vertical = layout.vertical
+        let whole = layout.wholeLines
+        let cov = Int32(layout.edgeCoverage)
         // Coverage of `first` per luma line across the travel axis (256 = all first).
-        @Sendable @inline(__always) func lumaCover(_ i: Int) -> Int32 { i < whole ? 256 : (i == whole ? cov : 0) }
+        @Sendable @inline(__always) func lumaCover(_ i: Int) -> Int32 { Int32(layout.splitCoverage(i)) }
         first.y.withUnsafeBufferPointer { fy in first.u.withUnsafeBufferPointer { fu in first.v.withUnsafeBufferPointer { fv in
         second.y.withUnsafeBufferPointer { sy in second.u.withUnsafeBufferPointer { su in second.v.withUnsafeBufferPointer { sv in
         frame.y.withUnsafeMutableBufferPointer { dy in frame.u.withUnsafeMutableBufferPointer { du in frame.v.withUnsafeMutableBufferPointer { dv in
@@ -92,7 +89,7 @@ public final class YUVCompositor: Sendable {
                         }
                     }
                 }
-                drawOverlay(D.0.base, D.1.base, D.2.base, w, h, edge: edge, position: p, rows: rows)
+                paint(layout, D.0.base, D.1.base, D.2.base, w, h, rows: rows)
             }
         }}}}}}}}}
     }
@@ -105,66 +102,54 @@ public final class YUVCompositor: Sendable {
         for i in lo..<hi { d[i] = UInt8(truncatingIfNeeded: (Int32(a[i]) * c + Int32(b[i]) * (256 - c) + 128) >> 8) }
     }
 
-    func drawOverlay(_ y: UnsafeMutablePointer<UInt8>, _ u: UnsafeMutablePointer<UInt8>, _ v: UnsafeMutablePointer<UInt8>,
-                     _ w: Int, _ h: Int, edge: Double, position p: Double, rows: Range<Int>) {
-        let style = overlay.style
-        let vertical = style.orientation == .vertical
-        if style.showHandle {
-            drawDivider(y, u, v, w, h, edge: edge, vertical: vertical, rows: rows)
-            let phases = SliderOverlay.phases
-            let whole = Int((edge * Double(phases)).rounded(.down))
-            let pixel = whole >= 0 ? whole / phases : (whole - phases + 1) / phases
-            let phase = whole - pixel * phases
-            let across = (vertical ? w : h) / 2
-            let half = overlay.knobHalf
-            let (x0, y0) = vertical ? (across - half, pixel - half) : (pixel - half, across - half)
-            knobs[phase].draw(y: y, u: u, v: v, width: w, height: h, x: x0, y: y0, opacity: 1, rows: rows)
+    /// Paints `layout` on the planes, for luma rows in `rows` (an even-aligned band) only.
+    func paint(_ layout: OverlayLayout, _ y: UnsafeMutablePointer<UInt8>, _ u: UnsafeMutablePointer<UInt8>,
+               _ v: UnsafeMutablePointer<UInt8>, _ w: Int, _ h: Int, rows: Range<Int>) {
+        if layout.divider != nil { paintDivider(layout, y, u, v, w, h, rows: rows) }
+        if let knob = layout.knob {
+            knobs[knob.phase].draw(y: y, u: u, v: v, width: w, height: h, x: knob.x, y: knob.y, opacity: 1, rows: rows)
         }
-        if style.showLabels {
-            let p = max(0, min(1, p))
-            beforeTag?.draw(y: y, u: u, v: v, width: w, height: h, x: overlay.beforeTagOrigin.x, y: overlay.beforeTagOrigin.y,
-                            opacity: min(p / 0.25, 1), rows: rows)
-            afterTag?.draw(y: y, u: u, v: v, width: w, height: h, x: overlay.afterTagOrigin.x, y: overlay.afterTagOrigin.y,
-                           opacity: min((1 - p) / 0.25, 1), rows: rows)
-        }
+        beforeTag?.draw(y: y, u: u, v: v, width: w, height: h, x: overlay.beforeTagOrigin.x, y: overlay.beforeTagOrigin.y,
+                        opacity: layout.beforeTagOpacity, rows: rows)
+        afterTag?.draw(y: y, u: u, v: v, width: w, height: h, x: overlay.afterTagOrigin.x, y: overlay.afterTagOrigin.y,
+                       opacity: layout.afterTagOpacity, rows: rows)
         if let mask = overlay.cornerMask { applyCorners(mask, y, u, v, w, h, rows: rows) }
     }
 
-    func drawDivider(_ y: UnsafeMutablePointer<UInt8>, _ u: UnsafeMutablePointer<UInt8>, _ v: UnsafeMutablePointer<UInt8>,
-                     _ w: Int, _ h: Int, edge: Double, vertical: Bool, rows: Range<Int>) {
-        let (lo, hi) = overlay.dividerSpan(edge: edge)
-        let extent = vertical ? h : w
+    /// The divider with sub-pixel edges in luma, as on RGBA frames; each chroma sample takes
+    /// the mean coverage of the two luma lines it spans (4:2:0 is handled here only).
+    func paintDivider(_ layout: OverlayLayout, _ y: UnsafeMutablePointer<UInt8>, _ u: UnsafeMutablePointer<UInt8>,
+                      _ v: UnsafeMutablePointer<UInt8>, _ w: Int, _ h: Int, rows: Range<Int>) {
+        let vertical = layout.vertical
+        guard let lines = layout.dividerLines(extent: vertical ? h : w) else { return }
+        // Alpha in 1/256, rounded as the RGBA painter rounds its 1/255 alpha.
         func alpha(_ i: Int) -> Int32 {
-            guard i >= 0 && i < extent else { return 0 }
-            let c = max(0, min(Double(i + 1), hi) - max(Double(i), lo))
-            return Int32((c * Double(divider.a) * 256 / 255).rounded())
+            let a = (layout.dividerCoverage(i) * Double(divider.a)).rounded()
+            return Int32((a * 256 / 255).rounded())
         }
-        let first = max(0, Int(lo.rounded(.down)) - 1), last = min(extent - 1, Int(hi.rounded(.up)) + 1)
-        guard first <= last else { return }
         @inline(__always) func blend(_ d: UnsafeMutablePointer<UInt8>, _ src: Int32, _ a: Int32) {
             d.pointee = UInt8(clamping: (src * a / 256 + Int32(d.pointee) * (256 - a) / 16 + 8) >> 4)
         }
         let cw = w / 2
+        let chromaLines = (lines.lowerBound / 2)...(lines.upperBound / 2)
         if vertical {
-            for i in first...last where rows.contains(i) {
+            for i in lines where rows.contains(i) {
                 let a = alpha(i)
                 if a > 0 { for x in 0..<w { blend(y + i * w + x, divider.y, a) } }
             }
-            for ci in (first / 2)...(last / 2) where rows.contains(ci * 2) {
-                let a = (alpha(ci * 2) + alpha(ci * 2 + 1)) / 2
+            for ci in chromaLines where rows.contains(ci * 2) {
+                let a = (alpha(ci * 2) + alpha(ci * 2 + 1) + 1) / 2
                 if a > 0 { for x in 0..<cw { blend(u + ci * cw + x, divider.u, a); blend(v + ci * cw + x, divider.v, a) } }
             }
         } else {
+            let alphas = lines.map(alpha)
             for row in rows {
-                for i in first...last {
-                    let a = alpha(i)
-                    if a > 0 { blend(y + row * w + i, divider.y, a) }
-                }
+                for (k, i) in lines.enumerated() where alphas[k] > 0 { blend(y + row * w + i, divider.y, alphas[k]) }
             }
+            let chromaAlphas = chromaLines.map { ci in (alpha(ci * 2) + alpha(ci * 2 + 1) + 1) / 2 }
             for crow in (rows.lowerBound / 2)..<((rows.upperBound + 1) / 2) {
-                for ci in (first / 2)...(last / 2) {
-                    let a = (alpha(ci * 2) + alpha(ci * 2 + 1)) / 2
-                    if a > 0 { blend(u + crow * cw + ci, divider.u, a); blend(v + crow * cw + ci, divider.v, a) }
+                for (k, ci) in chromaLines.enumerated() where chromaAlphas[k] > 0 && ci < cw {
+                    blend(u + crow * cw + ci, divider.u, chromaAlphas[k]); blend(v + crow * cw + ci, divider.v, chromaAlphas[k])
                 }
             }
         }

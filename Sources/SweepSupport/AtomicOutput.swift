@@ -7,17 +7,18 @@ import Foundation
 /// place only when complete, so a failed run never leaves a partial file and never
 /// damages a file already at the destination.
 ///
-/// The temporary file is removed on `discard()`, on deinit without `commit()`, and by the
-/// SIGINT/SIGTERM handler (see ``TempFileRegistry``).
-public final class AtomicOutput: @unchecked Sendable {
+/// It has one owner (it is not copyable): ``commit()`` consumes it, and dropping it
+/// without a commit removes the temporary file. The SIGINT/SIGTERM handler removes it too
+/// (see ``TempFileRegistry``).
+public struct AtomicOutput: ~Copyable {
     /// The final path.
     public let destination: String
     /// Where the writer writes until commit.
     public let temporaryPath: String
-    private var done = false
     /// The destination is a device or pipe (`/dev/stdout`, `/dev/full`): written directly,
     /// never renamed over or removed.
     public let isDirect: Bool
+    private var done = false
 
     /// Reserves a temporary name beside `destination`.
     ///
@@ -42,44 +43,49 @@ public final class AtomicOutput: @unchecked Sendable {
             // it (as root) would destroy it. Write straight to it.
             isDirect = true
             temporaryPath = destination
-            done = false
-            return
+        } else {
+            guard access(dir, W_OK) == 0 else {
+                throw SweepError(.cannotCreate, "the output folder is not writable", subject: destination,
+                                 fix: "choose a folder you can write to")
+            }
+            // Same folder, so the final rename is atomic; hidden, so a crash leaves no look-alike.
+            isDirect = false
+            temporaryPath = Self.temporaryName(beside: destination)
+            TempFileRegistry.shared.add(temporaryPath)
         }
-        isDirect = false
-        guard access(dir, W_OK) == 0 else {
-            throw SweepError(.cannotCreate, "the output folder is not writable", subject: destination,
-                             fix: "choose a folder you can write to")
-        }
-        // Same folder, so the final rename is atomic; hidden, so a crash leaves no look-alike.
-        let name = url.lastPathComponent
-        temporaryPath = dir + "/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        TempFileRegistry.shared.add(temporaryPath)
+    }
+
+    /// A fresh hidden name in `path`'s folder, `.NAME.PID.N.tmp`.
+    public static func temporaryName(beside path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().path + "/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
     }
 
     /// Moves the finished file into place (flushing it to disk first).
-    public func commit() throws {
-        guard !done else { return }
-        if isDirect { done = true; return }
+    ///
+    /// - Throws: ``SweepError/Code/cannotCreate`` when the rename fails; the temporary
+    ///   file is removed and the destination is untouched.
+    public consuming func commit() throws {
+        done = true
+        if isDirect { return }
         let fd = open(temporaryPath, O_RDONLY)
         if fd >= 0 { _ = fsync(fd); close(fd) }
         if rename(temporaryPath, destination) != 0 {
             let err = String(cString: strerror(errno))
-            discard()
+            unlink(temporaryPath)
+            TempFileRegistry.shared.remove(temporaryPath)
             throw SweepError(.cannotCreate, "cannot move the finished file into place (\(err))", subject: destination,
                              fix: "check the folder's permissions")
         }
-        done = true
         TempFileRegistry.shared.remove(temporaryPath)
     }
 
     /// Removes the temporary file; the destination is untouched.
-    public func discard() {
-        guard !done else { return }
-        if isDirect { done = true; return }
-        done = true
+    public consuming func discard() {}
+
+    deinit {
+        guard !done, !isDirect else { return }
         unlink(temporaryPath)
         TempFileRegistry.shared.remove(temporaryPath)
     }
-
-    deinit { discard() }
 }

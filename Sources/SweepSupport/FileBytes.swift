@@ -20,4 +20,11 @@ public enum FileBytes {
                              fix: "check free disk space and permissions")
         }
     }
+
+    /// The size of the file at `path` in bytes, 0 when there is none (a device reports 0 too).
+    public static func size(_ path: String) -> Int {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return 0 }
+        return Int(info.st_size)
+    }
 }

@@ -10,8 +10,10 @@ public final class TempFileRegistry: @unchecked Sendable {
     private let lock = NSLock()
     private var paths: Set<String> = []
 
-    func add(_ path: String) { lock.lock(); paths.insert(path); lock.unlock() }
-    func remove(_ path: String) { lock.lock(); paths.remove(path); lock.unlock() }
+    package func add(_ path: String) { lock.lock(); paths.insert(path); lock.unlock() }
+    package func remove(_ path: String) { lock.lock(); paths.remove(path); lock.unlock() }
+    /// Whether `path` would be removed by a signal now.
+    package func isRegistered(_ path: String) -> Bool { lock.lock(); defer { lock.unlock() }; return paths.contains(path) }
 
     /// Removes every registered temporary file (called from the signal handler's thread).
     public func removeAll() {
@@ -19,7 +21,7 @@ public final class TempFileRegistry: @unchecked Sendable {
         let all = paths
         paths.removeAll()
         lock.unlock()
-        for p in all { unlink(p) }
+        for p in all { Self.removeTree(p) }
     }
 
     private var sources: [any DispatchSourceSignal] = []

@@ -89,7 +89,6 @@ struct VideoFormatTests {
         }
         // Colour: the right matrix keeps PSNR high; a BT.601/709 mix-up costs about 10 dB.
         var reference = spec
-        reference.style.pixelGrid = codec == "apng" ? 1 : 2 // as the renderer does for 4:2:0 video
         let source = try FrameSource(spec: reference)
         let rendered = (0..<r.frames).map { source.render(spec.animation.state(ofFrame: $0, fps: spec.fps)) }
         let quality = psnr(v.frames, rendered)
