@@ -98,7 +98,7 @@ enum BatchCommand {
             try sidecar.write()
         } catch let e as SweepError {
             record["status"] = "failed"
-            record["error"] = e.description
+            record["error"] = OptionNames.describe(e)
             record["exit"] = Int(e.code.exitCode)
         } catch {
             record["status"] = "failed"

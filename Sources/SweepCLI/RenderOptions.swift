@@ -146,10 +146,10 @@ public struct RenderOptions: Sendable {
     public mutating func resolveLooks(_ library: PresetLibrary) throws {
         if let format {
             let f = try library.format(format)
-            if !given.contains("size") { spec.width = f.width; spec.height = f.height }
-            if !given.contains("fps"), let fps = f.fps { spec.fps = fps }
-            if !given.contains("codec"), let c = f.codec { spec.codec = c }
-            if !given.contains("max-bytes") { spec.maxBytes = f.maxBytes }
+            let kept = Set(["size", "fps", "codec", "max-bytes"].filter(given.contains).compactMap { flag in
+                OptionNames.flags.first { $0.value == "--" + flag }?.key
+            })
+            f.apply(to: &spec, keeping: kept)
             if !given.contains("duration"), let d = f.duration {
                 // The format's duration is the whole pass: the sweep fills what the holds leave.
                 duration = d
@@ -175,8 +175,8 @@ public struct RenderOptions: Sendable {
             if let loop { spec.animation.loop = loop }
             if beforeLook == nil && afterLook == nil && afterOverrides.isEmpty { return }
         }
-        let before = try beforeLook.map { try library.look($0, option: "--before-look") } ?? .identity
-        var after = try afterLook.map { try library.look($0, option: "--look") } ?? .identity
+        let before = try beforeLook.map { try library.look($0, field: .beforeLook) } ?? .identity
+        var after = try afterLook.map { try library.look($0, field: .look) } ?? .identity
         if let v = afterOverrides["brightness"] { after.brightness = v }
         if let v = afterOverrides["contrast"] { after.contrast = v }
         if let v = afterOverrides["saturation"] { after.saturation = v }

@@ -96,7 +96,7 @@ public enum SweepCommand {
             try dispatch(args)
             return 0
         } catch let e as SweepError {
-            printError("sweep: " + e.description)
+            printError("sweep: " + OptionNames.describe(e))
             return e.code.exitCode
         } catch {
             printError("sweep: internal error: \(error)")
@@ -194,7 +194,7 @@ public enum SweepCommand {
         case ("show", 2):
             let name = args[1]
             for kind in PresetLibrary.Kind.allCases where library.names(kind).contains(name) {
-                let path = try library.file(name, kind: kind, option: "presets show")
+                let path = try library.file(name, kind: kind, field: .preset, subject: "presets show")
                 print(String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self), terminator: "")
                 return
             }

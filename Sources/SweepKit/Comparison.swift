@@ -54,6 +54,16 @@ public struct Comparison: Sendable {
         set { spec.style = newValue }
     }
 
+    /// Takes a social format's size, frame rate, codec and size limit, except the
+    /// settings in `kept`.
+    ///
+    /// ```swift
+    /// comparison.apply(try PresetLibrary.locate().format("instagram-square"))
+    /// ```
+    public mutating func apply(_ format: FormatPreset, keeping kept: Set<SweepError.Field> = []) {
+        format.apply(to: &spec, keeping: kept)
+    }
+
     /// A simple sweep: hold on `from`, ease to `to` over `duration` seconds, hold.
     public static func sweep(from: Double = 1, to: Double = 0, duration: Double = 3, hold: Double = 0.5,
                              curve: Curve = .easeInOut) -> Animation<Adjustments> {

@@ -46,4 +46,13 @@ public struct FormatPreset: Sendable, Decodable {
         if let m = maxBytes { try StrictJSON.check(Double(m), "maxBytes", in: 1024...1e15, decoder: decoder) }
         still = try c.decodeIfPresent(Bool.self, forKey: .still) ?? false
     }
+
+    /// Sets the format's size, frame rate, codec and size limit on `spec`, except the
+    /// settings in `kept` (those a user chose explicitly win over the format).
+    public func apply(to spec: inout RenderSpec, keeping kept: Set<SweepError.Field> = []) {
+        if !kept.contains(.size) { (spec.width, spec.height) = (width, height) }
+        if !kept.contains(.fps), let fps { spec.fps = fps }
+        if !kept.contains(.codec), let codec { spec.codec = codec }
+        if !kept.contains(.maxBytes) { spec.maxBytes = maxBytes }
+    }
 }

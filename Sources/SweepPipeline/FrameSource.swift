@@ -66,8 +66,8 @@ public final class FrameSource {
 
     static func validate(width: Int, height: Int, maxPixels: Int) throws {
         guard width >= 2, height >= 2, width <= 16384, height <= 16384, width * height <= maxPixels else {
-            throw SweepError(.usage, "output size \(width)x\(height) is out of range", subject: "--size",
-                             fix: "use 2…16384 pixels per side and at most \(maxPixels) pixels")
+            throw SweepError(.usage, "output size \(width)x\(height) is out of range",
+                             fix: "use 2…16384 pixels per side and at most \(maxPixels) pixels", field: .size)
         }
     }
 

@@ -24,7 +24,7 @@ public enum LookRef: Sendable, Equatable, Decodable, Interpolatable {
         case let .values(a): return a
         case .named("original"), .named("identity"): return .identity
         case let .named(n):
-            do { return try library.look(n, option: file) } catch let e as SweepError {
+            do { return try library.look(n, subject: file) } catch let e as SweepError {
                 throw SweepError(.dataError, "unknown look \"\(n)\" in a keyframe", subject: file, fix: e.fix)
             }
         }

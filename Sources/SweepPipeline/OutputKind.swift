@@ -27,8 +27,9 @@ public enum OutputKind: Sendable, Equatable {
         if let codec {
             guard let c = VideoCodec.named(codec) else {
                 let names = ["gif"] + VideoCodec.all.map(\.name)
-                throw SweepError(.usage, "unknown codec '\(codec)'", subject: "--codec",
-                                 fix: Suggestion.nearest(codec, in: names).map { "did you mean \($0)?" } ?? "use one of \(names.joined(separator: ", "))")
+                throw SweepError(.usage, "unknown codec '\(codec)'",
+                                 fix: Suggestion.nearest(codec, in: names).map { "did you mean \($0)?" } ?? "use one of \(names.joined(separator: ", "))",
+                                 field: .codec)
             }
             // No extension (a device such as /dev/full, a pipe): the codec's own container.
             let container = VideoCodec.container(forExtension: ext) ?? (ext == "png" ? "apng" : (ext.isEmpty ? c.container : nil))

@@ -46,7 +46,10 @@ public struct PresetLibrary: Sendable {
     }
 
     /// The file for `nameOrPath`: a path when it looks like one, else `DIR/kind/NAME.json`.
-    public func file(_ nameOrPath: String, kind: Kind, option: String) throws -> String {
+    ///
+    /// - Parameters: `field` is the setting that named it and `subject` the file that did,
+    ///   if any (for errors).
+    public func file(_ nameOrPath: String, kind: Kind, field: SweepError.Field, subject: String? = nil) throws -> String {
         if nameOrPath.hasSuffix(".json") || nameOrPath.contains("/") {
             guard FileManager.default.fileExists(atPath: nameOrPath) else {
                 throw SweepError(.noInput, "no such preset file", subject: nameOrPath, fix: "check the path")
@@ -55,13 +58,13 @@ public struct PresetLibrary: Sendable {
         }
         let all = names(kind)
         guard let directory else {
-            throw SweepError(.noInput, "cannot find the presets folder for '\(nameOrPath)'", subject: option,
-                             fix: "set SWEEP_PRESETS to the presets folder or give a .json file")
+            throw SweepError(.noInput, "cannot find the presets folder for '\(nameOrPath)'", subject: subject,
+                             fix: "set SWEEP_PRESETS to the presets folder or give a .json file", field: field)
         }
         guard all.contains(nameOrPath) else {
             let hint = Suggestion.nearest(nameOrPath, in: all).map { "did you mean \($0)?" }
                 ?? "choose one of \(all.joined(separator: ", "))"
-            throw SweepError(.usage, "unknown \(kind.rawValue.dropLast()) '\(nameOrPath)'", subject: option, fix: hint)
+            throw SweepError(.usage, "unknown \(kind.rawValue.dropLast()) '\(nameOrPath)'", subject: subject, fix: hint, field: field)
         }
         return "\(directory)/\(kind.rawValue)/\(nameOrPath).json"
     }
@@ -75,20 +78,20 @@ public struct PresetLibrary: Sendable {
     }
 
     /// A look by name (`vivid`) or file.
-    public func look(_ nameOrPath: String, option: String = "--look") throws -> Adjustments {
-        let path = try file(nameOrPath, kind: .looks, option: option)
+    public func look(_ nameOrPath: String, field: SweepError.Field = .look, subject: String? = nil) throws -> Adjustments {
+        let path = try file(nameOrPath, kind: .looks, field: field, subject: subject)
         return try StrictJSON.decode(LookPreset.self, from: Self.read(path), file: path).adjustments
     }
 
     /// An animation preset by name (`reveal`) or file, decoded (looks are resolved later).
-    public func animationPreset(_ nameOrPath: String, option: String = "--preset") throws -> (AnimationPreset, String) {
-        let path = try file(nameOrPath, kind: .animations, option: option)
+    public func animationPreset(_ nameOrPath: String) throws -> (AnimationPreset, String) {
+        let path = try file(nameOrPath, kind: .animations, field: .preset)
         return (try StrictJSON.decode(AnimationPreset.self, from: Self.read(path), file: path), path)
     }
 
     /// A social format by name (`instagram-square`) or file.
-    public func format(_ nameOrPath: String, option: String = "--format") throws -> FormatPreset {
-        let path = try file(nameOrPath, kind: .formats, option: option)
+    public func format(_ nameOrPath: String) throws -> FormatPreset {
+        let path = try file(nameOrPath, kind: .formats, field: .format)
         return try StrictJSON.decode(FormatPreset.self, from: Self.read(path), file: path)
     }
 

@@ -72,7 +72,7 @@ public enum Renderer {
     static func fittedNote(_ spec: RenderSpec, _ source: FrameSource) -> String? {
         guard let limit = spec.defaultLongSide, spec.width == nil, spec.height == nil,
               max(source.beforeSize.width, source.beforeSize.height) > limit else { return nil }
-        return "size \(source.width)x\(source.height) (the before image fitted within \(limit) px; --size to change)"
+        return "size \(source.width)x\(source.height) (the before image fitted within \(limit) px; set a size to change it)"
     }
 
     /// Renders `spec` once: pumps its frames into the sink for `kind`, checks flashes,
@@ -88,7 +88,7 @@ public enum Renderer {
         var spec = spec
         var notes: [String] = []
         guard spec.fps.isFinite, spec.fps > 0, spec.fps <= 240 else {
-            throw SweepError(.usage, "frame rate \(spec.fps) is out of range", subject: "fps", fix: "use 1…240")
+            throw SweepError(.usage, "frame rate \(spec.fps) is out of range", fix: "use 1…240", field: .fps)
         }
         if case let .video(codec, _) = kind, !codec.isRGB {
             spec.evenSize = true  // 4:2:0 needs even sides (the odd last column or row is dropped)

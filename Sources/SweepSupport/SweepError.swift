@@ -23,6 +23,27 @@ public struct SweepError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let ioError = Code(exitCode: 74, name: "io")
     }
 
+    /// A setting the error is about, named neutrally: a front end maps it to its own
+    /// spelling (the CLI's `--max-pixels`, an app's preference), so the library never
+    /// speaks of command-line flags.
+    public struct Field: Sendable, Equatable, Hashable, CustomStringConvertible {
+        /// The setting's neutral name, as in ``RenderSpec``-style APIs (`maxPixels`).
+        public let name: String
+        public init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        public static let size = Field("size")
+        public static let fps = Field("fps")
+        public static let codec = Field("codec")
+        public static let codecOptions = Field("codecOptions")
+        public static let maxPixels = Field("maxPixels")
+        public static let maxBytes = Field("maxBytes")
+        public static let look = Field("look")
+        public static let beforeLook = Field("beforeLook")
+        public static let preset = Field("preset")
+        public static let format = Field("format")
+    }
+
     public let code: Code
     /// What is wrong, in a sentence fragment without trailing period.
     public let message: String
@@ -30,18 +51,30 @@ public struct SweepError: Error, Sendable, Equatable, CustomStringConvertible {
     public let subject: String?
     /// What the user can do about it.
     public let fix: String?
+    /// The setting concerned, if any (the subject may still be a file).
+    public let field: Field?
 
-    public init(_ code: Code, _ message: String, subject: String? = nil, fix: String? = nil) {
+    public init(_ code: Code, _ message: String, subject: String? = nil, fix: String? = nil, field: Field? = nil) {
         self.code = code
         self.message = message
         self.subject = subject
         self.fix = fix
+        self.field = field
     }
 
-    /// One line: `subject: message (fix)`.
-    public var description: String {
+    /// One line: `subject: message; fix`, the field named neutrally where no subject is given.
+    public var description: String { describe { $0.name } }
+
+    /// One line, with the field spelled as `spell` says (a front end's own names).
+    ///
+    /// The field becomes the subject when there is none; otherwise it follows the fix
+    /// in parentheses, so the user learns which setting to change.
+    public func describe(spelling spell: (Field) -> String) -> String {
+        let flag = field.map(spell)
+        let subject = self.subject ?? flag
         var s = subject.map { "\($0): \(message)" } ?? message
         if let fix { s += "; \(fix)" }
+        if let flag, flag != subject { s += " (\(flag))" }
         return s
     }
 }

@@ -84,4 +84,13 @@ struct GIFOptionTests {
         #expect(usageError(["--lossy", "-1"])?.subject == "--lossy")
         #expect(try parse(["--colors", "2", "--lossy", "0", "--dither", "ordered"]).spec.gifColors == 2)
     }
+
+    @Test("Library errors get the command line's spelling of their field")
+    func fieldSpelling() {
+        let noSubject = SweepError(.usage, "unknown codec 'x'", fix: "use h264", field: .codec)
+        #expect(OptionNames.describe(noSubject) == "--codec: unknown codec 'x'; use h264")
+        let onFile = SweepError(.dataError, "too many pixels", subject: "a.png", fix: "raise the pixel limit", field: .maxPixels)
+        #expect(OptionNames.describe(onFile) == "a.png: too many pixels; raise the pixel limit (--max-pixels)")
+        #expect(onFile.description == "a.png: too many pixels; raise the pixel limit (maxPixels)")
+    }
 }
