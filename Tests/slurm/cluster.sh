@@ -70,6 +70,7 @@ host=$(hostname -s)
 if [ -e "$conf" ] && ! head -1 "$conf" | grep -qF "$marker"; then
     die "$conf exists and is not ours, but no node is usable (sinfo: $(timeout 10 sinfo -h -o '%N %T' 2>&1 | head -1)); start that cluster or move the file away"
 fi
+# The daemons talk over loopback, so a host name that DNS or /etc/hosts does not know is fine.
 # slurmd -C measures this machine (CPUs, sockets, cores, threads). RealMemory is left out:
 # memory is not a consumable here, and in a container the measured value can exceed the limit.
 node=$(slurmd -C | head -1 | sed 's/ RealMemory=[0-9]*//')
@@ -78,7 +79,7 @@ install -d -m 0755 /etc/slurm /var/lib/slurm/slurmctld /var/lib/slurm/slurmd /va
 new=$(cat <<EOF
 $marker: a one-node cluster for make test-slurm.
 ClusterName=sweep-ci
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmUser=root
 AuthType=auth/munge
 CredType=cred/munge
@@ -97,7 +98,7 @@ SlurmctldPidFile=/run/slurmctld.pid
 SlurmdPidFile=/run/slurmd.pid
 SlurmctldLogFile=/var/log/slurm/slurmctld.log
 SlurmdLogFile=/var/log/slurm/slurmd.log
-$node State=UNKNOWN
+$node NodeAddr=127.0.0.1 State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
 )
