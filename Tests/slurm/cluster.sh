@@ -10,20 +10,27 @@
 #     this host as controller and only node, root as SlurmUser, no cgroups (task/none,
 #     proctrack/linuxproc), cores but not memory as consumables, so the array tasks'
 #     default memory request (all of it) does not serialise them;
-#   - starts slurmctld and slurmd if they are not running, and waits at most 60 s for the
-#     node to be idle.
+#   - starts slurmctld and slurmd if they are not running, and waits at most ~60 s for the
+#     node to be idle and a one-second probe job to run.
 # Daemons run in the background and stay up after the tests, so the next run is fast.
 set -euo pipefail
 
 log() { echo "slurm-cluster: $*"; }
 die() { echo "slurm-cluster: FAILED: $*" >&2; exit 1; }
 
-# A node that can take work: idle, mixed or allocated (not down, drained or unknown).
+# A node that can take work: idle, mixed or allocated, and responding (sinfo marks a node
+# whose slurmd is gone with a trailing `*`, e.g. `idle*`, until it times out).
 node_ready() {
-    timeout 10 sinfo -h -o '%T' 2>/dev/null | grep -Eq '^(idle|mixed|allocated|completing)'
+    timeout 10 sinfo -h -o '%T' 2>/dev/null | grep -Eq '^(idle|mixed|allocated|completing)$'
 }
 
-if command -v sinfo >/dev/null && node_ready; then
+# A job really runs: sinfo alone trusts the controller, which notices a dead slurmd only
+# after SlurmdTimeout (minutes), while every array would wait for it.
+job_runs() {
+    timeout 30 srun --quiet --immediate=20 --time=1 --job-name=sweep-probe true </dev/null >/dev/null 2>&1
+}
+
+if command -v sinfo >/dev/null && node_ready && job_runs; then
     log "a cluster is already up: $(timeout 10 sinfo -h -o '%P %D %T %c CPUs' | head -1)"
     exit 0
 fi
@@ -117,8 +124,9 @@ if ! pgrep -x slurmd >/dev/null; then
     slurmd </dev/null || die "slurmd did not start (see /var/log/slurm/slurmd.log)"
 fi
 
-for _ in $(seq 1 60); do
-    node_ready && { log "node $host is $(timeout 10 sinfo -h -o '%T' | head -1)"; exit 0; }
+deadline=$((SECONDS + 60))
+while ((SECONDS < deadline)); do
+    node_ready && job_runs && { log "node $host is $(timeout 10 sinfo -h -o '%T' | head -1)"; exit 0; }
     sleep 1
 done
 # A node the controller remembers as down from an earlier life: ReturnToService=2 should
