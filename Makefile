@@ -7,7 +7,7 @@ DEB_PACKAGES := pkg-config libgif-dev libavcodec-dev libavformat-dev libavutil-d
                 libpango1.0-dev libcairo2-dev liblcms2-dev fonts-dejavu-core fonts-noto-core fonts-noto-cjk ffmpeg
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build demo test readme-gif bench clean asan fuzz
+.PHONY: deps build demo test test-slurm readme-gif bench clean asan fuzz
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done); \
@@ -24,6 +24,11 @@ demo: build
 
 test: deps
 	swift test
+
+# `sweep batch` sharded by a real Slurm job array: starts a one-node cluster when none is up
+# (as root; installs munge and slurm-wlm if missing), then runs Tests/slurm/run.sh.
+test-slurm: build
+	Tests/slurm/run.sh
 
 # The picture at the top of the README.
 readme-gif: build
