@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs one benchmark scenario of DESIGN §7 for sweep and its peers, in the same run, and
+"""Runs one benchmark scenario (Benchmarks/README.md) for sweep and its peers, in the same run, and
 prints a table with ratios. Usage: compare.py gif|mp4 [runs]"""
 import os, re, shutil, statistics, subprocess, sys, time
 import numpy as np

@@ -2,13 +2,13 @@ import SweepSupport
 
 /// Step one of parsing: splits argv into positionals and named options, knowing only
 /// which options take a value. Accepts `--opt value`, `--opt=value`, short forms and `--`.
-public struct ArgumentSplitter: Sendable {
+package struct ArgumentSplitter: Sendable {
     /// One option the command knows.
-    public struct Option: Sendable {
-        public let name: String
-        public let short: Character?
-        public let takesValue: Bool
-        public init(_ name: String, short: Character? = nil, value: Bool = true) {
+    package struct Option: Sendable {
+        package let name: String
+        package let short: Character?
+        package let takesValue: Bool
+        package init(_ name: String, short: Character? = nil, value: Bool = true) {
             self.name = name
             self.short = short
             self.takesValue = value
@@ -16,29 +16,29 @@ public struct ArgumentSplitter: Sendable {
     }
 
     /// The split arguments: positionals in order, options in order (repeats kept).
-    public struct Result: Sendable, Equatable {
-        public var positionals: [String] = []
-        public var options: [(name: String, value: String?)] = []
+    package struct Result: Sendable, Equatable {
+        package var positionals: [String] = []
+        package var options: [(name: String, value: String?)] = []
 
-        public static func == (a: Result, b: Result) -> Bool {
+        package static func == (a: Result, b: Result) -> Bool {
             a.positionals == b.positionals && a.options.elementsEqual(b.options) { $0.name == $1.name && $0.value == $1.value }
         }
 
         /// The last value given for `name`.
-        public func value(_ name: String) -> String? { options.last { $0.name == name }?.value }
+        package func value(_ name: String) -> String? { options.last { $0.name == name }?.value }
         /// True when the flag `name` was given.
-        public func flag(_ name: String) -> Bool { options.contains { $0.name == name } }
+        package func flag(_ name: String) -> Bool { options.contains { $0.name == name } }
     }
 
-    public let options: [Option]
+    package let options: [Option]
 
-    public init(_ options: [Option]) { self.options = options }
+    package init(_ options: [Option]) { self.options = options }
 
     /// Splits `args` (without the program and command names).
     ///
     /// - Throws: `.usage` for an unknown option (naming the nearest known one) or a
     ///   missing value.
-    public func split(_ args: [String]) throws -> Result {
+    package func split(_ args: [String]) throws -> Result {
         var r = Result()
         var i = 0
         while i < args.count {

@@ -4,19 +4,19 @@ import SweepSupport
 /// One line of a batch file: `render`'s options as a JSON object, plus `before`, `after`
 /// and `output`. Turned into the same argument list `render` parses, so a job accepts
 /// exactly what the command line does.
-public struct BatchJob: Sendable, Equatable {
+package struct BatchJob: Sendable, Equatable {
     /// 1-based line number in the jobs file.
-    public let line: Int
+    package let line: Int
     /// The job's text, as written (its identity for `--resume`).
-    public let text: String
-    public let output: String
-    public let arguments: [String]
+    package let text: String
+    package let output: String
+    package let arguments: [String]
 
     /// Parses one JSONL line.
     ///
     /// - Throws: `.dataError` naming the file and line for invalid JSON, a missing field or
     ///   a value of the wrong type.
-    public init(line: Int, text: String, file: String) throws {
+    package init(line: Int, text: String, file: String) throws {
         self.line = line
         self.text = text
         let at = "\(file):\(line)"
@@ -55,7 +55,7 @@ public struct BatchJob: Sendable, Equatable {
     }
 
     /// A 64-bit FNV-1a hash, for identities and content checks (not security).
-    public static func fnv1a(_ bytes: some Sequence<UInt8>) -> UInt64 {
+    package static func fnv1a(_ bytes: some Sequence<UInt8>) -> UInt64 {
         var h: UInt64 = 0xcbf29ce484222325
         for b in bytes { h = (h ^ UInt64(b)) &* 0x100000001b3 }
         return h

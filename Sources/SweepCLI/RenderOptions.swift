@@ -7,31 +7,31 @@ import SweepTimeline
 
 /// Step two of parsing for `render`, `preview` and `demo`: a plain value built from the
 /// split arguments. Pure: it throws, never prints or exits.
-public struct RenderOptions: Sendable {
-    public var inputs: [String] = []
-    public var output: String?
-    public var spec: RenderSpec
-    public var position: Double?
-    public var quiet = false
-    public var json = false
+package struct RenderOptions: Sendable {
+    package var inputs: [String] = []
+    package var output: String?
+    package var spec: RenderSpec
+    package var position: Double?
+    package var quiet = false
+    package var json = false
     /// Look preset names or files, resolved by ``resolveLooks(_:)``.
-    public var beforeLook: String?
-    public var afterLook: String?
+    package var beforeLook: String?
+    package var afterLook: String?
     /// Direct values for the after side, over its look.
-    public var afterOverrides: [String: Double] = [:]
+    package var afterOverrides: [String: Double] = [:]
     /// `--preset NAME|FILE`, resolved by ``resolveLooks(_:)`` with the shortcuts below.
-    public var preset: String?
-    public var from: Double?, to: Double?, duration: Double?, hold: Double?, curve: Curve?, loop: LoopMode?
+    package var preset: String?
+    package var from: Double?, to: Double?, duration: Double?, hold: Double?, curve: Curve?, loop: LoopMode?
     /// `--strict`: refuse (rather than warn about) an animation that flashes.
-    public var strict = false
+    package var strict = false
     /// `--format NAME|FILE`: a social format, applied under the explicit options.
-    public var format: String?
+    package var format: String?
     /// The format asks for a still rather than an animation.
-    public var still = false
+    package var still = false
     /// `--poster`: also write a still beside a video.
-    public var poster = false
+    package var poster = false
     /// Options given explicitly on the command line (they win over a format).
-    public var given: Set<String> = []
+    package var given: Set<String> = []
 
     /// Options `render`, `preview` and `demo` share.
     static let common: [ArgumentSplitter.Option] = [
@@ -52,7 +52,7 @@ public struct RenderOptions: Sendable {
     ]
 
     /// Interprets split arguments.
-    public static func interpret(_ r: ArgumentSplitter.Result) throws -> RenderOptions {
+    package static func interpret(_ r: ArgumentSplitter.Result) throws -> RenderOptions {
         var from = 1.0, to = 0.0, duration = 3.0, hold = 0.5
         var curve = Curve.easeInOut
         var loop = LoopMode.forever
@@ -143,7 +143,7 @@ public struct RenderOptions: Sendable {
 
     /// Loads the animation preset (with the shortcuts applied) and the named looks, and
     /// applies the looks (and the direct values) to both sides' tracks.
-    public mutating func resolveLooks(_ library: PresetLibrary) throws {
+    package mutating func resolveLooks(_ library: PresetLibrary) throws {
         if let format {
             let f = try library.format(format)
             let kept = Set(["size", "fps", "codec", "max-bytes"].filter(given.contains).compactMap { flag in

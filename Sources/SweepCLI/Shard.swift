@@ -1,26 +1,26 @@
 import SweepSupport
 
 /// This process's share of a batch: job i belongs to shard `i % count == index`.
-public struct Shard: Sendable, Equatable {
+package struct Shard: Sendable, Equatable {
     /// This shard, 0-based.
-    public let index: Int
+    package let index: Int
     /// How many shards there are.
-    public let count: Int
+    package let count: Int
 
     /// Shard `index` of `count`.
-    public init(index: Int, count: Int) {
+    package init(index: Int, count: Int) {
         self.index = index
         self.count = count
     }
 
     /// True when job number `i` (0-based) is this shard's.
-    public func owns(_ i: Int) -> Bool { i % count == index }
+    package func owns(_ i: Int) -> Bool { i % count == index }
 
     /// The shard from `--shard K/N`, else from the scheduler's environment: Kubernetes
     /// Indexed Jobs (`JOB_COMPLETION_INDEX`, with `JOB_COMPLETIONS` set from the Job's
     /// `completions`) or Slurm job arrays (`SLURM_ARRAY_TASK_ID` − `SLURM_ARRAY_TASK_MIN`
     /// of `SLURM_ARRAY_TASK_COUNT`). `nil`: run every job.
-    public static func resolve(option: String?, environment env: [String: String]) throws -> Shard? {
+    package static func resolve(option: String?, environment env: [String: String]) throws -> Shard? {
         func make(_ k: Int?, _ n: Int?, _ source: String) throws -> Shard {
             guard let k, let n, n >= 1, k >= 0, k < n else {
                 throw SweepError(.usage, "shard from \(source) is not K/N with 0 ≤ K < N", subject: source,

@@ -10,9 +10,9 @@ import SweepTimeline
 
 /// The `sweep` command line: parses, runs, prints one line per message, and maps errors
 /// to sysexits codes. `main.swift` only calls ``run(_:)``.
-public enum SweepCommand {
+package enum SweepCommand {
     /// The version `sweep --version` prints.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 
     static let usage = """
     sweep \(version): animated before/after comparisons as GIF, video and stills
@@ -90,7 +90,7 @@ public enum SweepCommand {
     """
 
     /// Runs the command line `args` (without the program name) and returns the exit code.
-    public static func run(_ args: [String]) -> Int32 {
+    package static func run(_ args: [String]) -> Int32 {
         TempFileRegistry.shared.installSignalHandlers()
         do {
             try dispatch(args)

@@ -1,6 +1,6 @@
 import CPangoCairo
 
-/// The seed's built-in demo pictures, drawn with Cairo (DESIGN §3), so `sweep demo` needs
+/// The seed's built-in demo pictures, drawn with Cairo (docs/REFERENCE.md §look), so `sweep demo` needs
 /// no input files.
 public enum DemoScenes {
     /// The 900×1200 "Flat landscape": grey sky, white sun, grey hill.

@@ -1,4 +1,4 @@
-/// The look of the comparison slider, in points (DESIGN §3).
+/// The look of the comparison slider, in points (docs/REFERENCE.md §look).
 ///
 /// Every size is in points; ``resolvedScale(width:height:)`` converts points to pixels.
 /// The defaults reproduce the seed component.

@@ -1,5 +1,9 @@
 // SweepKit is the one import an app needs: the pipeline and the types it speaks in.
 @_exported import SweepImaging
 @_exported import SweepPipeline
-@_exported import SweepSupport
 @_exported import SweepTimeline
+import SweepSupport
+
+/// Every failure sweep reports: a code (mapped to an exit status), a message, the file or
+/// setting concerned, and a fix. The plumbing module it lives in is not re-exported.
+public typealias SweepError = SweepSupport.SweepError

@@ -1,5 +1,5 @@
 import SweepImaging
 import SweepTimeline
 
-// Looks ease per field (DESIGN §5); the method already exists on Adjustments.
+// Looks ease per field (docs/REFERENCE.md §timeline); the method already exists on Adjustments.
 extension Adjustments: Interpolatable {}

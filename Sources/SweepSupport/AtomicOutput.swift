@@ -10,20 +10,20 @@ import Foundation
 /// It has one owner (it is not copyable): ``commit()`` consumes it, and dropping it
 /// without a commit removes the temporary file. The SIGINT/SIGTERM handler removes it too
 /// (see ``TempFileRegistry``).
-public struct AtomicOutput: ~Copyable {
+package struct AtomicOutput: ~Copyable {
     /// The final path.
-    public let destination: String
+    package let destination: String
     /// Where the writer writes until commit.
-    public let temporaryPath: String
+    package let temporaryPath: String
     /// The destination is a device or pipe (`/dev/stdout`, `/dev/full`): written directly,
     /// never renamed over or removed.
-    public let isDirect: Bool
+    package let isDirect: Bool
     private var done = false
 
     /// Reserves a temporary name beside `destination`.
     ///
     /// - Throws: ``SweepError/Code/cannotCreate`` when the folder is missing or unwritable.
-    public init(destination: String) throws {
+    package init(destination: String) throws {
         self.destination = destination
         let url = URL(fileURLWithPath: destination)
         let dir = url.deletingLastPathComponent().path
@@ -56,7 +56,7 @@ public struct AtomicOutput: ~Copyable {
     }
 
     /// A fresh hidden name in `path`'s folder, `.NAME.PID.N.tmp`.
-    public static func temporaryName(beside path: String) -> String {
+    package static func temporaryName(beside path: String) -> String {
         let url = URL(fileURLWithPath: path)
         return url.deletingLastPathComponent().path + "/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
     }
@@ -65,7 +65,7 @@ public struct AtomicOutput: ~Copyable {
     ///
     /// - Throws: ``SweepError/Code/cannotCreate`` when the rename fails; the temporary
     ///   file is removed and the destination is untouched.
-    public consuming func commit() throws {
+    package consuming func commit() throws {
         done = true
         if isDirect { return }
         let fd = open(temporaryPath, O_RDONLY)
@@ -81,7 +81,7 @@ public struct AtomicOutput: ~Copyable {
     }
 
     /// Removes the temporary file; the destination is untouched.
-    public consuming func discard() {}
+    package consuming func discard() {}
 
     deinit {
         guard !done, !isDirect else { return }

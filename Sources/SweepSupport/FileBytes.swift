@@ -4,9 +4,9 @@ import Glibc
 
 /// Writing a whole byte buffer to a file with every error checked (short writes, disk
 /// full on flush or close).
-public enum FileBytes {
+package enum FileBytes {
     /// Writes `bytes` to `path`; errors name `reportAs`, the path the user gave.
-    public static func write(_ bytes: [UInt8], to path: String, reportAs: String) throws {
+    package static func write(_ bytes: [UInt8], to path: String, reportAs: String) throws {
         guard let f = fopen(path, "wb") else {
             throw SweepError(.cannotCreate, "cannot create the file (\(String(cString: strerror(errno))))", subject: reportAs,
                              fix: "check the folder exists and is writable")
@@ -22,7 +22,7 @@ public enum FileBytes {
     }
 
     /// The size of the file at `path` in bytes, 0 when there is none (a device reports 0 too).
-    public static func size(_ path: String) -> Int {
+    package static func size(_ path: String) -> Int {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return 0 }
         return Int(info.st_size)

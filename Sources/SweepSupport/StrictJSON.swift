@@ -2,12 +2,12 @@ import Foundation
 
 /// JSON decoding for preset and job files that reports every problem with the file, the
 /// field and the reason, and treats unknown keys as errors (a typo must not be ignored).
-public enum StrictJSON {
+package enum StrictJSON {
     /// Decodes `T` from `data`; errors name `file`.
     ///
     /// - Throws: `.dataError` with "line L, column C" for malformed JSON, or the field path
     ///   for a missing key, a wrong type, an unknown key or an out-of-range value.
-    public static func decode<T: Decodable>(_ type: T.Type, from data: Data, file: String) throws -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from data: Data, file: String) throws -> T {
         do {
             _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
@@ -24,12 +24,12 @@ public enum StrictJSON {
     }
 
     /// Decodes one JSON document given as a string (a line of a JSONL file, say).
-    public static func decode<T: Decodable>(_ type: T.Type, from text: String, file: String) throws -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from text: String, file: String) throws -> T {
         try decode(type, from: Data(text.utf8), file: file)
     }
 
     /// "field a.b[2].c" for a coding path (or "the top level").
-    public static func path(_ keys: [any CodingKey]) -> String {
+    package static func path(_ keys: [any CodingKey]) -> String {
         let parts = keys.map { k in k.intValue.map { "[\($0)]" } ?? k.stringValue }
         var s = ""
         for p in parts { s += p.hasPrefix("[") || s.isEmpty ? p : "." + p }
@@ -58,7 +58,7 @@ public enum StrictJSON {
 
     /// " at line L, column C" of the first syntax error in `data` ("" when Foundation gives no
     /// offset), or `nil` when it parses.
-    public static func syntaxError(in data: Data) -> String? {
+    package static func syntaxError(in data: Data) -> String? {
         do {
             _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
             return nil
@@ -81,7 +81,7 @@ public enum StrictJSON {
     }
 
     /// Throws when the object being decoded has keys outside `allowed`.
-    public static func rejectUnknownKeys(in decoder: any Decoder, allowed: Set<String>) throws {
+    package static func rejectUnknownKeys(in decoder: any Decoder, allowed: Set<String>) throws {
         let c = try decoder.container(keyedBy: AnyKey.self)
         for key in c.allKeys where !allowed.contains(key.stringValue) {
             let near = Suggestion.nearest(key.stringValue, in: allowed.sorted())
@@ -91,7 +91,7 @@ public enum StrictJSON {
     }
 
     /// The file's `version` (1 when absent); throws unless it is one this build reads.
-    public static func version<K: CodingKey>(_ c: KeyedDecodingContainer<K>, key: K, supported: Int = 1) throws -> Int {
+    package static func version<K: CodingKey>(_ c: KeyedDecodingContainer<K>, key: K, supported: Int = 1) throws -> Int {
         let v = try c.decodeIfPresent(Int.self, forKey: key) ?? 1
         guard v == supported else {
             throw SweepError(.dataError, "version \(v) is not supported", fix: "use \"version\": \(supported)")
@@ -100,7 +100,7 @@ public enum StrictJSON {
     }
 
     /// Throws unless `value` is finite and inside `range`.
-    public static func check(_ value: Double, _ field: String, in range: ClosedRange<Double>, decoder: any Decoder) throws {
+    package static func check(_ value: Double, _ field: String, in range: ClosedRange<Double>, decoder: any Decoder) throws {
         guard value.isFinite, range.contains(value) else {
             throw SweepError(.dataError, "\(path(decoder.codingPath)).\(field) is \(value), outside \(range.lowerBound)…\(range.upperBound)",
                              subject: nil, fix: "use a value in \(range.lowerBound)…\(range.upperBound)")
@@ -109,17 +109,17 @@ public enum StrictJSON {
 }
 
 /// Any string key, for reading all the keys of an object.
-public struct AnyKey: CodingKey {
-    public var stringValue: String
-    public var intValue: Int?
-    public init(stringValue: String) { self.stringValue = stringValue }
-    public init?(intValue: Int) { self.stringValue = String(intValue); self.intValue = intValue }
+package struct AnyKey: CodingKey {
+    package var stringValue: String
+    package var intValue: Int?
+    package init(stringValue: String) { self.stringValue = stringValue }
+    package init?(intValue: Int) { self.stringValue = String(intValue); self.intValue = intValue }
 }
 
 /// Nearest-name suggestions for typos (edit distance).
-public enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `word`, if close enough to help.
-    public static func nearest(_ word: String, in candidates: [String]) -> String? {
+    package static func nearest(_ word: String, in candidates: [String]) -> String? {
         let w = Array(word.lowercased())
         var best: (String, Int)?
         for c in candidates {

@@ -6,7 +6,7 @@ import Foundation
 extension TempFileRegistry {
     /// Removes `path`: a file, or a folder with the files in it (one level, as staged
     /// outputs have).
-    public static func removeTree(_ path: String) {
+    package static func removeTree(_ path: String) {
         if unlink(path) == 0 || errno != EISDIR { return }
         if let names = try? FileManager.default.contentsOfDirectory(atPath: path) {
             for name in names { unlink(path + "/" + name) }

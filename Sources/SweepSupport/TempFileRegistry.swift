@@ -5,8 +5,8 @@ import Foundation
 
 /// The temporary files in flight, so that SIGINT and SIGTERM can remove them before the
 /// process dies.
-public final class TempFileRegistry: @unchecked Sendable {
-    public static let shared = TempFileRegistry()
+package final class TempFileRegistry: @unchecked Sendable {
+    package static let shared = TempFileRegistry()
     private let lock = NSLock()
     private var paths: Set<String> = []
 
@@ -16,7 +16,7 @@ public final class TempFileRegistry: @unchecked Sendable {
     package func isRegistered(_ path: String) -> Bool { lock.lock(); defer { lock.unlock() }; return paths.contains(path) }
 
     /// Removes every registered temporary file (called from the signal handler's thread).
-    public func removeAll() {
+    package func removeAll() {
         lock.lock()
         let all = paths
         paths.removeAll()
@@ -28,7 +28,7 @@ public final class TempFileRegistry: @unchecked Sendable {
 
     /// Installs SIGINT/SIGTERM handlers that remove the temporary files and exit with
     /// 128 + signal, as a shell expects.
-    public func installSignalHandlers() {
+    package func installSignalHandlers() {
         for sig in [SIGINT, SIGTERM] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())

@@ -2,7 +2,7 @@
 ///
 /// Generic over the look type so that the timeline stays free of any imaging code.
 public struct Animation<Look: Interpolatable>: Sendable, Equatable {
-    /// Split position: the fraction showing *before* (DESIGN §3), 0…1.
+    /// Split position: the fraction showing *before* (docs/REFERENCE.md §look), 0…1.
     public var position: Track<Double>
     /// The before side's look over time.
     public var before: Track<Look>

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How a value travels to a keyframe: SwiftUI's curves and springs, exactly (DESIGN §5).
+/// How a value travels to a keyframe: SwiftUI's curves and springs, exactly (docs/REFERENCE.md §timeline).
 public enum Curve: Sendable, Equatable, Hashable {
     /// Stay at the previous value, then jump when the keyframe is reached.
     case hold

@@ -1,4 +1,4 @@
-/// How the animation honours a reduced-motion preference (DESIGN §5).
+/// How the animation honours a reduced-motion preference (docs/REFERENCE.md §timeline).
 public enum ReduceMotion: String, Sendable, Equatable, CaseIterable {
     /// Full motion.
     case off

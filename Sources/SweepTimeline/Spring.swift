@@ -1,6 +1,6 @@
 import Foundation
 
-/// A damped harmonic spring with mass 1, as SwiftUI defines it (DESIGN §5).
+/// A damped harmonic spring with mass 1, as SwiftUI defines it (docs/REFERENCE.md §timeline).
 ///
 /// Evaluated in closed form for the under-, critically and over-damped cases; it starts at
 /// rest at 0 and settles at 1.

@@ -3,6 +3,7 @@ import Testing
 import SweepGIF
 import SweepImaging
 import SweepMedia
+import SweepSupport
 
 /// The built `sweep` binary.
 func sweepBinary() throws -> String {
@@ -52,13 +53,30 @@ struct EndToEndTests {
     @Test("render and preview from image files; --json summary")
     func renderFiles() throws {
         let dir = try scratchDir()
-        #expect(try runSweep(["preview", "--size", "64x48", "-o", dir + "/a.png", "--position", "0", "--no-labels"]).code == 64)
-        // Make inputs with the tool itself: two previews of the demo are real PNG files.
-        _ = try runSweep(["demo", "-o", dir, "--size", "120x90", "--fps", "5", "--quiet"])
-        let r = try runSweep(["render", dir + "/missing.png", dir + "/missing2.png", "-o", dir + "/x.gif"])
-        #expect(r.code == 66)
-        #expect(r.stderr.contains("missing.png") && r.stderr.split(separator: "\n").count == 1)
-        #expect(!FileManager.default.fileExists(atPath: dir + "/x.gif"))
+        let red = RGBA8(r: 220, g: 30, b: 30, a: 255), blue = RGBA8(r: 20, g: 40, b: 230, a: 255)
+        try StillEncoder.write(RGBAImage(width: 128, height: 96, fill: red), to: dir + "/a.png", format: .png)
+        try StillEncoder.write(RGBAImage(width: 128, height: 96, fill: blue), to: dir + "/b.png", format: .png)
+        // render: the JSON summary matches the file it describes.
+        let r = try runSweep(["render", dir + "/a.png", dir + "/b.png", "-o", dir + "/x.gif", "--size", "64x48", "--fps", "10",
+                              "--duration", "0.5", "--hold", "0", "--no-labels", "--json"])
+        #expect(r.code == 0, "\(r.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let gif = try GIFReader(path: dir + "/x.gif")
+        #expect(summary["output"] as? String == dir + "/x.gif" && summary["format"] as? String == "gif")
+        #expect(summary["width"] as? Int == 64 && summary["height"] as? Int == 48 && gif.width == 64 && gif.height == 48)
+        #expect(summary["frames"] as? Int == 5 && summary["bytes"] as? Int == FileBytes.size(dir + "/x.gif"))
+        #expect(gif.frames.first?[2, 24] == red && gif.frames.last?[61, 24] == blue)
+        // preview: a quarter of the width shows before.
+        let p = try runSweep(["preview", dir + "/a.png", dir + "/b.png", "-o", dir + "/p.png", "--position", "0.25",
+                              "--size", "64x48", "--no-labels", "--no-handle", "--quiet"])
+        #expect(p.code == 0, "\(p.stderr)")
+        let still = try ImageDecoder.decode(path: dir + "/p.png")
+        #expect(still[10, 24] == red && still[20, 24] == blue)
+        // A missing input: exit 66, one line naming it, no output.
+        let missing = try runSweep(["render", dir + "/missing.png", dir + "/missing2.png", "-o", dir + "/y.gif"])
+        #expect(missing.code == 66)
+        #expect(missing.stderr.contains("missing.png") && missing.stderr.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/y.gif"))
     }
 
     @Test("Bad input: not an image, unknown extension, malformed size")
@@ -254,11 +272,13 @@ struct AtomicOutputTests {
     }
 }
 
-@Suite("Permissions", .serialized)
+/// Root can switch to `nobody` with setpriv; as any other user the checks below cannot run.
+private let canDropPrivileges = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+
+@Suite("Permissions", .serialized, .enabled(if: canDropPrivileges, "needs root and setpriv to run as nobody"))
 struct PermissionTests {
     /// Runs sweep as the unprivileged user `nobody` (root ignores file permissions).
-    func runAsNobody(_ args: [String]) throws -> (code: Int32, stderr: String)? {
-        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return nil }
+    func runAsNobody(_ args: [String]) throws -> (code: Int32, stderr: String) {
         // A copy `nobody` can reach, wherever the checkout lives (it may be under /root).
         let dir = try scratchDir()
         chmod(dir, 0o755)
@@ -287,9 +307,9 @@ struct PermissionTests {
         chmod(dir + "/secret.png", 0o000)
         let writable = try scratchDir()
         chmod(writable, 0o777)
-        guard let unreadable = try runAsNobody(["render", dir + "/secret.png", "-o", writable + "/o.gif"]) else { return }
+        let unreadable = try runAsNobody(["render", dir + "/secret.png", "-o", writable + "/o.gif"])
         #expect(unreadable.code == 66 && unreadable.stderr.contains("secret.png"), "\(unreadable)")
-        let unwritable = try runAsNobody(["render", dir + "/in.png", dir + "/in.png", "-o", dir + "/o.gif"])!
+        let unwritable = try runAsNobody(["render", dir + "/in.png", dir + "/in.png", "-o", dir + "/o.gif"])
         #expect(unwritable.code == 73 && unwritable.stderr.contains("o.gif"), "\(unwritable)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["in.png", "secret.png"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: writable).isEmpty)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import SweepImaging
 
-/// The float reference of DESIGN §4, written step by step (not through ColorMatrix).
+/// The float reference of docs/REFERENCE.md §colour, written step by step (not through ColorMatrix).
 func referenceAdjust(_ rgb: (Double, Double, Double), _ a: Adjustments) -> (Double, Double, Double) {
     var (r, g, b) = rgb
     let s = a.saturation
@@ -19,7 +19,7 @@ func referenceAdjust(_ rgb: (Double, Double, Double), _ a: Adjustments) -> (Doub
     return (r, g, b)
 }
 
-@Suite("Colour adjustments (DESIGN §4)")
+@Suite("Colour adjustments (docs/REFERENCE.md §colour)")
 struct AdjustmentTests {
     static let looks: [Adjustments] = [.vivid, .noir, .dream, Adjustments(brightness: -0.3, contrast: 2, saturation: 0.4, hue: -135),
                                        Adjustments(hue: 200), Adjustments(saturation: 3)]

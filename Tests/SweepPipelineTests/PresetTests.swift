@@ -35,7 +35,7 @@ struct PresetTests {
         for n in library.names(.looks) { _ = try library.look(n) }
     }
 
-    @Test("The seed's looks in presets/looks match DESIGN §4")
+    @Test("The seed's looks in presets/looks match docs/REFERENCE.md §colour")
     func seedLooks() throws {
         #expect(try library.look("vivid") == Adjustments(brightness: 0.05, contrast: 1.2, saturation: 1.7))
         #expect(try library.look("noir") == Adjustments(brightness: -0.05, contrast: 1.35, saturation: 0))

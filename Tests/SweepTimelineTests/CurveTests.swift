@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Curves match SwiftUI")
 struct CurveTests {
-    @Test("Bézier check values from DESIGN §5", arguments: [
+    @Test("Bézier check values from docs/REFERENCE.md §timeline", arguments: [
         (Curve.easeInOut, 0.25, 0.129162),
         (Curve.easeInOut, 0.75, 0.870838),
         (Curve.easeInOut, 0.5, 0.5),
