@@ -2,40 +2,62 @@
 import Glibc
 #endif
 import Foundation
+import Synchronization
 
 /// The temporary files in flight, so that SIGINT and SIGTERM can remove them before the
 /// process dies.
-public final class TempFileRegistry: @unchecked Sendable {
+///
+/// All mutable state sits in one `Mutex`, so the compiler checks the sharing between the
+/// render threads and the signal handler's queue (no `@unchecked Sendable`).
+public final class TempFileRegistry: Sendable {
+    /// The process-wide registry that ``AtomicOutput`` reports to.
     public static let shared = TempFileRegistry()
-    private let lock = NSLock()
-    private var paths: Set<String> = []
 
-    func add(_ path: String) { lock.lock(); paths.insert(path); lock.unlock() }
-    func remove(_ path: String) { lock.lock(); paths.remove(path); lock.unlock() }
+    private struct State {
+        var paths: Set<String> = []
+        /// Kept alive for the life of the process: a released source stops delivering.
+        var sources: [any DispatchSourceSignal] = []
+        /// How many times handlers were actually installed (0 or 1).
+        var installations = 0
+    }
+
+    private let state = Mutex(State())
+
+    func add(_ path: String) { state.withLock { _ = $0.paths.insert(path) } }
+    func remove(_ path: String) { state.withLock { _ = $0.paths.remove(path) } }
 
     /// Removes every registered temporary file (called from the signal handler's thread).
     public func removeAll() {
-        lock.lock()
-        let all = paths
-        paths.removeAll()
-        lock.unlock()
+        let all = state.withLock { s in
+            let all = s.paths
+            s.paths.removeAll()
+            return all
+        }
         for p in all { unlink(p) }
     }
 
-    private var sources: [any DispatchSourceSignal] = []
-
     /// Installs SIGINT/SIGTERM handlers that remove the temporary files and exit with
     /// 128 + signal, as a shell expects.
+    ///
+    /// Idempotent: a second call (a batch runs many renders in one process) does nothing,
+    /// so each signal is handled by exactly one dispatch source.
     public func installSignalHandlers() {
-        for sig in [SIGINT, SIGTERM] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { [weak self] in
-                self?.removeAll()
-                exit(128 + sig)
+        state.withLock { s in
+            guard s.installations == 0 else { return }
+            s.installations += 1
+            for sig in [SIGINT, SIGTERM] {
+                signal(sig, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+                source.setEventHandler { [weak self] in
+                    self?.removeAll()
+                    exit(128 + sig)
+                }
+                source.resume()
+                s.sources.append(source)
             }
-            source.resume()
-            sources.append(source)
         }
     }
+
+    /// How many times ``installSignalHandlers()`` really installed handlers; for tests.
+    package var signalHandlerInstallations: Int { state.withLock { $0.installations } }
 }
