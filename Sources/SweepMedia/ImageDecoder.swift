@@ -54,7 +54,8 @@ public enum ImageDecoder {
         defer { opaque.release() }
         let bufSize: Int32 = 65536
         guard let buffer = av_malloc(Int(bufSize)) else { throw SweepError(.internalError, "out of memory", subject: name) }
-        guard let avio = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), bufSize, 0, opaque.toOpaque(),
+        // av_malloc gives fresh untyped memory that avio reads and writes as bytes: bind it once.
+        guard let avio = avio_alloc_context(buffer.bindMemory(to: UInt8.self, capacity: Int(bufSize)), bufSize, 0, opaque.toOpaque(),
                                             MemoryInput.read, nil, MemoryInput.seek) else {
             av_free(buffer)
             throw SweepError(.internalError, "out of memory", subject: name)
@@ -157,10 +158,11 @@ public enum ImageDecoder {
         }
         guard deep else { return RGBAImage(width: w, height: h, pixels: buffer) }
         var pixels = [UInt8](repeating: 0, count: w * h * 4)
-        buffer.withUnsafeBytes { raw in
-            let s16 = raw.bindMemory(to: UInt16.self)
-            for i in 0..<(w * h * 4) {
-                pixels[i] = UInt8((Int(UInt16(littleEndian: s16[i])) * 255 + 32767) / 65535)
+        buffer.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: UInt16.self) { s16 in
+                for i in 0..<(w * h * 4) {
+                    pixels[i] = UInt8((Int(UInt16(littleEndian: s16[i])) * 255 + 32767) / 65535)
+                }
             }
         }
         return RGBAImage(width: w, height: h, pixels: pixels)
