@@ -48,12 +48,18 @@ let package = Package(
         .executableTarget(name: "sweep-framebench", dependencies: ["SweepPipeline", "SweepImaging", "SweepTimeline"],
                           path: "Benchmarks/FrameBench"),
 
+        // Test-only readers (giflib and libav decoders) that check what the encoders wrote.
+        // Not shipped: the one-importer rule for CGIF and CFFmpeg applies to the products'
+        // modules, and this target sits beside them only so the tests can share it.
+        .target(name: "SweepTestSupport", dependencies: ["CGIF", "CFFmpeg", "SweepImaging", "SweepMedia", "SweepSupport"],
+                path: "Tests/SweepTestSupport"),
+
         .testTarget(name: "SweepImagingTests", dependencies: ["SweepImaging"]),
         .testTarget(name: "SweepTimelineTests", dependencies: ["SweepTimeline"]),
-        .testTarget(name: "SweepEncoderTests", dependencies: ["SweepGIF", "SweepMedia", "SweepImaging", "SweepSupport"]),
-        .testTarget(name: "SweepPipelineTests", dependencies: ["SweepPipeline", "SweepGIF", "SweepMedia"]),
-        .testTarget(name: "SweepKitTests", dependencies: ["SweepKit", "SweepGIF", "SweepMedia"]),
-        .testTarget(name: "SweepCLITests", dependencies: ["SweepCLI", "SweepPipeline", "SweepGIF", "SweepImaging", "SweepTimeline", "SweepSupport", "SweepMedia"]),
+        .testTarget(name: "SweepEncoderTests", dependencies: ["SweepTestSupport", "SweepGIF", "SweepMedia", "SweepImaging", "SweepSupport"]),
+        .testTarget(name: "SweepPipelineTests", dependencies: ["SweepTestSupport", "SweepPipeline", "SweepGIF", "SweepMedia"]),
+        .testTarget(name: "SweepKitTests", dependencies: ["SweepTestSupport", "SweepKit", "SweepGIF", "SweepMedia"]),
+        .testTarget(name: "SweepCLITests", dependencies: ["SweepTestSupport", "SweepCLI", "SweepPipeline", "SweepGIF", "SweepImaging", "SweepTimeline", "SweepSupport", "SweepMedia"]),
     ]
 )
 

@@ -49,27 +49,15 @@ public enum ImageDecoder {
             throw SweepError(.dataError, "the image claims \(w)×\(h) pixels, over the limit of \(maxPixels)", subject: name,
                              fix: "raise --max-pixels if the image is genuine")
         }
-        let input = MemoryInput(bytes: bytes)
-        let opaque = Unmanaged.passRetained(input)
-        defer { opaque.release() }
-        let bufSize: Int32 = 65536
-        guard let buffer = av_malloc(Int(bufSize)) else { throw SweepError(.internalError, "out of memory", subject: name) }
-        // av_malloc gives fresh untyped memory that avio reads and writes as bytes: bind it once.
-        guard let avio = avio_alloc_context(buffer.bindMemory(to: UInt8.self, capacity: Int(bufSize)), bufSize, 0, opaque.toOpaque(),
-                                            MemoryInput.read, nil, MemoryInput.seek) else {
-            av_free(buffer)
-            throw SweepError(.internalError, "out of memory", subject: name)
-        }
-        defer {
-            av_free(avio.pointee.buffer)
-            var a: UnsafeMutablePointer<AVIOContext>? = avio
-            avio_context_free(&a)
-        }
-        var fmt = avformat_alloc_context()
-        fmt?.pointee.pb = avio
-        fmt?.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-        guard avformat_open_input(&fmt, nil, nil, nil) >= 0, let ctx = fmt else { throw notImage }
-        defer { var c: UnsafeMutablePointer<AVFormatContext>? = ctx; avformat_close_input(&c) }
+        let avio = try MemoryIOContext(bytes: bytes, subject: name)
+        guard let prepared = avformat_alloc_context() else { throw SweepError(.internalError, "out of memory", subject: name) }
+        prepared.pointee.pb = avio.ptr
+        prepared.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        // On failure avformat_open_input frees `prepared` (not the custom avio, which `avio` owns).
+        // Declared after `avio`, so it is closed first: it reads through avio to the end.
+        let input = try InputFormatContext(url: nil, prepared: prepared, what: "not an image sweep can read", subject: name,
+                                           fix: "give a JPEG, PNG, WebP, TIFF, BMP or GIF image")
+        let ctx = input.ptr
         // No avformat_find_stream_info: it would decode a frame with no pixel limit. The
         // image demuxers know the codec from the header; the decoder below is capped.
         let streamIndex = av_find_best_stream(ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
@@ -83,11 +71,13 @@ public enum ImageDecoder {
         guard let codec = avcodec_find_decoder(par.pointee.codec_id) else { throw notImage }
         let decHandle = try CodecContextHandle(codec: codec)
         let dec = decHandle.ptr
-        avcodec_parameters_to_context(dec, par)
+        try FFmpegCall.check(avcodec_parameters_to_context(dec, par), "cannot copy codec parameters", subject: name,
+                             kind: .internalError)
         dec.pointee.thread_count = 1
         // The decoder refuses to allocate a picture over the limit (a decompression bomb).
         dec.pointee.max_pixels = Int64(min(maxPixels, Int(Int32.max)))
-        guard avcodec_open2(dec, codec, nil) >= 0 else { throw notImage }
+        try FFmpegCall.check(avcodec_open2(dec, codec, nil), "not an image sweep can read", subject: name, kind: .dataError,
+                             fix: "give a JPEG, PNG, WebP, TIFF, BMP or GIF image")
         let frameHandle = try FrameHandle(), packetHandle = try PacketHandle()
         let frame = frameHandle.ptr, packet = packetHandle.ptr
         let corrupt = SweepError(.dataError, "the image is corrupt or truncated", subject: name,
@@ -96,9 +86,10 @@ public enum ImageDecoder {
         while !got {
             let r = av_read_frame(ctx, packet)
             if r < 0 {
-                // Drain: some decoders hold the picture until the end of input.
-                avcodec_send_packet(dec, nil)
-                got = avcodec_receive_frame(dec, frame) >= 0
+                // End of input, or a read error (a truncated file, which the decoder may
+                // still have enough of). Drain: some decoders hold the picture until the end.
+                // A failed flush or receive leaves `got` false: reported as corrupt below.
+                got = avcodec_send_packet(dec, nil) >= 0 && avcodec_receive_frame(dec, frame) >= 0
                 break
             }
             defer { av_packet_unref(packet) }
@@ -147,14 +138,11 @@ public enum ImageDecoder {
         let deep = (av_pix_fmt_desc_get(src)?.pointee.comp.0.depth ?? 8) > 8
         let dstFormat = deep ? AV_PIX_FMT_RGBA64LE : AV_PIX_FMT_RGBA
         let bytesPerPixel = deep ? 8 : 4
-        guard let sws = sws_getContext(Int32(w), Int32(h), src, Int32(w), Int32(h), dstFormat,
-                                       sweep_sws_bicubic | sweep_sws_accurate, nil, nil, nil) else {
-            throw SweepError(.dataError, "unsupported pixel format", subject: name, fix: "convert the image to PNG or JPEG")
-        }
-        let scaler = ScalerHandle(sws)
+        let scaler = try ScalerHandle(width: w, height: h, from: src, to: dstFormat, subject: name, kind: .dataError,
+                                      fix: "convert the image to PNG or JPEG")
         var buffer = [UInt8](repeating: 0, count: w * h * bytesPerPixel)
-        buffer.withUnsafeMutableBufferPointer { p in
-            scaler.scale(frame: frame, height: h, into: p.baseAddress!, stride: w * bytesPerPixel)
+        try buffer.withUnsafeMutableBufferPointer { p in
+            try scaler.scale(frame: frame, height: h, into: p.baseAddress!, stride: w * bytesPerPixel)
         }
         guard deep else { return RGBAImage(width: w, height: h, pixels: buffer) }
         var pixels = [UInt8](repeating: 0, count: w * h * 4)

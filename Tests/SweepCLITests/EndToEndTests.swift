@@ -3,6 +3,7 @@ import Testing
 import SweepGIF
 import SweepImaging
 import SweepMedia
+import SweepTestSupport
 
 /// The built `sweep` binary.
 func sweepBinary() throws -> String {

@@ -5,6 +5,7 @@ import SweepMedia
 
 // README-EXAMPLE-BEGIN
 import SweepKit
+import SweepTestSupport
 
 func makeReveal(before: String, after: String, output: String) throws -> RenderResult {
     var comparison = Comparison(before: before, after: after)

@@ -5,6 +5,7 @@ import SweepMedia
 import SweepSupport
 import SweepTimeline
 @testable import SweepPipeline
+import SweepTestSupport
 
 /// RIFF/PNG chunk walking for the two formats FFmpeg 5.1 cannot play back as animations.
 enum ChunkReader {
