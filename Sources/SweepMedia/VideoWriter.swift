@@ -9,7 +9,9 @@ import SweepSupport
 /// and frames are tagged BT.709 (primaries, transfer, matrix, range), so players show the
 /// colours sweep rendered. Frames stream through: nothing is kept after it is encoded.
 public final class VideoWriter {
+    /// Frame width in pixels; every frame added must have it.
     public let width: Int
+    /// Frame height in pixels; every frame added must have it.
     public let height: Int
     let destination: String
     let codec: VideoCodec
