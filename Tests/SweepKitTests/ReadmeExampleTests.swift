@@ -2,10 +2,10 @@ import Foundation
 import Testing
 import SweepGIF
 import SweepMedia
+import SweepTestSupport
 
 // README-EXAMPLE-BEGIN
 import SweepKit
-import SweepTestSupport
 
 func makeReveal(before: String, after: String, output: String) throws -> RenderResult {
     var comparison = Comparison(before: before, after: after)
