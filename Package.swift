@@ -24,6 +24,9 @@ let package = Package(
                        providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
         .systemLibrary(name: "CLCMS2", path: "Sources/CLCMS2",
                        providers: [.apt(["liblcms2-dev"])]),
+        // zlib: only to inflate PNG colour profiles under a cap before FFmpeg sees them.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib",
+                       providers: [.apt(["zlib1g-dev"])]),
 
         // Shared plumbing: typed errors, atomic output files. Pure Swift.
         .target(name: "SweepSupport"),
@@ -33,7 +36,7 @@ let package = Package(
         .target(name: "SweepTimeline"),
         // Encoders.
         .target(name: "SweepGIF", dependencies: ["CGIF", "SweepImaging", "SweepSupport"]),
-        .target(name: "SweepMedia", dependencies: ["CFFmpeg", "SweepImaging", "SweepSupport"]),
+        .target(name: "SweepMedia", dependencies: ["CFFmpeg", "CZlib", "SweepImaging", "SweepSupport"]),
         // Pipeline: spec -> timeline -> frames -> encoder.
         .target(name: "SweepPipeline", dependencies: ["SweepImaging", "SweepTimeline", "SweepGIF", "SweepMedia"]),
         // The embedding API: one import for apps.
@@ -48,12 +51,18 @@ let package = Package(
         .executableTarget(name: "sweep-framebench", dependencies: ["SweepPipeline", "SweepImaging", "SweepTimeline"],
                           path: "Benchmarks/FrameBench"),
 
+        // Test-only readers (giflib and libav decoders) that check what the encoders wrote.
+        // Not shipped: the one-importer rule for CGIF and CFFmpeg applies to the products'
+        // modules, and this target sits beside them only so the tests can share it.
+        .target(name: "SweepTestSupport", dependencies: ["CGIF", "CFFmpeg", "SweepImaging", "SweepMedia", "SweepSupport"],
+                path: "Tests/SweepTestSupport"),
+
         .testTarget(name: "SweepImagingTests", dependencies: ["SweepImaging"]),
         .testTarget(name: "SweepTimelineTests", dependencies: ["SweepTimeline"]),
-        .testTarget(name: "SweepEncoderTests", dependencies: ["SweepGIF", "SweepMedia", "SweepImaging", "SweepSupport"]),
-        .testTarget(name: "SweepPipelineTests", dependencies: ["SweepPipeline", "SweepGIF", "SweepMedia"]),
-        .testTarget(name: "SweepKitTests", dependencies: ["SweepKit", "SweepGIF", "SweepMedia"]),
-        .testTarget(name: "SweepCLITests", dependencies: ["SweepCLI", "SweepPipeline", "SweepGIF", "SweepImaging", "SweepTimeline", "SweepSupport", "SweepMedia"]),
+        .testTarget(name: "SweepEncoderTests", dependencies: ["SweepTestSupport", "SweepGIF", "SweepMedia", "SweepImaging", "SweepSupport"]),
+        .testTarget(name: "SweepPipelineTests", dependencies: ["SweepTestSupport", "SweepPipeline", "SweepGIF", "SweepMedia"]),
+        .testTarget(name: "SweepKitTests", dependencies: ["SweepTestSupport", "SweepKit", "SweepGIF", "SweepMedia"]),
+        .testTarget(name: "SweepCLITests", dependencies: ["SweepTestSupport", "SweepCLI", "SweepPipeline", "SweepGIF", "SweepImaging", "SweepTimeline", "SweepSupport", "SweepMedia"]),
     ]
 )
 

@@ -1,22 +1,33 @@
-import Foundation
+import Synchronization
 
-/// Work queue and counters shared by the batch workers (under a lock).
-final class BatchState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var jobs: [(index: Int, line: Int, text: String)]
-    private var position = 0
-    private var done = 0
-    private(set) var failures = 0
+/// Work queue and counters shared by the batch workers.
+final class BatchState: Sendable {
+    typealias Job = (index: Int, line: Int, text: String)
 
-    init(jobs: [(index: Int, line: Int, text: String)]) { self.jobs = jobs }
-
-    func next() -> (index: Int, line: Int, text: String)? {
-        lock.lock(); defer { lock.unlock() }
-        guard position < jobs.count else { return nil }
-        position += 1
-        return jobs[position - 1]
+    private struct State {
+        var jobs: [Job]
+        var position = 0
+        var done = 0
+        var failures = 0
     }
 
-    func fail() { lock.lock(); failures += 1; lock.unlock() }
-    func finished() -> Int { lock.lock(); defer { lock.unlock() }; done += 1; return done }
+    private let state: Mutex<State>
+
+    init(jobs: [Job]) { state = Mutex(State(jobs: jobs)) }
+
+    /// Jobs that failed so far.
+    var failures: Int { state.withLock { $0.failures } }
+
+    /// The next job to run, or nil when the queue is empty.
+    func next() -> Job? {
+        state.withLock { s in
+            guard s.position < s.jobs.count else { return nil }
+            s.position += 1
+            return s.jobs[s.position - 1]
+        }
+    }
+
+    func fail() { state.withLock { $0.failures += 1 } }
+    /// Counts a finished job and returns how many have finished.
+    func finished() -> Int { state.withLock { s in s.done += 1; return s.done } }
 }

@@ -2,13 +2,15 @@
 import Glibc
 #endif
 import Foundation
+import Synchronization
 import SweepSupport
 
 /// The results JSONL, one line per finished job, flushed as it goes so that an
 /// interrupted batch keeps what it finished.
-final class ResultsFile: @unchecked Sendable {
-    private let lock = NSLock()
-    private let handle: UnsafeMutablePointer<FILE>
+final class ResultsFile: Sendable {
+    /// The open stream; nil once closed. Only touched under the mutex, so workers'
+    /// lines never interleave.
+    private let handle: Mutex<UnsafeMutablePointer<FILE>?>
     let path: String
 
     init(path: String, append: Bool) throws {
@@ -16,18 +18,25 @@ final class ResultsFile: @unchecked Sendable {
         guard let f = fopen(path, append ? "a" : "w") else {
             throw SweepError(.cannotCreate, "cannot write the results file", subject: path, fix: "choose a writable --results path")
         }
-        handle = f
+        handle = Mutex(f)
     }
 
     func append(_ record: [String: Any]) {
         guard let data = try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
-        lock.lock(); defer { lock.unlock() }
-        _ = data.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, handle) }
-        fputs("\n", handle)
-        fflush(handle)
+        handle.withLock { h in
+            guard let h else { return }
+            _ = data.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, h) }
+            fputs("\n", h)
+            fflush(h)
+        }
     }
 
     func close() throws {
-        if fclose(handle) != 0 { throw SweepError(.ioError, "cannot finish the results file", subject: path) }
+        let failed = handle.withLock { h -> Bool in
+            guard let f = h else { return false }
+            h = nil
+            return fclose(f) != 0
+        }
+        if failed { throw SweepError(.ioError, "cannot finish the results file", subject: path) }
     }
 }

@@ -157,21 +157,26 @@ public final class GIFWriter {
     /// Marks changed pixels and returns their bounding rectangle and how many there are.
     private func diff(_ a: [UInt8], _ b: [UInt8]) -> (rect: PixelRect, count: Int) {
         var minX = width, minY = height, maxX = -1, maxY = -1, count = 0
+        // Pixels compare as one UInt32 each; the byte arrays are viewed as UInt32 only inside
+        // withMemoryRebound, never re-typed behind the arrays' back.
         a.withUnsafeBufferPointer { ap in
             b.withUnsafeBufferPointer { bp in
-                let a32 = UnsafeRawPointer(ap.baseAddress!).assumingMemoryBound(to: UInt32.self)
-                let b32 = UnsafeRawPointer(bp.baseAddress!).assumingMemoryBound(to: UInt32.self)
-                for y in 0..<height {
-                    let row = y * width
-                    for x in 0..<width {
-                        let c = a32[row + x] != b32[row + x]
-                        changed[row + x] = c
-                        if c {
-                            count += 1
-                            if x < minX { minX = x }
-                            if x > maxX { maxX = x }
-                            if y < minY { minY = y }
-                            maxY = y
+                ap.withMemoryRebound(to: UInt32.self) { a32b in
+                    bp.withMemoryRebound(to: UInt32.self) { b32b in
+                        let a32 = a32b.baseAddress!, b32 = b32b.baseAddress!
+                        for y in 0..<height {
+                            let row = y * width
+                            for x in 0..<width {
+                                let c = a32[row + x] != b32[row + x]
+                                changed[row + x] = c
+                                if c {
+                                    count += 1
+                                    if x < minX { minX = x }
+                                    if x > maxX { maxX = x }
+                                    if y < minY { minY = y }
+                                    maxY = y
+                                }
+                            }
                         }
                     }
                 }

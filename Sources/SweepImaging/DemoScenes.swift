@@ -1,5 +1,3 @@
-import CPangoCairo
-
 /// The seed's built-in demo pictures, drawn with Cairo (docs/REFERENCE.md §look), so `sweep demo` needs
 /// no input files.
 public enum DemoScenes {
@@ -17,24 +15,17 @@ public enum DemoScenes {
 
     static func landscape(sky: [(Double, RGBA8)], hill: RGBA8) -> RGBAImage {
         let canvas = CairoCanvas(width: 900, height: 1200)
-        let cr = canvas.cr
-        let gradient = cairo_pattern_create_linear(0, 0, 0, 1200)!
-        defer { cairo_pattern_destroy(gradient) }
-        for (offset, c) in sky {
-            cairo_pattern_add_color_stop_rgb(gradient, offset, Double(c.r) / 255, Double(c.g) / 255, Double(c.b) / 255)
-        }
-        cairo_set_source(cr, gradient)
-        cairo_paint(cr)
+        canvas.paintLinearGradient(x0: 0, y0: 0, x1: 0, y1: 1200, stops: sky)
         canvas.setColor(.white, alpha: 0.85)
         canvas.circle(cx: 540, cy: 220, radius: 100)
         canvas.setColor(hill)
-        cairo_new_path(cr)
-        cairo_move_to(cr, 0, 760)
-        cairo_curve_to(cr, 300, 480, 600, 1020, 900, 660)
-        cairo_line_to(cr, 900, 1200)
-        cairo_line_to(cr, 0, 1200)
-        cairo_close_path(cr)
-        cairo_fill(cr)
+        canvas.newPath()
+        canvas.move(toX: 0, y: 760)
+        canvas.curve(c1x: 300, c1y: 480, c2x: 600, c2y: 1020, toX: 900, y: 660)
+        canvas.line(toX: 900, y: 1200)
+        canvas.line(toX: 0, y: 1200)
+        canvas.closePath()
+        canvas.fill()
         return canvas.image()
     }
 }

@@ -10,24 +10,29 @@ public enum Orientation {
         let swaps = tag >= 5
         let ow = swaps ? h : w, oh = swaps ? w : h
         var out = RGBAImage(width: ow, height: oh)
+        // Each pixel is moved as one UInt32. The byte arrays are viewed as UInt32 only for
+        // the closures' duration (withMemoryRebound), never re-typed behind the array's back.
         image.pixels.withUnsafeBufferPointer { src in
             out.pixels.withUnsafeMutableBufferPointer { dst in
-                let s32 = UnsafeRawPointer(src.baseAddress!).assumingMemoryBound(to: UInt32.self)
-                let d32 = UnsafeMutableRawPointer(dst.baseAddress!).assumingMemoryBound(to: UInt32.self)
-                for y in 0..<oh {
-                    for x in 0..<ow {
-                        // (sx, sy): the stored pixel shown at (x, y).
-                        let sx: Int, sy: Int
-                        switch tag {
-                        case 2: (sx, sy) = (w - 1 - x, y)
-                        case 3: (sx, sy) = (w - 1 - x, h - 1 - y)
-                        case 4: (sx, sy) = (x, h - 1 - y)
-                        case 5: (sx, sy) = (y, x)
-                        case 6: (sx, sy) = (y, h - 1 - x)
-                        case 7: (sx, sy) = (w - 1 - y, h - 1 - x)
-                        default: (sx, sy) = (w - 1 - y, x) // 8
+                src.withMemoryRebound(to: UInt32.self) { s in
+                    dst.withMemoryRebound(to: UInt32.self) { d in
+                        let s32 = s.baseAddress!, d32 = d.baseAddress!
+                        for y in 0..<oh {
+                            for x in 0..<ow {
+                                // (sx, sy): the stored pixel shown at (x, y).
+                                let sx: Int, sy: Int
+                                switch tag {
+                                case 2: (sx, sy) = (w - 1 - x, y)
+                                case 3: (sx, sy) = (w - 1 - x, h - 1 - y)
+                                case 4: (sx, sy) = (x, h - 1 - y)
+                                case 5: (sx, sy) = (y, x)
+                                case 6: (sx, sy) = (y, h - 1 - x)
+                                case 7: (sx, sy) = (w - 1 - y, h - 1 - x)
+                                default: (sx, sy) = (w - 1 - y, x) // 8
+                                }
+                                d32[y * ow + x] = s32[sy * w + sx]
+                            }
                         }
-                        d32[y * ow + x] = s32[sy * w + sx]
                     }
                 }
             }

@@ -1,4 +1,3 @@
-import CPangoCairo
 import Foundation
 
 /// Draws an animation plan: one lane per animated value, its eased curve over time with
@@ -34,14 +33,12 @@ public enum PlanChart {
         let lanesH = Double(series.count) * (laneH + gap)
         let height = Int(chartTop + lanesH + 30 + (thumbs > 0 ? thumbH + 40 : 0) + margin)
         let canvas = CairoCanvas(width: width, height: height)
-        let cr = canvas.cr
         canvas.setColor(.white)
-        cairo_paint(cr)
+        canvas.paint()
         let font = "Sans"
         canvas.drawText(title, x: margin, y: 18, font: font, pixelSize: 22, weight: 700, color: RGBA8(r: 20, g: 20, b: 20))
         let x0 = margin + labelW, x1 = Double(width) - margin
         func tx(_ t: Double) -> Double { x0 + (x1 - x0) * t / max(duration, 1e-9) }
-        cairo_set_line_width(cr, 1)
         for (k, s) in series.enumerated() {
             let top = chartTop + Double(k) * (laneH + gap)
             let values = s.samples.map(\.1) + s.keyframes.map(\.1)
@@ -51,7 +48,7 @@ public enum PlanChart {
             lo -= pad; hi += pad
             func vy(_ v: Double) -> Double { top + laneH - (v - lo) / (hi - lo) * laneH }
             canvas.setColor(RGBA8(r: 246, g: 246, b: 248))
-            cairo_rectangle(cr, x0, top, x1 - x0, laneH); cairo_fill(cr)
+            canvas.rectangle(x: x0, y: top, w: x1 - x0, h: laneH); canvas.fill()
             canvas.drawText(s.name, x: margin, y: top + laneH / 2 - 10, font: font, pixelSize: 15, weight: 600,
                             color: RGBA8(r: 40, g: 40, b: 40))
             let fmt = { (v: Double) in String(format: abs(v) >= 10 ? "%.0f" : "%.2f", v) }
@@ -59,12 +56,11 @@ public enum PlanChart {
             canvas.drawText(fmt(lo + pad), x: margin, y: top + laneH - 14, font: font, pixelSize: 11, weight: 400, color: RGBA8(r: 120, g: 120, b: 120))
             let color = palette[k % palette.count]
             canvas.setColor(color)
-            cairo_set_line_width(cr, 2.5)
-            cairo_new_path(cr)
+            canvas.newPath()
             for (i, (t, v)) in s.samples.enumerated() {
-                if i == 0 { cairo_move_to(cr, tx(t), vy(v)) } else { cairo_line_to(cr, tx(t), vy(v)) }
+                if i == 0 { canvas.move(toX: tx(t), y: vy(v)) } else { canvas.line(toX: tx(t), y: vy(v)) }
             }
-            cairo_stroke(cr)
+            canvas.stroke(width: 2.5)
             for (t, v) in s.keyframes {
                 canvas.setColor(.white)
                 canvas.circle(cx: tx(t), cy: vy(v), radius: 5.5)
@@ -78,7 +74,7 @@ public enum PlanChart {
         let step = duration > 8 ? 2.0 : (duration > 3 ? 1.0 : 0.5)
         var t = 0.0
         while t <= duration + 1e-9 {
-            cairo_rectangle(cr, tx(t) - 0.5, axisY - 6, 1, 6); cairo_fill(cr)
+            canvas.rectangle(x: tx(t) - 0.5, y: axisY - 6, w: 1, h: 6); canvas.fill()
             canvas.drawText(String(format: "%.1f s", t), x: tx(t) - 14, y: axisY, font: font, pixelSize: 12, weight: 400,
                             color: RGBA8(r: 100, g: 100, b: 100))
             t += step

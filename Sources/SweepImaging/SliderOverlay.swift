@@ -1,4 +1,3 @@
-import CPangoCairo
 import Foundation
 
 /// The slider's overlay (divider, knob, tags, corners) prepared once for one output size.
@@ -97,23 +96,19 @@ public struct SliderOverlay: Sendable {
     }
 
     /// A bold double-headed arrow across the travel direction, about 17 pt wide.
-    static func drawArrow(on canvas: CairoCanvas, style: SliderStyle, scale: Double, cx: Double, cy: Double) {
-        let cr = canvas.cr
+    static func drawArrow(on canvas: borrowing CairoCanvas, style: SliderStyle, scale: Double, cx: Double, cy: Double) {
         let s = style.glyphSize / 17 * scale
         let halfLen = 9.5 * s, head = 5.0 * s
         canvas.setColor(style.glyphColor)
-        cairo_save(cr)
-        cairo_translate(cr, cx, cy)
-        if style.orientation == .vertical { cairo_rotate(cr, Double.pi / 2) }
-        cairo_set_line_width(cr, 2.4 * s)
-        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
-        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-        // One path so that the translucent strokes do not double up where they meet.
-        cairo_move_to(cr, -halfLen + head, -head); cairo_line_to(cr, -halfLen, 0); cairo_line_to(cr, -halfLen + head, head)
-        cairo_move_to(cr, -halfLen, 0); cairo_line_to(cr, halfLen, 0)
-        cairo_move_to(cr, halfLen - head, -head); cairo_line_to(cr, halfLen, 0); cairo_line_to(cr, halfLen - head, head)
-        cairo_stroke(cr)
-        cairo_restore(cr)
+        canvas.withSavedState {
+            canvas.translate(x: cx, y: cy)
+            if style.orientation == .vertical { canvas.rotate(radians: Double.pi / 2) }
+            // One path so that the translucent strokes do not double up where they meet.
+            canvas.move(toX: -halfLen + head, y: -head); canvas.line(toX: -halfLen, y: 0); canvas.line(toX: -halfLen + head, y: head)
+            canvas.move(toX: -halfLen, y: 0); canvas.line(toX: halfLen, y: 0)
+            canvas.move(toX: halfLen - head, y: -head); canvas.line(toX: halfLen, y: 0); canvas.line(toX: halfLen - head, y: head)
+            canvas.stroke(width: 2.4 * s, cap: .round, join: .round)
+        }
     }
 
     static func drawTag(_ text: String, style: SliderStyle, scale: Double) -> Sprite? {

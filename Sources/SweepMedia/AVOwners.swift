@@ -1,82 +1,123 @@
 import CFFmpeg
 import SweepSupport
 
-/// Owns one AVFrame; freed in deinit.
-final class FrameHandle {
-    let ptr: UnsafeMutablePointer<AVFrame>
-    init() throws {
+// Owners of FFmpeg objects, in swift-system's `FileDescriptor` discipline: each is a
+// `~Copyable` struct with exactly one owner, freed in `deinit` on every path (a thrown
+// error included), so a half-built encoder or decoder cannot leak. They are `package` so
+// that the test-only readers in `SweepTestSupport` use the same owners and checks.
+
+/// Owns one AVFrame (`av_frame_alloc` / `av_frame_free`).
+package struct FrameHandle: ~Copyable {
+    package let ptr: UnsafeMutablePointer<AVFrame>
+    package init() throws {
         guard let p = av_frame_alloc() else { throw SweepError(.internalError, "out of memory allocating a frame") }
         ptr = p
     }
     deinit { var p: UnsafeMutablePointer<AVFrame>? = ptr; av_frame_free(&p) }
 }
 
-/// Owns one AVPacket; freed in deinit.
-final class PacketHandle {
-    let ptr: UnsafeMutablePointer<AVPacket>
-    init() throws {
+/// Owns one AVPacket (`av_packet_alloc` / `av_packet_free`).
+package struct PacketHandle: ~Copyable {
+    package let ptr: UnsafeMutablePointer<AVPacket>
+    package init() throws {
         guard let p = av_packet_alloc() else { throw SweepError(.internalError, "out of memory allocating a packet") }
         ptr = p
     }
     deinit { var p: UnsafeMutablePointer<AVPacket>? = ptr; av_packet_free(&p) }
 }
 
-/// Owns one AVCodecContext; freed in deinit.
-final class CodecContextHandle {
-    let ptr: UnsafeMutablePointer<AVCodecContext>
-    init(codec: UnsafePointer<AVCodec>) throws {
+/// Owns one AVCodecContext (`avcodec_alloc_context3` / `avcodec_free_context`).
+package struct CodecContextHandle: ~Copyable {
+    package let ptr: UnsafeMutablePointer<AVCodecContext>
+    package init(codec: UnsafePointer<AVCodec>) throws {
         guard let p = avcodec_alloc_context3(codec) else { throw SweepError(.internalError, "out of memory allocating a codec") }
         ptr = p
     }
     deinit { var p: UnsafeMutablePointer<AVCodecContext>? = ptr; avcodec_free_context(&p) }
 }
 
-/// Owns one swscale context; freed in deinit.
-final class ScalerHandle {
-    let ptr: OpaquePointer
-    init(_ p: OpaquePointer) { ptr = p }
+/// Owns one swscale context (`sws_getContext` / `sws_freeContext`).
+package struct ScalerHandle: ~Copyable {
+    package let ptr: OpaquePointer
+    /// The file the conversions are for, named in errors.
+    let subject: String
+
+    /// Makes a `width × height` converter from `source` to `destination` (bicubic, accurate rounding).
+    ///
+    /// - Throws: `kind` when swscale cannot convert between the two formats.
+    package init(width: Int, height: Int, from source: AVPixelFormat, to destination: AVPixelFormat, subject: String,
+                 kind: SweepError.Code = .internalError, fix: String? = nil) throws {
+        guard let p = sws_getContext(Int32(width), Int32(height), source, Int32(width), Int32(height), destination,
+                                     sweep_sws_bicubic | sweep_sws_accurate, nil, nil, nil) else {
+            throw SweepError(kind, "cannot set up colour conversion", subject: subject, fix: fix)
+        }
+        ptr = p
+        self.subject = subject
+    }
     deinit { sws_freeContext(ptr) }
 
+    /// Selects the Y′CbCr matrix (`SWS_CS_*`) and ranges for the conversion.
+    ///
+    /// swscale defaults to BT.601 limited range; callers say what the stream is tagged with.
+    package func setColorspace(_ matrix: Int32, sourceFullRange: Bool, destinationFullRange: Bool) throws {
+        let table = sws_getCoefficients(matrix)
+        // Returns -1 (not an AVERROR) when the pair of formats takes no matrix.
+        let r = sws_setColorspaceDetails(ptr, table, sourceFullRange ? 1 : 0, table, destinationFullRange ? 1 : 0,
+                                         0, 1 << 16, 1 << 16)
+        if r < 0 { throw SweepError(.internalError, "cannot set the colour matrix", subject: subject) }
+    }
+
     /// Converts a packed picture (one plane, `stride` bytes a row) into `frame`'s planes.
-    func scale(packed: UnsafePointer<UInt8>, stride: Int, height: Int, into frame: UnsafeMutablePointer<AVFrame>) {
+    package func scale(packed: UnsafePointer<UInt8>, stride: Int, height: Int, into frame: UnsafeMutablePointer<AVFrame>) throws {
         var src: [UnsafePointer<UInt8>?] = [packed, nil, nil, nil]
         var strides: [Int32] = [Int32(stride), 0, 0, 0]
-        withUnsafeMutablePointer(to: &frame.pointee.data) { d in
+        let r = withUnsafeMutablePointer(to: &frame.pointee.data) { d in
             d.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { data in
                 withUnsafePointer(to: &frame.pointee.linesize) { l in
                     l.withMemoryRebound(to: Int32.self, capacity: 8) { ls in
-                        _ = sws_scale(ptr, &src, &strides, 0, Int32(height), data, ls)
+                        sws_scale(ptr, &src, &strides, 0, Int32(height), data, ls)
                     }
                 }
             }
         }
+        try FFmpegCall.check(r, "colour conversion failed", subject: subject, kind: .internalError)
     }
 
     /// Converts `frame`'s planes into a packed picture (one plane, `stride` bytes a row).
-    func scale(frame: UnsafeMutablePointer<AVFrame>, height: Int, into packed: UnsafeMutablePointer<UInt8>, stride: Int) {
+    package func scale(frame: UnsafeMutablePointer<AVFrame>, height: Int, into packed: UnsafeMutablePointer<UInt8>,
+                       stride: Int) throws {
         var dst: [UnsafeMutablePointer<UInt8>?] = [packed, nil, nil, nil]
         var strides: [Int32] = [Int32(stride), 0, 0, 0]
-        withUnsafePointer(to: &frame.pointee.data) { d in
+        let r = withUnsafePointer(to: &frame.pointee.data) { d in
             d.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { data in
                 withUnsafePointer(to: &frame.pointee.linesize) { l in
                     l.withMemoryRebound(to: Int32.self, capacity: 8) { ls in
-                        _ = sws_scale(ptr, data, ls, 0, Int32(height), &dst, &strides)
+                        sws_scale(ptr, data, ls, 0, Int32(height), &dst, &strides)
                     }
                 }
             }
         }
+        try FFmpegCall.check(r, "colour conversion failed", subject: subject, kind: .dataError)
     }
 }
 
-/// An AVDictionary of options; freed in deinit.
-final class DictionaryHandle {
-    var ptr: OpaquePointer?
-    init(_ entries: [(String, String)] = []) {
-        for (k, v) in entries { av_dict_set(&ptr, k, v, 0) }
+/// An AVDictionary of options (`av_dict_set` / `av_dict_free`).
+package struct DictionaryHandle: ~Copyable {
+    /// The dictionary; `nil` while empty. Passed as `&ptr` to calls that take and return it.
+    package var ptr: OpaquePointer?
+
+    package init(_ entries: [(String, String)] = []) throws {
+        for (k, v) in entries { try set(k, v) }
     }
-    func set(_ key: String, _ value: String) { av_dict_set(&ptr, key, value, 0) }
+
+    /// Sets `key` to `value`, replacing an earlier value.
+    package mutating func set(_ key: String, _ value: String) throws {
+        try FFmpegCall.check(av_dict_set(&ptr, key, value, 0), "cannot set the option \(key)", subject: key,
+                             kind: .internalError)
+    }
+
     /// The keys still in the dictionary: after an open call, the options nobody took.
-    var keys: [String] {
+    package var keys: [String] {
         var out: [String] = []
         var e: UnsafeMutablePointer<AVDictionaryEntry>? = nil
         while let next = av_dict_get(ptr, "", e, AV_DICT_IGNORE_SUFFIX) {
@@ -85,5 +126,104 @@ final class DictionaryHandle {
         }
         return out
     }
-    deinit { av_dict_free(&ptr) }
+
+    deinit { var p = ptr; av_dict_free(&p) }
+}
+
+/// Owns an output AVFormatContext (`avformat_alloc_output_context2`) and, once opened, its
+/// file (`avio_open`). `deinit` closes the file and frees the context, so an encoder that
+/// fails half-way through its set-up leaks neither.
+package struct OutputFormatContext: ~Copyable {
+    package let ptr: UnsafeMutablePointer<AVFormatContext>
+    let subject: String
+
+    /// Allocates a muxer context for `container` (a libavformat short name) writing `path`.
+    package init(container: String, path: String, subject: String) throws {
+        var ctx: UnsafeMutablePointer<AVFormatContext>?
+        try FFmpegCall.check(avformat_alloc_output_context2(&ctx, nil, container, path),
+                             "cannot set up the \(container) container", subject: subject, kind: .internalError)
+        guard let ctx else { throw SweepError(.internalError, "cannot set up the \(container) container", subject: subject) }
+        ptr = ctx
+        self.subject = subject
+    }
+
+    /// The muxer's short name, e.g. "mp4" or "webm".
+    package var muxerName: String { String(cString: ptr.pointee.oformat.pointee.name) }
+
+    /// Opens `path` for writing unless the muxer writes no file itself.
+    package func openFile(_ path: String) throws {
+        guard sweep_fmt_needs_no_file(ptr.pointee.oformat) == 0 else { return }
+        try FFmpegCall.check(avio_open(&ptr.pointee.pb, path, sweep_avio_flag_write), "cannot create the file",
+                             subject: subject, kind: .cannotCreate, fix: "check the folder exists and is writable")
+    }
+
+    /// Reports a deferred write error and closes the file; the context stays until `deinit`.
+    package func closeFile() throws {
+        guard let pb = ptr.pointee.pb else { return }
+        if pb.pointee.error < 0 {
+            try FFmpegCall.check(pb.pointee.error, "writing failed", subject: subject, kind: .ioError,
+                                 fix: "check free disk space and permissions")
+        }
+        try FFmpegCall.check(avio_closep(&ptr.pointee.pb), "cannot close the file", subject: subject, kind: .ioError)
+    }
+
+    deinit {
+        // Only reached with the file still open on a path that already failed (or was
+        // abandoned), whose error is the one to report; the close result adds nothing.
+        if ptr.pointee.pb != nil { _ = avio_closep(&ptr.pointee.pb) }
+        avformat_free_context(ptr)
+    }
+}
+
+/// Owns an input AVFormatContext opened by `avformat_open_input` (closed by `avformat_close_input`).
+package struct InputFormatContext: ~Copyable {
+    package let ptr: UnsafeMutablePointer<AVFormatContext>
+
+    /// Opens `url` with the demuxer found from its content.
+    ///
+    /// - Parameter prepared: a context made by `avformat_alloc_context` (e.g. with custom
+    ///   I/O set); on failure libavformat frees it.
+    package init(url: String?, prepared: UnsafeMutablePointer<AVFormatContext>? = nil,
+                 format: UnsafePointer<AVInputFormat>? = nil, what: String, subject: String,
+                 kind: SweepError.Code = .dataError, fix: String? = nil) throws {
+        var ctx = prepared
+        try FFmpegCall.check(avformat_open_input(&ctx, url, format, nil), what, subject: subject, kind: kind, fix: fix)
+        guard let ctx else { throw SweepError(kind, what, subject: subject, fix: fix) }
+        ptr = ctx
+    }
+
+    deinit { var p: UnsafeMutablePointer<AVFormatContext>? = ptr; avformat_close_input(&p) }
+}
+
+/// Owns a custom-read AVIOContext over bytes in memory and its `av_malloc` buffer.
+package struct MemoryIOContext: ~Copyable {
+    package let ptr: UnsafeMutablePointer<AVIOContext>
+    /// Keeps the bytes and read position alive as long as libavformat may call back.
+    private let input: Unmanaged<MemoryInput>
+
+    init(bytes: [UInt8], subject: String) throws {
+        let input = Unmanaged.passRetained(MemoryInput(bytes: bytes))
+        let bufSize: Int32 = 65536
+        guard let buffer = av_malloc(Int(bufSize)) else {
+            input.release()
+            throw SweepError(.internalError, "out of memory", subject: subject)
+        }
+        // av_malloc gives fresh untyped memory that avio reads and writes as bytes: bind it once.
+        guard let avio = avio_alloc_context(buffer.bindMemory(to: UInt8.self, capacity: Int(bufSize)), bufSize, 0,
+                                            input.toOpaque(), MemoryInput.read, nil, MemoryInput.seek) else {
+            av_free(buffer)
+            input.release()
+            throw SweepError(.internalError, "out of memory", subject: subject)
+        }
+        ptr = avio
+        self.input = input
+    }
+
+    deinit {
+        // avio may have replaced the buffer while reading, so free the one it holds now.
+        av_free(ptr.pointee.buffer)
+        var a: UnsafeMutablePointer<AVIOContext>? = ptr
+        avio_context_free(&a)
+        input.release()
+    }
 }

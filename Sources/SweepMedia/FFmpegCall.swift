@@ -4,10 +4,12 @@ import Glibc
 import CFFmpeg
 import SweepSupport
 
-/// The one call-through point to FFmpeg: turns a negative return code into a typed error.
-enum FFmpegCall {
+/// The one call-through point to FFmpeg: turns a negative return code into a typed error
+/// naming the file and the step that failed. Every libav* call whose result can fail goes
+/// through here (or, for calls that report by nil, a `guard` beside it).
+package enum FFmpegCall {
     /// FFmpeg's text for an error code.
-    static func message(_ code: Int32) -> String {
+    package static func message(_ code: Int32) -> String {
         var buf = [CChar](repeating: 0, count: 256)
         sweep_av_strerror(code, &buf, buf.count)
         return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -15,15 +17,24 @@ enum FFmpegCall {
 
     /// Returns `code` when it is not negative; otherwise throws `kind` naming `subject`.
     @discardableResult
-    static func check(_ code: Int32, _ what: String, subject: String, kind: SweepError.Code = .ioError,
-                      fix: String? = nil) throws -> Int32 {
+    package static func check(_ code: Int32, _ what: String, subject: String, kind: SweepError.Code = .ioError,
+                      fix: String? = nil, field: SweepError.Field? = nil) throws -> Int32 {
         if code >= 0 { return code }
         var kind = kind
         // Disk full and permission problems are I/O failures whatever the step.
         if code == sweep_averror(ENOSPC) || code == sweep_averror(EIO) { kind = .ioError }
-        throw SweepError(kind, "\(what): \(message(code))", subject: subject, fix: fix)
+        throw SweepError(kind, "\(what): \(message(code))", subject: subject, fix: fix, field: field)
+    }
+
+    /// For the send/receive calls: `true` when a packet or frame came out, `false` when the
+    /// codec wants more input or is drained (EAGAIN, EOF); any other error throws.
+    package static func received(_ code: Int32, _ what: String, subject: String, kind: SweepError.Code = .ioError,
+                                 fix: String? = nil) throws -> Bool {
+        if code == sweep_averror(EAGAIN) || code == sweep_averror_eof() { return false }
+        try check(code, what, subject: subject, kind: kind, fix: fix)
+        return true
     }
 
     /// Silences FFmpeg's own logging; sweep reports errors itself, one line each.
-    static let quiet: Void = { av_log_set_level(AV_LOG_QUIET) }()
+    package static let quiet: Void = { av_log_set_level(AV_LOG_QUIET) }()
 }

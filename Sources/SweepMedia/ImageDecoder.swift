@@ -19,21 +19,7 @@ public enum ImageDecoder {
     public static func decode(path: String, background: RGBA8 = .black,
                               maxPixels: Int = defaultMaxPixels) throws -> RGBAImage {
         _ = FFmpegCall.quiet
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-            throw SweepError(.noInput, "no such file", subject: path, fix: "check the path")
-        }
-        if isDir.boolValue {
-            throw SweepError(.noInput, "is a folder, not an image", subject: path, fix: "give an image file")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SweepError(.noInput, "cannot read the file (\(String(cString: strerror(errno))))", subject: path,
-                             fix: "check its permissions")
-        }
-        if data.isEmpty {
-            throw SweepError(.dataError, "the file is empty", subject: path, fix: "give a JPEG, PNG, WebP, TIFF, BMP or GIF image")
-        }
-        return try decode(bytes: [UInt8](data), name: path, background: background, maxPixels: maxPixels)
+        return try decode(bytes: InputFile.read(path), name: path, background: background, maxPixels: maxPixels)
     }
 
     /// Decodes an image held in memory; `name` is used in error messages.
@@ -47,28 +33,31 @@ public enum ImageDecoder {
         }
         if let (w, h) = ImageHeader.dimensions(bytes), Self.exceeds(w, h, maxPixels) {
             throw SweepError(.dataError, "the image claims \(w)×\(h) pixels, over the limit of \(maxPixels)", subject: name,
-                             fix: "raise --max-pixels if the image is genuine")
+                             fix: "raise the pixel limit if the image is genuine", field: .maxPixels)
         }
-        let input = MemoryInput(bytes: bytes)
-        let opaque = Unmanaged.passRetained(input)
-        defer { opaque.release() }
-        let bufSize: Int32 = 65536
-        guard let buffer = av_malloc(Int(bufSize)) else { throw SweepError(.internalError, "out of memory", subject: name) }
-        guard let avio = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), bufSize, 0, opaque.toOpaque(),
-                                            MemoryInput.read, nil, MemoryInput.seek) else {
-            av_free(buffer)
-            throw SweepError(.internalError, "out of memory", subject: name)
+        // Only the formats sweep documents reach FFmpeg, each through its own demuxer.
+        guard let kind = ImageKind(sniffing: bytes) else { throw notImage }
+        var bytes = bytes
+        var pngOrientation: Int?
+        switch kind {
+        case .png:
+            let checked = try PNGChunks.sanitize(bytes, name: name)
+            bytes = checked.bytes
+            pngOrientation = checked.orientation
+        case .jpeg:
+            try JPEGMarkers.check(bytes, name: name)
+        default: break
         }
-        defer {
-            av_free(avio.pointee.buffer)
-            var a: UnsafeMutablePointer<AVIOContext>? = avio
-            avio_context_free(&a)
-        }
-        var fmt = avformat_alloc_context()
-        fmt?.pointee.pb = avio
-        fmt?.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-        guard avformat_open_input(&fmt, nil, nil, nil) >= 0, let ctx = fmt else { throw notImage }
-        defer { var c: UnsafeMutablePointer<AVFormatContext>? = ctx; avformat_close_input(&c) }
+        let avio = try MemoryIOContext(bytes: bytes, subject: name)
+        guard let prepared = avformat_alloc_context() else { throw SweepError(.internalError, "out of memory", subject: name) }
+        prepared.pointee.pb = avio.ptr
+        prepared.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        // On failure avformat_open_input frees `prepared` (not the custom avio, which `avio` owns).
+        // Declared after `avio`, so it is closed first: it reads through avio to the end.
+        let input = try InputFormatContext(url: nil, prepared: prepared, format: av_find_input_format(kind.demuxer),
+                                           what: "not an image sweep can read", subject: name,
+                                           fix: "give a JPEG, PNG, WebP, TIFF, BMP or GIF image")
+        let ctx = input.ptr
         // No avformat_find_stream_info: it would decode a frame with no pixel limit. The
         // image demuxers know the codec from the header; the decoder below is capped.
         let streamIndex = av_find_best_stream(ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
@@ -77,16 +66,21 @@ public enum ImageDecoder {
         let w = Int(par.pointee.width), h = Int(par.pointee.height)
         if w > 0 && h > 0 && Self.exceeds(w, h, maxPixels) {
             throw SweepError(.dataError, "the image claims \(w)×\(h) pixels, over the limit of \(maxPixels)", subject: name,
-                             fix: "raise --max-pixels if the image is genuine")
+                             fix: "raise the pixel limit if the image is genuine", field: .maxPixels)
         }
-        guard let codec = avcodec_find_decoder(par.pointee.codec_id) else { throw notImage }
+        guard par.pointee.codec_id == kind.codec, let codec = avcodec_find_decoder(kind.codec) else { throw notImage }
         let decHandle = try CodecContextHandle(codec: codec)
         let dec = decHandle.ptr
-        avcodec_parameters_to_context(dec, par)
+        try FFmpegCall.check(avcodec_parameters_to_context(dec, par), "cannot copy codec parameters", subject: name,
+                             kind: .internalError)
         dec.pointee.thread_count = 1
         // The decoder refuses to allocate a picture over the limit (a decompression bomb).
-        dec.pointee.max_pixels = Int64(min(maxPixels, Int(Int32.max)))
-        guard avcodec_open2(dec, codec, nil) >= 0 else { throw notImage }
+        // Its check counts the row padding too, so a genuine picture right at the limit
+        // needs some slack; the exact limit was checked above from the header.
+        let padded = w > 0 && h > 0 ? (w + 128) * (h + 128) : maxPixels + maxPixels / 16
+        dec.pointee.max_pixels = Int64(min(padded, Int(Int32.max)))
+        try FFmpegCall.check(avcodec_open2(dec, codec, nil), "not an image sweep can read", subject: name, kind: .dataError,
+                             fix: "give a JPEG, PNG, WebP, TIFF, BMP or GIF image")
         let frameHandle = try FrameHandle(), packetHandle = try PacketHandle()
         let frame = frameHandle.ptr, packet = packetHandle.ptr
         let corrupt = SweepError(.dataError, "the image is corrupt or truncated", subject: name,
@@ -95,9 +89,10 @@ public enum ImageDecoder {
         while !got {
             let r = av_read_frame(ctx, packet)
             if r < 0 {
-                // Drain: some decoders hold the picture until the end of input.
-                avcodec_send_packet(dec, nil)
-                got = avcodec_receive_frame(dec, frame) >= 0
+                // End of input, or a read error (a truncated file, which the decoder may
+                // still have enough of). Drain: some decoders hold the picture until the end.
+                // A failed flush or receive leaves `got` false: reported as corrupt below.
+                got = avcodec_send_packet(dec, nil) >= 0 && avcodec_receive_frame(dec, frame) >= 0
                 break
             }
             defer { av_packet_unref(packet) }
@@ -107,14 +102,14 @@ public enum ImageDecoder {
         }
         if !got, Self.exceeds(Int(dec.pointee.width), Int(dec.pointee.height), maxPixels) {
             throw SweepError(.dataError, "the image claims \(dec.pointee.width)×\(dec.pointee.height) pixels, over the limit of \(maxPixels)",
-                             subject: name, fix: "raise --max-pixels if the image is genuine")
+                             subject: name, fix: "raise the pixel limit if the image is genuine", field: .maxPixels)
         }
         guard got, frame.pointee.width > 0, frame.pointee.height > 0 else { throw corrupt }
         if frame.pointee.decode_error_flags != 0 || (frame.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 { throw corrupt }
         let fw = Int(frame.pointee.width), fh = Int(frame.pointee.height)
         if Self.exceeds(fw, fh, maxPixels) {
             throw SweepError(.dataError, "the image has \(fw)×\(fh) pixels, over the limit of \(maxPixels)", subject: name,
-                             fix: "raise --max-pixels if the image is genuine")
+                             fix: "raise the pixel limit if the image is genuine", field: .maxPixels)
         }
         var image = try toRGBA(frame, name: name)
         // Embedded ICC profile → sRGB (before compositing, while alpha is still straight).
@@ -126,6 +121,8 @@ public enum ImageDecoder {
         if let e = av_dict_get(frame.pointee.metadata, "Orientation", nil, 0),
            let tag = Int(String(cString: e.pointee.value).trimmingCharacters(in: .whitespaces)) {
             image = Orientation.upright(image, tag: tag)
+        } else if let tag = pngOrientation {
+            image = Orientation.upright(image, tag: tag)  // PNG's eXIf chunk, which FFmpeg leaves unread
         }
         return image
     }
@@ -146,21 +143,19 @@ public enum ImageDecoder {
         let deep = (av_pix_fmt_desc_get(src)?.pointee.comp.0.depth ?? 8) > 8
         let dstFormat = deep ? AV_PIX_FMT_RGBA64LE : AV_PIX_FMT_RGBA
         let bytesPerPixel = deep ? 8 : 4
-        guard let sws = sws_getContext(Int32(w), Int32(h), src, Int32(w), Int32(h), dstFormat,
-                                       sweep_sws_bicubic | sweep_sws_accurate, nil, nil, nil) else {
-            throw SweepError(.dataError, "unsupported pixel format", subject: name, fix: "convert the image to PNG or JPEG")
-        }
-        let scaler = ScalerHandle(sws)
+        let scaler = try ScalerHandle(width: w, height: h, from: src, to: dstFormat, subject: name, kind: .dataError,
+                                      fix: "convert the image to PNG or JPEG")
         var buffer = [UInt8](repeating: 0, count: w * h * bytesPerPixel)
-        buffer.withUnsafeMutableBufferPointer { p in
-            scaler.scale(frame: frame, height: h, into: p.baseAddress!, stride: w * bytesPerPixel)
+        try buffer.withUnsafeMutableBufferPointer { p in
+            try scaler.scale(frame: frame, height: h, into: p.baseAddress!, stride: w * bytesPerPixel)
         }
         guard deep else { return RGBAImage(width: w, height: h, pixels: buffer) }
         var pixels = [UInt8](repeating: 0, count: w * h * 4)
-        buffer.withUnsafeBytes { raw in
-            let s16 = raw.bindMemory(to: UInt16.self)
-            for i in 0..<(w * h * 4) {
-                pixels[i] = UInt8((Int(UInt16(littleEndian: s16[i])) * 255 + 32767) / 65535)
+        buffer.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: UInt16.self) { s16 in
+                for i in 0..<(w * h * 4) {
+                    pixels[i] = UInt8((Int(UInt16(littleEndian: s16[i])) * 255 + 32767) / 65535)
+                }
             }
         }
         return RGBAImage(width: w, height: h, pixels: pixels)

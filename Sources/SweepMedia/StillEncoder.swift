@@ -40,15 +40,15 @@ public enum StillEncoder {
         c.pointee.height = Int32(image.height)
         c.pointee.pix_fmt = pix
         c.pointee.time_base = AVRational(num: 1, den: 1)
-        let opts = DictionaryHandle()
+        var opts = try DictionaryHandle()
         switch format {
-        case .png: opts.set("pred", "mixed")
+        case .png: try opts.set("pred", "mixed")
         case .jpeg:
             // mjpeg's quality is a qscale: 2 (best) … 31.
             c.pointee.flags |= AV_CODEC_FLAG_QSCALE
             c.pointee.global_quality = Int32(max(2, min(31, 2 + (100 - quality) * 29 / 100))) * FF_QP2LAMBDA
             c.pointee.color_range = AVCOL_RANGE_JPEG
-        case .webp: opts.set("quality", String(quality))
+        case .webp: try opts.set("quality", String(quality))
         }
         try FFmpegCall.check(avcodec_open2(c, codec, &opts.ptr), "cannot start the \(encName) encoder", subject: name,
                              kind: .internalError)
@@ -59,25 +59,21 @@ public enum StillEncoder {
         f.pointee.height = Int32(image.height)
         f.pointee.color_range = format == .jpeg ? AVCOL_RANGE_JPEG : AVCOL_RANGE_UNSPECIFIED
         try FFmpegCall.check(av_frame_get_buffer(f, 0), "cannot allocate a frame", subject: name, kind: .internalError)
-        guard let sws = sws_getContext(Int32(image.width), Int32(image.height), AV_PIX_FMT_RGBA, Int32(image.width),
-                                       Int32(image.height), pix, sweep_sws_bicubic | sweep_sws_accurate, nil, nil, nil) else {
-            throw SweepError(.internalError, "cannot set up colour conversion", subject: name)
-        }
-        let scaler = ScalerHandle(sws)
+        let scaler = try ScalerHandle(width: image.width, height: image.height, from: AV_PIX_FMT_RGBA, to: pix, subject: name)
         if format == .jpeg {
             // JPEG (JFIF) is BT.601 full range by definition.
-            let t = sws_getCoefficients(sweep_sws_cs_itu601)
-            sws_setColorspaceDetails(sws, t, 1, t, 1, 0, 1 << 16, 1 << 16)
+            try scaler.setColorspace(sweep_sws_cs_itu601, sourceFullRange: true, destinationFullRange: true)
         }
-        image.pixels.withUnsafeBufferPointer { p in
-            scaler.scale(packed: p.baseAddress!, stride: image.width * 4, height: image.height, into: f)
+        try image.pixels.withUnsafeBufferPointer { p in
+            try scaler.scale(packed: p.baseAddress!, stride: image.width * 4, height: image.height, into: f)
         }
         f.pointee.pts = 0
         try FFmpegCall.check(avcodec_send_frame(c, f), "encoding failed", subject: name, kind: .internalError)
         try FFmpegCall.check(avcodec_send_frame(c, nil), "encoding failed", subject: name, kind: .internalError)
         let packet = try PacketHandle()
         var bytes: [UInt8] = []
-        while avcodec_receive_packet(c, packet.ptr) >= 0 {
+        while try FFmpegCall.received(avcodec_receive_packet(c, packet.ptr), "encoding failed", subject: name,
+                                      kind: .internalError) {
             bytes += UnsafeBufferPointer(start: packet.ptr.pointee.data, count: Int(packet.ptr.pointee.size))
             av_packet_unref(packet.ptr)
         }

@@ -9,26 +9,39 @@ import SweepSupport
 /// and frames are tagged BT.709 (primaries, transfer, matrix, range), so players show the
 /// colours sweep rendered. Frames stream through: nothing is kept after it is encoded.
 public final class VideoWriter {
+    /// Frame width in pixels; every frame added must have it.
     public let width: Int
+    /// Frame height in pixels; every frame added must have it.
     public let height: Int
     let destination: String
     let codec: VideoCodec
-    private var oc: UnsafeMutablePointer<AVFormatContext>?
+    /// The muxer and its file; `stream` belongs to it.
+    private let output: OutputFormatContext
     private let enc: CodecContextHandle
     private let stream: UnsafeMutablePointer<AVStream>
     private let frame: FrameHandle
     private let packet: PacketHandle
     private let scaler: ScalerHandle
     private var nextPTS: Int64 = 0
-    private var headerWritten = false
     private var finished = false
     /// Frames sent to the encoder.
     public private(set) var framesWritten = 0
 
     /// Opens `path` for writing with `codec`.
     ///
+    /// Every FFmpeg object is owned by a stored property, so when a step fails (an option
+    /// the encoder does not take, a folder that does not exist, …) the ones already made are
+    /// freed and a half-written file is closed.
+    ///
     /// - Parameters:
+    ///   - path: where libavformat writes (often a temporary file).
+    ///   - destination: the file named in errors; `path` when nil.
+    ///   - width: frame width in pixels.
+    ///   - height: frame height in pixels.
     ///   - fps: frames per second (may be fractional).
+    ///   - codec: the encoder and its defaults.
+    ///   - container: a libavformat muxer name overriding the codec's usual one.
+    ///   - alpha: keep transparency where the codec can.
     ///   - options: encoder options that override the codec's defaults; an option the
     ///     encoder does not take is an error.
     /// - Throws: `.unavailable` when this FFmpeg lacks the encoder, `.usage` for an
@@ -44,16 +57,11 @@ public final class VideoWriter {
         self.destination = dest
         guard let encoder = avcodec_find_encoder_by_name(codec.encoder) else {
             throw SweepError(.unavailable, "this FFmpeg build has no \(codec.encoder) encoder", subject: dest,
-                             fix: "install a build with \(codec.encoder) or choose another --codec")
+                             fix: "install a build with \(codec.encoder) or choose another codec", field: .codec)
         }
-        var ctx: UnsafeMutablePointer<AVFormatContext>?
-        try FFmpegCall.check(avformat_alloc_output_context2(&ctx, nil, container ?? codec.container, path),
-                             "cannot set up the \(container ?? codec.container) container",
-                             subject: dest, kind: .internalError)
-        guard let oc = ctx else { throw SweepError(.internalError, "cannot set up the container", subject: dest) }
-        self.oc = oc
+        output = try OutputFormatContext(container: container ?? codec.container, path: path, subject: dest)
+        let oc = output.ptr
         guard let st = avformat_new_stream(oc, nil) else {
-            avformat_free_context(oc)
             throw SweepError(.internalError, "cannot add a stream", subject: dest)
         }
         stream = st
@@ -66,7 +74,11 @@ public final class VideoWriter {
         c.pointee.height = Int32(height)
         c.pointee.time_base = AVRational(num: rate.den, den: rate.num)
         c.pointee.framerate = rate
-        let pixFmt = av_get_pix_fmt(alpha ? (codec.alphaPixelFormat ?? codec.pixelFormat) : codec.pixelFormat)
+        let pixName = alpha ? (codec.alphaPixelFormat ?? codec.pixelFormat) : codec.pixelFormat
+        let pixFmt = av_get_pix_fmt(pixName)
+        guard pixFmt != AV_PIX_FMT_NONE else {
+            throw SweepError(.internalError, "this FFmpeg build does not know the pixel format \(pixName)", subject: dest)
+        }
         c.pointee.pix_fmt = pixFmt
         if !codec.isRGB {
             c.pointee.color_primaries = AVCOL_PRI_BT709
@@ -76,68 +88,45 @@ public final class VideoWriter {
         }
         c.pointee.thread_count = 0
         if sweep_fmt_wants_global_header(oc.pointee.oformat) != 0 { c.pointee.flags |= sweep_codec_flag_global_header }
-        guard let sws = sws_getContext(Int32(width), Int32(height), AV_PIX_FMT_RGBA, Int32(width), Int32(height), pixFmt,
-                                       sweep_sws_bicubic | sweep_sws_accurate, nil, nil, nil) else {
-            avformat_free_context(oc)
-            throw SweepError(.internalError, "cannot set up colour conversion", subject: dest)
+        scaler = try ScalerHandle(width: width, height: height, from: AV_PIX_FMT_RGBA, to: pixFmt, subject: dest)
+        var opts = try DictionaryHandle(codec.defaults)
+        for (k, v) in options { try opts.set(k, v) }
+        try FFmpegCall.check(avcodec_open2(c, encoder, &opts.ptr), "\(codec.encoder) refused the settings",
+                             subject: dest, kind: .usage, fix: "check the encoder options (CRF, preset and the others)",
+                             field: .codecOptions)
+        // Leftover keys were not used: a typo would otherwise fail silently.
+        let unused = opts.keys
+        if !unused.isEmpty {
+            throw SweepError(.usage, "\(codec.encoder) does not take the option \(unused.joined(separator: ", "))",
+                             fix: "run `ffmpeg -h encoder=\(codec.encoder)` for its options", field: .codecOptions)
         }
-        scaler = ScalerHandle(sws)
-        let opts = DictionaryHandle(codec.defaults)
-        for (k, v) in options { opts.set(k, v) }
-        do {
-            try FFmpegCall.check(avcodec_open2(c, encoder, &opts.ptr), "\(codec.encoder) refused the settings",
-                                 subject: dest, kind: .usage, fix: "check --crf, --preset and --codec-opt values")
-            // Leftover keys were not used: a typo would otherwise fail silently.
-            let unused = opts.keys
-            if !unused.isEmpty {
-                throw SweepError(.usage, "\(codec.encoder) does not take the option \(unused.joined(separator: ", "))",
-                                 subject: "--codec-opt", fix: "run `ffmpeg -h encoder=\(codec.encoder)` for its options")
-            }
-            try FFmpegCall.check(avcodec_parameters_from_context(st.pointee.codecpar, c), "cannot copy codec parameters",
-                                 subject: dest, kind: .internalError)
-            if let tag = codec.tag {
-                let b = Array(tag.utf8)
-                st.pointee.codecpar.pointee.codec_tag = UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16 | UInt32(b[3]) << 24
-            }
-            st.pointee.time_base = c.pointee.time_base
-            st.pointee.avg_frame_rate = rate
-            let f = frame.ptr
-            f.pointee.format = pixFmt.rawValue
-            f.pointee.width = Int32(width)
-            f.pointee.height = Int32(height)
-            if !codec.isRGB {
-                f.pointee.color_primaries = AVCOL_PRI_BT709
-                f.pointee.color_trc = AVCOL_TRC_BT709
-                f.pointee.colorspace = AVCOL_SPC_BT709
-                f.pointee.color_range = AVCOL_RANGE_MPEG
-            }
-            try FFmpegCall.check(av_frame_get_buffer(f, 0), "cannot allocate a frame", subject: dest, kind: .internalError)
-            // swscale defaults to BT.601; the stream is tagged BT.709, so convert with it.
-            let table = sws_getCoefficients(sweep_sws_cs_itu709)
-            sws_setColorspaceDetails(sws, table, 1, table, 0, 0, 1 << 16, 1 << 16)
-            if sweep_fmt_needs_no_file(oc.pointee.oformat) == 0 {
-                try FFmpegCall.check(avio_open(&oc.pointee.pb, path, sweep_avio_flag_write), "cannot create the file",
-                                     subject: dest, kind: .cannotCreate, fix: "check the folder exists and is writable")
-            }
-            // MP4/MOV options only where they apply.
-            let muxName = String(cString: oc.pointee.oformat.pointee.name)
-            let mux = DictionaryHandle(codec.muxerOptions.filter { $0.0 != "movflags" || muxName.contains("mp4") || muxName.contains("mov") })
-            try FFmpegCall.check(avformat_write_header(oc, &mux.ptr), "cannot write the \(muxName) header", subject: dest)
-            headerWritten = true
-        } catch {
-            closeFile()
-            throw error
+        try FFmpegCall.check(avcodec_parameters_from_context(st.pointee.codecpar, c), "cannot copy codec parameters",
+                             subject: dest, kind: .internalError)
+        if let tag = codec.tag {
+            let b = Array(tag.utf8)
+            st.pointee.codecpar.pointee.codec_tag = UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16 | UInt32(b[3]) << 24
         }
+        st.pointee.time_base = c.pointee.time_base
+        st.pointee.avg_frame_rate = rate
+        let f = frame.ptr
+        f.pointee.format = pixFmt.rawValue
+        f.pointee.width = Int32(width)
+        f.pointee.height = Int32(height)
+        if !codec.isRGB {
+            f.pointee.color_primaries = AVCOL_PRI_BT709
+            f.pointee.color_trc = AVCOL_TRC_BT709
+            f.pointee.colorspace = AVCOL_SPC_BT709
+            f.pointee.color_range = AVCOL_RANGE_MPEG
+        }
+        try FFmpegCall.check(av_frame_get_buffer(f, 0), "cannot allocate a frame", subject: dest, kind: .internalError)
+        // swscale defaults to BT.601; the stream is tagged BT.709, so convert with it.
+        try scaler.setColorspace(sweep_sws_cs_itu709, sourceFullRange: true, destinationFullRange: false)
+        try output.openFile(path)
+        // MP4/MOV options only where they apply.
+        let muxName = output.muxerName
+        var mux = try DictionaryHandle(codec.muxerOptions.filter { $0.0 != "movflags" || muxName.contains("mp4") || muxName.contains("mov") })
+        try FFmpegCall.check(avformat_write_header(oc, &mux.ptr), "cannot write the \(muxName) header", subject: dest)
     }
-
-    private func closeFile() {
-        guard let oc else { return }
-        if oc.pointee.pb != nil { avio_closep(&oc.pointee.pb) }
-        avformat_free_context(oc)
-        self.oc = nil
-    }
-
-    deinit { closeFile() }
 
     /// True when the encoder takes 4:2:0 planes that ``add(_:)-yuv`` can fill directly.
     public var acceptsYUV420: Bool { enc.ptr.pointee.pix_fmt == AV_PIX_FMT_YUV420P }
@@ -184,7 +173,9 @@ public final class VideoWriter {
     private func convertIntoFrame(_ image: RGBAImage) throws {
         let f = frame.ptr
         try FFmpegCall.check(av_frame_make_writable(f), "cannot reuse the frame", subject: destination, kind: .internalError)
-        image.pixels.withUnsafeBufferPointer { p in scaler.scale(packed: p.baseAddress!, stride: width * 4, height: height, into: f) }
+        try image.pixels.withUnsafeBufferPointer { p in
+            try scaler.scale(packed: p.baseAddress!, stride: width * 4, height: height, into: f)
+        }
     }
 
     /// Converts and encodes one frame.
@@ -204,14 +195,10 @@ public final class VideoWriter {
     }
 
     private func drain() throws {
-        guard let oc else { return }
-        while true {
-            let r = avcodec_receive_packet(enc.ptr, packet.ptr)
-            if r == sweep_averror(EAGAIN) || r == sweep_averror_eof() { return }
-            try FFmpegCall.check(r, "encoding failed", subject: destination)
+        while try FFmpegCall.received(avcodec_receive_packet(enc.ptr, packet.ptr), "encoding failed", subject: destination) {
             av_packet_rescale_ts(packet.ptr, enc.ptr.pointee.time_base, stream.pointee.time_base)
             packet.ptr.pointee.stream_index = stream.pointee.index
-            let w = av_interleaved_write_frame(oc, packet.ptr)
+            let w = av_interleaved_write_frame(output.ptr, packet.ptr)
             try FFmpegCall.check(w, "writing failed", subject: destination, kind: .ioError,
                                  fix: "check free disk space and permissions")
         }
@@ -220,20 +207,12 @@ public final class VideoWriter {
     /// Flushes the encoder, writes the trailer (moving the index to the front for
     /// `+faststart`) and closes the file.
     public func finish() throws {
-        guard !finished, let oc else { return }
+        guard !finished else { return }
         finished = true
         try FFmpegCall.check(avcodec_send_frame(enc.ptr, nil), "encoding failed", subject: destination)
         try drain()
-        try FFmpegCall.check(av_write_trailer(oc), "cannot finish the file", subject: destination, kind: .ioError,
+        try FFmpegCall.check(av_write_trailer(output.ptr), "cannot finish the file", subject: destination, kind: .ioError,
                              fix: "check free disk space")
-        if let pb = oc.pointee.pb, pb.pointee.error < 0 {
-            try FFmpegCall.check(pb.pointee.error, "writing failed", subject: destination, kind: .ioError,
-                                 fix: "check free disk space and permissions")
-        }
-        if oc.pointee.pb != nil {
-            try FFmpegCall.check(avio_closep(&oc.pointee.pb), "cannot close the file", subject: destination, kind: .ioError)
-        }
-        avformat_free_context(oc)
-        self.oc = nil
+        try output.closeFile()
     }
 }

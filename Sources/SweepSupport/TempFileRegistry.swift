@@ -2,42 +2,64 @@
 import Glibc
 #endif
 import Foundation
+import Synchronization
 
 /// The temporary files in flight, so that SIGINT and SIGTERM can remove them before the
 /// process dies.
-package final class TempFileRegistry: @unchecked Sendable {
+///
+/// All mutable state sits in one `Mutex`, so the compiler checks the sharing between the
+/// render threads and the signal handler's queue (no `@unchecked Sendable`).
+package final class TempFileRegistry: Sendable {
+    /// The process-wide registry that ``AtomicOutput`` reports to.
     package static let shared = TempFileRegistry()
-    private let lock = NSLock()
-    private var paths: Set<String> = []
 
-    package func add(_ path: String) { lock.lock(); paths.insert(path); lock.unlock() }
-    package func remove(_ path: String) { lock.lock(); paths.remove(path); lock.unlock() }
+    private struct State {
+        var paths: Set<String> = []
+        /// Kept alive for the life of the process: a released source stops delivering.
+        var sources: [any DispatchSourceSignal] = []
+        /// How many times handlers were actually installed (0 or 1).
+        var installations = 0
+    }
+
+    private let state = Mutex(State())
+
+    package func add(_ path: String) { state.withLock { _ = $0.paths.insert(path) } }
+    package func remove(_ path: String) { state.withLock { _ = $0.paths.remove(path) } }
     /// Whether `path` would be removed by a signal now.
-    package func isRegistered(_ path: String) -> Bool { lock.lock(); defer { lock.unlock() }; return paths.contains(path) }
+    package func isRegistered(_ path: String) -> Bool { state.withLock { $0.paths.contains(path) } }
 
     /// Removes every registered temporary file (called from the signal handler's thread).
     package func removeAll() {
-        lock.lock()
-        let all = paths
-        paths.removeAll()
-        lock.unlock()
+        let all = state.withLock { s in
+            let all = s.paths
+            s.paths.removeAll()
+            return all
+        }
         for p in all { Self.removeTree(p) }
     }
 
-    private var sources: [any DispatchSourceSignal] = []
-
     /// Installs SIGINT/SIGTERM handlers that remove the temporary files and exit with
     /// 128 + signal, as a shell expects.
+    ///
+    /// Idempotent: a second call (a batch runs many renders in one process) does nothing,
+    /// so each signal is handled by exactly one dispatch source.
     package func installSignalHandlers() {
-        for sig in [SIGINT, SIGTERM] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { [weak self] in
-                self?.removeAll()
-                exit(128 + sig)
+        state.withLock { s in
+            guard s.installations == 0 else { return }
+            s.installations += 1
+            for sig in [SIGINT, SIGTERM] {
+                signal(sig, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+                source.setEventHandler { [weak self] in
+                    self?.removeAll()
+                    exit(128 + sig)
+                }
+                source.resume()
+                s.sources.append(source)
             }
-            source.resume()
-            sources.append(source)
         }
     }
+
+    /// How many times ``installSignalHandlers()`` really installed handlers; for tests.
+    package var signalHandlerInstallations: Int { state.withLock { $0.installations } }
 }

@@ -5,6 +5,7 @@ import SweepImaging
 import SweepMedia
 import SweepSupport
 @testable import SweepCLI
+import SweepTestSupport
 
 /// A folder with a small input photo and a jobs file of `count` tiny GIF renders.
 func batchFixture(count: Int, fps: Int = 5) throws -> (dir: String, jobs: String) {

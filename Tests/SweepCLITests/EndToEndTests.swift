@@ -4,6 +4,7 @@ import SweepGIF
 import SweepImaging
 import SweepMedia
 import SweepSupport
+import SweepTestSupport
 
 /// The built `sweep` binary.
 func sweepBinary() throws -> String {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SweepGIF
 import SweepImaging
+import SweepTestSupport
 
 func tempPath(_ name: String) -> String {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sweep-tests-\(getpid())")

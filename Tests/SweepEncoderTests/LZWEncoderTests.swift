@@ -3,6 +3,7 @@ import Testing
 @testable import SweepGIF
 import SweepImaging
 import SweepMedia
+import SweepTestSupport
 
 /// Index patterns that stress different parts of the coder: noise (short matches, many
 /// resets), runs (long matches), a repeating tile (KwKwK codes) and a picture whose halves

@@ -3,6 +3,7 @@ import Testing
 import SweepImaging
 import SweepSupport
 @testable import SweepMedia
+import SweepTestSupport
 
 @Suite("Video and still encoders round trip through libav*")
 struct VideoRoundTripTests {
@@ -39,6 +40,26 @@ struct VideoRoundTripTests {
         #expect(throws: (any Error).self) {
             _ = try VideoWriter(path: tempPath("bad.mp4"), width: 64, height: 64, fps: 30, options: [("crff", "20")])
         }
+    }
+
+    /// Each case fails a step after the muxer context (and, for the later ones, the codec
+    /// context, frame, packet and scaler) exist. The owners must free them all: `make asan`
+    /// runs these under LeakSanitizer, which fails on any AVFormatContext left behind.
+    @Test("A set-up step that fails after the container exists throws its own error and frees what was made",
+          arguments: [
+              ("unknown option", "ok.mp4", 64, [("crff", "20")], SweepError.Code.usage),
+              ("option value the encoder refuses", "ok.mp4", 64, [("preset", "warp-speed")], .usage),
+              ("folder that does not exist", "no-such-folder/x.mp4", 64, [], .cannotCreate),
+              ("no colour conversion for a 0-pixel frame", "ok.mp4", 0, [], .internalError),
+          ])
+    func failedSetUpFreesEverything(_ label: String, _ file: String, _ width: Int, _ options: [(String, String)],
+                                    _ expected: SweepError.Code) throws {
+        let path = tempPath(file)
+        let error = try #require(throws: SweepError.self) {
+            _ = try VideoWriter(path: path, width: width, height: 64, fps: 30, options: options)
+        }
+        #expect(error.code == expected, "\(label): \(error)")
+        #expect(!FileManager.default.fileExists(atPath: path))
     }
 
     @Test("PNG still decodes back to the same pixels; JPEG within tolerance", arguments: [StillEncoder.Format.png, .jpeg, .webp])

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SweepGIF
 import SweepMedia
+import SweepTestSupport
 
 // README-EXAMPLE-BEGIN
 import SweepKit

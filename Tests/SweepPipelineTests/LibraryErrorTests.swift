@@ -48,4 +48,22 @@ struct LibraryErrorTests {
         format.apply(to: &kept, keeping: [.fps, .size])
         #expect(kept.fps == 12 && kept.width == 200 && kept.height == 100 && kept.codec == format.codec)
     }
+
+    @Test("No library source spells a command-line flag in a string")
+    func noFlagsInLibrary() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources").standardized
+        var offenders: [String] = []
+        for module in ["SweepSupport", "SweepImaging", "SweepTimeline", "SweepGIF", "SweepMedia", "SweepPipeline", "SweepKit"] {
+            let dir = sources.appendingPathComponent(module)
+            for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) where name.hasSuffix(".swift") {
+                let text = try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8)
+                for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    let code = line.trimmingCharacters(in: .whitespaces)
+                    if code.hasPrefix("//") { continue }
+                    if line.contains(/"[^"]*--[a-z][^"]*"/) { offenders.append("\(module)/\(name):\(n + 1)") }
+                }
+            }
+        }
+        #expect(offenders.isEmpty, "\(offenders)")
+    }
 }

@@ -6,6 +6,7 @@ import SweepMedia
 import SweepSupport
 import SweepTimeline
 @testable import SweepPipeline
+import SweepTestSupport
 
 let repoPresets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("presets").path

@@ -6,6 +6,7 @@ import SweepMedia
 import SweepSupport
 import SweepTimeline
 @testable import SweepPipeline
+import SweepTestSupport
 
 func tempPath(_ name: String) -> String {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sweep-pipe-\(getpid())")

@@ -5,6 +5,7 @@ import SweepMedia
 import SweepSupport
 import SweepTimeline
 @testable import SweepPipeline
+import SweepTestSupport
 
 /// RIFF/PNG chunk walking for the two formats FFmpeg 5.1 cannot play back as animations.
 enum ChunkReader {
@@ -151,8 +152,8 @@ struct VideoFormatTests {
 
     @Test("A write failure part-way (disk full) is an I/O error")
     func diskFull() throws {
-        let w = try VideoWriter(path: "/dev/full", width: 64, height: 64, fps: 30)
         let error = #expect(throws: SweepError.self) {
+            let w = try VideoWriter(path: "/dev/full", width: 64, height: 64, fps: 30)
             for _ in 0..<30 { try w.add(RGBAImage(width: 64, height: 64, fill: .white)) }
             try w.finish()
         }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SweepImaging
 import SweepMedia
+import SweepTestSupport
 import SweepTimeline
 @testable import SweepPipeline
 

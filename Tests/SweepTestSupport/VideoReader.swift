@@ -1,10 +1,12 @@
 import CFFmpeg
 import Foundation
 import SweepImaging
+import SweepMedia
 import SweepSupport
 
 /// Reads a video back through libavformat/libavcodec: stream facts and frames as RGBA
-/// (converted with the stream's tagged matrix). Used by tests and quality checks.
+/// (converted with the stream's tagged matrix). Test-only: it checks what `VideoWriter`
+/// wrote, with SweepMedia's owners and its one call-through point for return codes.
 public struct VideoReader: Sendable {
     /// libavcodec's name for the codec, e.g. "h264".
     public let codecName: String
@@ -33,10 +35,8 @@ public struct VideoReader: Sendable {
     /// Opens `path`; decodes every frame, keeping them when `keepFrames` is set.
     public init(path: String, keepFrames: Bool = true) throws {
         _ = FFmpegCall.quiet
-        var fmt: UnsafeMutablePointer<AVFormatContext>?
-        try FFmpegCall.check(avformat_open_input(&fmt, path, nil, nil), "cannot open the video", subject: path, kind: .dataError)
-        defer { avformat_close_input(&fmt) }
-        guard let ctx = fmt else { throw SweepError(.dataError, "cannot open the video", subject: path) }
+        let input = try InputFormatContext(url: path, what: "cannot open the video", subject: path)
+        let ctx = input.ptr
         try FFmpegCall.check(avformat_find_stream_info(ctx, nil), "cannot read stream info", subject: path, kind: .dataError)
         let si = av_find_best_stream(ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         guard si >= 0, let st = ctx.pointee.streams[Int(si)], let par = st.pointee.codecpar else {
@@ -67,7 +67,8 @@ public struct VideoReader: Sendable {
             throw SweepError(.unavailable, "no decoder for \(codecName)", subject: path)
         }
         let dec = try CodecContextHandle(codec: decoder)
-        avcodec_parameters_to_context(dec.ptr, par)
+        try FFmpegCall.check(avcodec_parameters_to_context(dec.ptr, par), "cannot copy codec parameters", subject: path,
+                             kind: .internalError)
         try FFmpegCall.check(avcodec_open2(dec.ptr, decoder, nil), "cannot open the decoder", subject: path, kind: .dataError)
         let pixName = av_get_pix_fmt_name(AVPixelFormat(rawValue: par.pointee.format))
         pixelFormat = pixName.map { String(cString: $0) } ?? "unknown"
@@ -75,16 +76,23 @@ public struct VideoReader: Sendable {
         var out: [RGBAImage] = []
         var count = 0
         func receive() throws {
-            while avcodec_receive_frame(dec.ptr, frame.ptr) >= 0 {
+            while try FFmpegCall.received(avcodec_receive_frame(dec.ptr, frame.ptr), "decoding failed", subject: path,
+                                          kind: .dataError) {
                 count += 1
                 if keepFrames { out.append(try Self.convert(frame.ptr, name: path)) }
             }
         }
-        while av_read_frame(ctx, packet.ptr) >= 0 {
-            if packet.ptr.pointee.stream_index == si { avcodec_send_packet(dec.ptr, packet.ptr); try receive() }
-            av_packet_unref(packet.ptr)
+        while true {
+            let r = av_read_frame(ctx, packet.ptr)
+            if r == sweep_averror_eof() { break }
+            try FFmpegCall.check(r, "cannot read a packet", subject: path, kind: .dataError)
+            defer { av_packet_unref(packet.ptr) }
+            if packet.ptr.pointee.stream_index == si {
+                try FFmpegCall.check(avcodec_send_packet(dec.ptr, packet.ptr), "decoding failed", subject: path, kind: .dataError)
+                try receive()
+            }
         }
-        avcodec_send_packet(dec.ptr, nil)
+        try FFmpegCall.check(avcodec_send_packet(dec.ptr, nil), "cannot flush the decoder", subject: path, kind: .dataError)
         try receive()
         frames = out
         frameCount = count
@@ -93,19 +101,15 @@ public struct VideoReader: Sendable {
     /// Converts a decoded frame to RGBA, using BT.709 when the frame says so.
     static func convert(_ f: UnsafeMutablePointer<AVFrame>, name: String) throws -> RGBAImage {
         let w = Int(f.pointee.width), h = Int(f.pointee.height)
-        guard let sws = sws_getContext(Int32(w), Int32(h), AVPixelFormat(rawValue: f.pointee.format), Int32(w), Int32(h),
-                                       AV_PIX_FMT_RGBA, sweep_sws_bicubic | sweep_sws_accurate, nil, nil, nil) else {
-            throw SweepError(.dataError, "unsupported pixel format", subject: name)
-        }
-        let scaler = ScalerHandle(sws)
+        let scaler = try ScalerHandle(width: w, height: h, from: AVPixelFormat(rawValue: f.pointee.format), to: AV_PIX_FMT_RGBA,
+                                      subject: name, kind: .dataError)
         let isYUV = f.pointee.colorspace != AVCOL_SPC_RGB
         if isYUV {
             let cs = f.pointee.colorspace == AVCOL_SPC_BT709 ? sweep_sws_cs_itu709 : sweep_sws_cs_itu601
-            let full: Int32 = f.pointee.color_range == AVCOL_RANGE_JPEG ? 1 : 0
-            sws_setColorspaceDetails(sws, sws_getCoefficients(cs), full, sws_getCoefficients(cs), 1, 0, 1 << 16, 1 << 16)
+            try scaler.setColorspace(cs, sourceFullRange: f.pointee.color_range == AVCOL_RANGE_JPEG, destinationFullRange: true)
         }
         var pixels = [UInt8](repeating: 0, count: w * h * 4)
-        pixels.withUnsafeMutableBufferPointer { p in scaler.scale(frame: f, height: h, into: p.baseAddress!, stride: w * 4) }
+        try pixels.withUnsafeMutableBufferPointer { p in try scaler.scale(frame: f, height: h, into: p.baseAddress!, stride: w * 4) }
         return RGBAImage(width: w, height: h, pixels: pixels)
     }
 }

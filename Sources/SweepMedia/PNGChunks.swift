@@ -1,0 +1,133 @@
+import CZlib
+import SweepSupport
+
+/// Checks a PNG's chunks before any decoder sees them, and keeps only what sweep needs.
+///
+/// Ancillary chunks are where decompression bombs hide: a 1.7 MB file can carry a colour
+/// profile (`iCCP`) or text (`zTXt`, `iTXt`) that inflates to gigabytes, and decoders
+/// inflate them whole. So every chunk's CRC is checked (a damaged file is refused, as libpng
+/// does), text chunks are dropped unread, a colour profile is inflated here under a cap, and
+/// the orientation in an `eXIf` chunk is read (FFmpeg's PNG decoder ignores it).
+public enum PNGChunks {
+    /// The largest colour profile accepted, inflated (real profiles are a few KB to 1 MB).
+    public static let maxProfileBytes = 4 << 20
+
+    /// What the walk found.
+    public struct Result: Sendable {
+        /// The PNG without text chunks, ready for the decoder.
+        public var bytes: [UInt8]
+        /// The EXIF orientation tag (1…8) from an `eXIf` chunk, if any.
+        public var orientation: Int?
+    }
+
+    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// Walks `png`'s chunks; `name` is used in errors.
+    ///
+    /// - Throws: ``SweepError/Code/dataError`` for a damaged chunk (length past the end,
+    ///   wrong CRC), a missing image header or a colour profile over the cap.
+    public static func sanitize(_ png: [UInt8], name: String) throws -> Result {
+        func corrupt(_ what: String) -> SweepError {
+            SweepError(.dataError, "the PNG is corrupt: \(what)", subject: name, fix: "re-export it from the original")
+        }
+        guard png.count >= 8, Array(png[0..<8]) == signature else { throw corrupt("no PNG signature") }
+        var out = signature
+        out.reserveCapacity(png.count)
+        var orientation: Int?
+        var at = 8
+        var sawHeader = false, sawEnd = false
+        while at + 12 <= png.count, !sawEnd {
+            let length = Int(be32(png, at))
+            guard length <= Int(Int32.max), length <= png.count - at - 12 else {
+                throw corrupt("chunk at byte \(at) runs past the end of the file")
+            }
+            let type = String(decoding: png[(at + 4)..<(at + 8)], as: UTF8.self)
+            let body = (at + 8)..<(at + 8 + length)
+            let crc = be32(png, at + 8 + length)
+            guard crc == crc32(png[(at + 4)..<(at + 8 + length)]) else { throw corrupt("chunk \(type) fails its CRC check") }
+            if !sawHeader && type != "IHDR" { throw corrupt("it does not start with an image header") }
+            sawHeader = true
+            var keep = true
+            switch type {
+            case "tEXt", "zTXt", "iTXt":
+                keep = false  // text is never shown; compressed text is a bomb waiting to be inflated
+            case "iCCP":
+                try checkProfile(png[body], name: name)
+            case "eXIf":
+                orientation = exifOrientation(Array(png[body]))
+            case "IEND":
+                sawEnd = true
+            default: break
+            }
+            if keep { out += png[at..<(at + 12 + length)] }
+            at += 12 + length
+        }
+        guard sawHeader else { throw corrupt("it has no image header") }
+        return Result(bytes: out, orientation: orientation)
+    }
+
+    /// Inflates an `iCCP` body (name, 0, method, zlib data) only as far as the cap allows.
+    static func checkProfile(_ body: ArraySlice<UInt8>, name: String) throws {
+        guard let nul = body.firstIndex(of: 0), nul + 2 <= body.endIndex else { return }
+        let data = Array(body[(nul + 2)...])
+        var stream = z_stream()
+        guard sweep_inflate_init(&stream) == Z_OK else { return }
+        defer { inflateEnd(&stream) }
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        var total = 0
+        var status = Z_OK
+        data.withUnsafeBufferPointer { input in
+            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+            stream.avail_in = uInt(input.count)
+            while status == Z_OK && total <= maxProfileBytes {
+                chunk.withUnsafeMutableBufferPointer { buf in
+                    stream.next_out = buf.baseAddress
+                    stream.avail_out = uInt(buf.count)
+                    status = inflate(&stream, Z_NO_FLUSH)
+                    total += buf.count - Int(stream.avail_out)
+                }
+            }
+        }
+        if total > maxProfileBytes {
+            throw SweepError(.dataError, "the PNG's colour profile inflates to more than \(maxProfileBytes >> 20) MB",
+                             subject: name, fix: "re-export it with a standard profile (sRGB or Display P3)")
+        }
+    }
+
+    /// The orientation tag (0x0112) of an EXIF block in TIFF layout, if present and valid.
+    static func exifOrientation(_ exif: [UInt8]) -> Int? {
+        guard exif.count >= 8 else { return nil }
+        let little: Bool
+        switch (exif[0], exif[1]) {
+        case (0x49, 0x49): little = true
+        case (0x4D, 0x4D): little = false
+        default: return nil
+        }
+        func u16(_ i: Int) -> Int? {
+            guard i >= 0, i + 2 <= exif.count else { return nil }
+            return little ? Int(exif[i]) | Int(exif[i + 1]) << 8 : Int(exif[i]) << 8 | Int(exif[i + 1])
+        }
+        func u32(_ i: Int) -> Int? {
+            guard let a = u16(i), let b = u16(i + 2) else { return nil }
+            return little ? a | b << 16 : a << 16 | b
+        }
+        guard let ifd = u32(4), let count = u16(ifd) else { return nil }
+        for k in 0..<min(count, 1000) {
+            let entry = ifd + 2 + k * 12
+            guard let tag = u16(entry) else { return nil }
+            if tag == 0x0112, let type = u16(entry + 2), type == 3, let value = u16(entry + 8), (1...8).contains(value) {
+                return value
+            }
+        }
+        return nil
+    }
+
+    static func be32(_ b: [UInt8], _ i: Int) -> UInt32 {
+        UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
+    }
+
+    /// CRC-32 as PNG defines it (zlib's), over type and data.
+    static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+        bytes.withUnsafeBufferPointer { UInt32(CZlib.crc32(0, $0.baseAddress, uInt($0.count))) }
+    }
+}
