@@ -27,7 +27,7 @@ public enum Renderer {
             // (and a size cap starts its ladder from there, not from the photo's size).
             switch kind {
             case .gif: spec.defaultLongSide = 800
-            case .video: spec.defaultLongSide = 1920
+            case .video, .html: spec.defaultLongSide = 1920
             default: break
             }
         }
@@ -290,6 +290,9 @@ public enum Renderer {
                 for name in done { unlink(name) }
                 throw error
             }
+        case .html:
+            // The browser draws the frames: the page holds the sides and the timeline.
+            return try HTMLExport.write(spec, source: source, to: path, notes: notes)
         case let .still(format):
             formatName = format.rawValue
             let frame = source.render(states[0])
