@@ -3,21 +3,28 @@
 /// loops, reduce motion) and the look of `SliderOverlay` so that the page moves and looks
 /// like the GIF and the video of the same spec.
 ///
-/// Kept under 12 KB with its style (a test checks). No `//` comments or URLs: the page
-/// must contain no `//` at all outside data URIs, which another test checks.
+/// In order: `bez` solves a cubic Bézier x → t to 1e-7 (Newton, then bisection, as
+/// `UnitBezier`); `disp`/`settle` are `Spring`'s closed form and settling time (0.001);
+/// `prog` is `Curve.progress` for a curve written `"hold"`, `[x1,y1,x2,y2]` or
+/// `[omega,zeta]`; `val`/`move`/`cut` are `Track.value`, `.transition` and `.cut` over
+/// `[[time,value,curve],…]`; `fold` maps play time into a pass (once, N, forever,
+/// boomerang); `mat` is `Adjustments.matrix` as `feColorMatrix` values. `at` is
+/// `Animation.states` with reduce motion; `draw` lays out the split (clip-path), the
+/// handle (SVG, two copies in a dissolve) and the tags.
+///
+/// Kept under 12 KB with its style, and free of comments (a test checks the size). No
+/// `//` anywhere: the page must contain no `//` outside data URIs, which another test checks.
 public enum ElementScript {
     /// The JavaScript text.
     public static let source = #"""
-(()=>{"use strict";
+(()=>{
 const M=Math,cl=x=>M.min(1,M.max(0,+x||0)),H='hold';
-/* Cubic Bezier from (0,0) to (1,1), x solved for t to 1e-7: Newton, then bisection (Swift's UnitBezier). */
 const bez=(x1,y1,x2,y2)=>{const cx=3*x1,bx=3*(x2-x1)-cx,ax=1-cx-bx,cy=3*y1,by=3*(y2-y1)-cy,ay=1-cy-by,
 X=t=>((ax*t+bx)*t+cx)*t,Y=t=>((ay*t+by)*t+cy)*t;
 return x=>{x=cl(x);let t=x,e,d,lo=0,hi=1;
 for(let i=0;i<8;i++){e=X(t)-x;if(M.abs(e)<1e-7)return Y(t);d=(3*ax*t+2*bx)*t+cx;if(M.abs(d)<1e-6)break;t-=e/d}
 for(t=x;lo<hi;t=(hi-lo)/2+lo){e=X(t);if(M.abs(e-x)<1e-7||hi-lo<1e-12)break;if(x>e)lo=t;else hi=t}
 return Y(t)}};
-/* Spring with mass 1 in closed form: displacement from the target, starting at 1 at rest. */
 const disp=(w,z,t)=>{if(t<=0)return 1;const E=M.exp;
 if(M.abs(z-1)<1e-9)return E(-w*t)*(1+w*t);
 if(z<1){const d=w*M.sqrt(1-z*z);return E(-z*w*t)*(M.cos(d*t)+z*w/d*M.sin(d*t))}
@@ -25,9 +32,7 @@ const s=M.sqrt(z*z-1),a=-w*(z-s),b=-w*(z+s);return(b*E(a*t)-a*E(b*t))/(b-a)};
 const settle=(w,z,eps=1e-3)=>{const k=z<1?z*w:w*(z-M.sqrt(M.max(0,z*z-1)));if(!(k>0))return 1/0;
 const A=z<1?M.sqrt(1+(z*w/(w*M.sqrt(1-z*z)))**2):2+w*10;let t=M.log(A/eps)/k+.01;
 while(t>0&&M.abs(disp(w,z,t))<eps)t-=5e-4;return M.max(0,t+5e-4)};
-/* A curve: "hold", [x1,y1,x2,y2] or [omega,zeta]; progress after e of d seconds. */
 const prog=(c,e,d)=>e>=d?1:e<=0||c==H?0:c.length>3?(c.f||(c.f=bez(...c)))(e/d):1-disp(c[0],c[1],e);
-/* Tracks: [[time,value,curve],...] sorted; values are numbers or looks [b,c,s,h]. */
 const mix=(a,b,f)=>a.map?a.map((x,i)=>x+(b[i]-x)*f):a+(b-a)*f,
 seg=(k,t)=>{if(t>=k[0][0])for(let i=1;i<k.length;i++)if(t<k[i][0])return i;return 0},
 val=(k,t)=>{const i=seg(k,t);if(!i)return(t<k[0][0]?k[0]:k[k.length-1])[1];const a=k[i-1],b=k[i];return mix(a[1],b[1],prog(b[2],t-a[0],b[0]-a[0]))},
@@ -37,7 +42,6 @@ still=k=>k.every(f=>f[1]+''==k[0][1]+''),
 fold=(T,t)=>{const D=T.d,L=T.l;if(!(D>0))return[0,1];
 if(L=='boomerang'){const u=t%(2*D);return[u<D?u:2*D-u]}
 if(L=='forever')return[t%D];const n=L=='once'?1:L;return t>=n*D?[D,1]:[t%D]};
-/* DESIGN 4: saturate, contrast, add brightness, hue-rotate; one 3x4 map as feColorMatrix values. */
 const mat=([br,c,s,h])=>{const S=[.213+.787*s,.715-.715*s,.072-.072*s,.213-.213*s,.715+.285*s,.072-.072*s,.213-.213*s,.715-.715*s,.072+.928*s],
 r=h*M.PI/180,a=M.cos(r),b=M.sin(r),
 R=[.213+.787*a-.213*b,.715-.715*a-.715*b,.072-.072*a+.928*b,.213-.213*a+.143*b,.715+.285*a+.14*b,.072-.072*a-.283*b,.213-.213*a-.787*b,.715-.715*a+.715*b,.072+.928*a+.072*b],
@@ -45,7 +49,7 @@ o=.5-.5*c+br,v=[];
 for(let i=0;i<9;i+=3){for(let j=0;j<3;j++)v.push(R[i]*S[j]*c+R[i+1]*S[3+j]*c+R[i+2]*S[6+j]*c);v.push(0,(R[i]+R[i+1]+R[i+2])*o)}
 return v.concat(0,0,0,1,0).join(' ')};
 const D={sm:1,hd:1,lb:1,dw:3,dc:'#fff',ks:44,kc:'#fff',sc:'rgba(0,0,0,.3)',sr:6,so:2,gc:'rgba(0,0,0,.7)',gs:17,ls:12,lw:600,lc:'#fff',cc:'rgba(0,0,0,.5)',px:10,py:5,li:12,cr:0,bg:'#000',ff:'sans-serif'};
-let N=0;
+let N=0;const A=(e,o)=>{for(const k in o)e.setAttribute(k,o[k])};
 class SweepCompare extends HTMLElement{
 static observedAttributes=['before','after','position','vertical','dir'];
 static curve=prog;static settle=settle;static matrix=mat;
@@ -53,10 +57,6 @@ get position(){return this.p??cl(this.getAttribute('position')??.5)}
 set position(v){this.pause();this.set(v,1)}
 get vertical(){return this.hasAttribute('vertical')}
 set vertical(v){this.toggleAttribute('vertical',!!v)}
-get before(){return this.im?this.im[0].currentSrc||this.im[0].src:this.getAttribute('before')}
-set before(v){this.setAttribute('before',v)}
-get after(){return this.im?this.im[1].currentSrc||this.im[1].src:this.getAttribute('after')}
-set after(v){this.setAttribute('after',v)}
 get playing(){return!!this.R}
 attributeChangedCallback(n,o,v){if(!this.F)return;
 if(n=='position')this.p=cl(v);
@@ -71,13 +71,12 @@ const T=this.T=C.t,id=this.id0='sc'+ ++N,ce=t=>document.createElement(t),
 side=s=>{let i=q('img[data-side='+s+']');if(!i){i=ce('img');i.alt='';i.src=this.getAttribute(s)||''}return i},
 b=side('before'),a=side('after'),x=b.cloneNode(),F=this.F=ce('div');
 x.removeAttribute('data-side');x.alt='';this.im=[b,a,x];
-F.className='sc-f';F.tabIndex=0;F.setAttribute('role','slider');F.setAttribute('aria-valuemin',0);F.setAttribute('aria-valuemax',100);
-F.setAttribute('aria-label',this.getAttribute('aria-label')||'Before and after comparison');
+F.className='sc-f';F.tabIndex=0;A(F,{role:'slider','aria-valuemin':0,'aria-valuemax':100,'aria-label':this.getAttribute('aria-label')||'Before and after comparison'});
 this.lab=['before','after'].map((s,i)=>this.getAttribute(s+'-label')??['Before','After'][i]);
 F.append(a,b,x);
 this.tg=this.lab.map((t,i)=>{const s=ce('span');s.className='sc-t sc-t'+'ba'[i];s.textContent=t;s.hidden=!t||!C.lb;F.append(s);return s});
 let d=q('svg.sc-d');
-if(!d){this.insertAdjacentHTML('beforeend','<svg class="sc-d" aria-hidden="true">'+['before','after'].map(s=>'<filter data-side="'+s+'" color-interpolation-filters="sRGB"><feColorMatrix type="matrix"/></filter>').join('')+'</svg>');d=this.lastChild}
+if(!d){const f='<filter color-interpolation-filters="sRGB"><feColorMatrix type="matrix"/></filter>';this.insertAdjacentHTML('beforeend',`<svg class="sc-d" aria-hidden="true">${f+f}</svg>`);d=this.lastChild}
 this.fl=['b','a'].map((s,i)=>{const f=d.querySelectorAll('filter')[i];f.id=id+s;return f.firstElementChild});
 this.fc=T?[still(T.b),still(T.a)]:[1,1];this.lk=[];
 const P=this.P=ce('button');P.type='button';P.className='sc-p';P.hidden=!T||still(T.p)&&this.fc[0]&&this.fc[1];P.onclick=()=>this.R?this.pause():this.play();
@@ -107,7 +106,6 @@ if(d){this.dn=1;this.pause()}else this.R=requestAnimationFrame(f)};
 this.R=requestAnimationFrame(f);this.btn()}
 pause(){cancelAnimationFrame(this.R);this.R=0;this.btn()}
 btn(){const P=this.P;if(!P)return;P.classList.toggle('sc-play',!this.R);P.setAttribute('aria-label',(this.R?'Pause':'Play')+' animation')}
-/* What the timeline shows at t under the reduced-motion variant (Swift's Animation.states). */
 at(t){const T=this.T,m=this.rm;
 if(m=='cut'){const K=this.K||(this.K=[T.p,T.b,T.a].map(cut));return{p:val(K[0],t),b:val(K[1],t),a:val(K[2],t)}}
 const s={p:val(T.p,t),b:val(T.b,t),a:val(T.a,t)};
@@ -118,16 +116,12 @@ look(i,v){const k=v+'',fl=this.fl[i];if(this.lk[i]==k)return;
 if(!this.fc[i]||!fl.getAttribute('values'))fl.setAttribute('values',mat(v));
 const f=k=='0,1,1,0'&&this.fc[i]?'':'url(#'+fl.parentNode.id+')';
 this.lk[i]=k;this.im[i].style.filter=f;if(!i)this.im[2].style.filter=f}
-mk(){const C=this.C,W=C.w,Hh=C.h,v=this.v=this.vertical,u=C.k,r=C.ks*u/2,s=C.gs/17*u,l=9.5*s,e=5*s,dw=C.dw*u,id=this.id0+'s';
-this.rtl=this.closest('[dir]')?.dir=='rtl';
-this.F.setAttribute('aria-orientation',v?'vertical':'horizontal');
-const g='<g><rect '+(v?'x="0" y="'+-dw/2+'" width="'+W+'" height="'+dw:'x="'+-dw/2+'" y="0" width="'+dw+'" height="'+Hh)+'" fill="'+C.dc+'"/>'+
-'<g transform="translate('+(v?W/2+' 0':'0 '+Hh/2)+')"><circle r="'+r+'" cy="'+C.so*u+'" fill="'+C.sc+'" filter="url(#'+id+')"/><circle r="'+r+'" fill="'+C.kc+'"/>'+
-'<path d="M'+(e-l)+' '+-e+'L'+-l+' 0L'+(e-l)+' '+e+'M'+-l+' 0H'+l+'M'+(l-e)+' '+-e+'L'+l+' 0L'+(l-e)+' '+e+'" fill="none" stroke="'+C.gc+'" stroke-width="'+2.4*s+'" stroke-linecap="round" stroke-linejoin="round"'+(v?' transform="rotate(90)"':'')+'/></g></g>';
+mk(){const C=this.C,W=C.w,Hh=C.h,v=this.v=this.vertical,u=C.k,r=C.ks*u/2,s=C.gs/17*u,l=9.5*s,e=5*s,d=C.dw*u,id=this.id0+'s';
+this.rtl=this.closest('[dir]')?.dir=='rtl';A(this.F,{'aria-orientation':v?'vertical':'horizontal'});
+const g=`<g><rect ${v?`y="${-d/2}" width="${W}" height="${d}"`:`x="${-d/2}" width="${d}" height="${Hh}"`} fill="${C.dc}"/><g transform="translate(${v?W/2+' 0':'0 '+Hh/2})"><circle r="${r}" cy="${C.so*u}" fill="${C.sc}" filter="url(#${id})"/><circle r="${r}" fill="${C.kc}"/><path d="M${e-l} ${-e}L${-l} 0L${e-l} ${e}M${-l} 0H${l}M${l-e} ${-e}L${l} 0L${l-e} ${e}" fill="none" stroke="${C.gc}" stroke-width="${2.4*s}" stroke-linecap="round" stroke-linejoin="round"${v?' transform="rotate(90)"':''}/></g></g>`;
 this.F.querySelector('.sc-h')?.remove();
-this.im[2].insertAdjacentHTML('afterend','<svg class="sc-h" viewBox="0 0 '+W+' '+Hh+'" preserveAspectRatio="none" aria-hidden="true"><filter id="'+id+'" x="-1" y="-1" width="3" height="3"><feGaussianBlur stdDeviation="'+C.sr*u/2+'"/></filter>'+(C.hd?g+g:'')+'</svg>');
+this.im[2].insertAdjacentHTML('afterend',`<svg class="sc-h" viewBox="0 0 ${W} ${Hh}" preserveAspectRatio="none" aria-hidden="true"><filter id="${id}" x="-1" y="-1" width="3" height="3"><feGaussianBlur stdDeviation="${C.sr*u/2}"/></filter>${C.hd?g+g:''}</svg>`);
 this.g=this.F.querySelectorAll('.sc-h>g')}
-/* Lays out the split, the handle(s) and the tags; a dissolve shows two states mixed. */
 draw(){const C=this.C,v=this.v,L=v?C.h:C.w,x=this.x,f=x?x[1]:0,p=cl(this.p),q=x?cl(x[0]):p;
 const E=q=>{const e=v||!this.rtl?L*q:L*(1-q);return C.sm?e:M.round(e)},
 reg=q=>v||!this.rtl?[0,E(q)]:[E(q),L],
@@ -138,8 +132,9 @@ this.im[2].style.clipPath=ins(big[0]<lo?[big[0],lo]:[hi,big[1]]);this.im[2].styl
 [p,q].forEach((z,i)=>{const g=this.g[i];if(!g)return;g.setAttribute('transform','translate('+(v?'0 '+E(z):E(z)+' 0')+')');g.style.opacity=i?f:1-f;g.style.display=i&&!x?'none':''});
 const op=z=>[M.min(z/.25,1),M.min((1-z)/.25,1)],o0=op(p),o1=op(q);
 this.tg.forEach((t,i)=>t.style.opacity=o0[i]*(1-f)+o1[i]*f);
-const n=M.round(p*100),F=this.F;F.setAttribute('aria-valuenow',n);F.setAttribute('aria-valuetext',n+' % '+(this.lab[0]||'before').toLocaleLowerCase())}
+const n=M.round(p*100);A(this.F,{'aria-valuenow':n,'aria-valuetext':n+' % '+(this.lab[0]||'before').toLocaleLowerCase()})}
 }
+['before','after'].forEach((s,i)=>Object.defineProperty(SweepCompare.prototype,s,{get(){return this.im?this.im[i].currentSrc||this.im[i].src:this.getAttribute(s)},set(v){this.setAttribute(s,v)}}));
 customElements.get('sweep-compare')||customElements.define('sweep-compare',SweepCompare)})();
 """#
 }
