@@ -1,0 +1,320 @@
+"""The interactive page (sweep render … -o page.html) in a real browser: Debian's chromium
+driven by Playwright, every page opened from file://.
+
+Run by Tests/browser/run.sh (from `make test`); SWEEP_BIN names the sweep binary.
+"""
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+SWEEP = os.environ.get("SWEEP_BIN", str(ROOT / ".build/debug/sweep"))
+IMAGES = ROOT / "Tests/Fixtures/images"
+BEFORE, AFTER = str(IMAGES / "jpeg-baseline.jpg"), str(IMAGES / "orient-6.jpg")
+SIZE = ["--size", "400x300"]
+REPORT = ROOT / ".build/browser-report.txt"
+
+# Pixel tolerance, in 8-bit levels, for the element against `sweep preview` of the same spec.
+# Away from text the two should agree to rounding: the sides are the same PNG pixels, the
+# looks are the same 3x4 map (float in Chromium, 16-bit fixed point in sweep), the split,
+# divider and knob are the same geometry anti-aliased by coverage. What differs is how
+# each rasteriser antialiases the knob's circle and arrow, blurs its shadow (Skia's box
+# approximation against a true Gaussian) and rounds the frame's corners; those touch a few
+# hundred pixels by up to ~50 levels. Measured masked means are 0.01-0.06 levels; 0.5
+# leaves room for another Chromium release while failing on any real shift (a look off by
+# 2 % or a split off by one pixel on these images costs more than 0.5 on its own).
+MASKED_MEAN = 0.5
+# Including the text of the tags and the pause button (Chromium and Pango lay text out
+# differently) the whole element still agrees to within 3 levels on average.
+FULL_MEAN = 3.0
+
+
+def sweep(*args):
+    subprocess.run([SWEEP, *args, "-q"], check=True)
+
+
+@pytest.fixture(scope="session")
+def out(tmp_path_factory):
+    return tmp_path_factory.mktemp("pages")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    exe = shutil.which("chromium")
+    assert exe, "chromium is not installed (apt-get install chromium)"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe)
+        yield b
+        b.close()
+
+
+class Watched:
+    """A page opened from file:// that records requests, console errors and CSP violations."""
+
+    def __init__(self, browser, path, **context):
+        options = {"viewport": {"width": 900, "height": 700}, "device_scale_factor": 1, **context}
+        self.context = browser.new_context(**options)
+        self.page = self.context.new_page()
+        self.requests, self.errors = [], []
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.on("console", lambda m: m.type in ("error", "warning") and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.add_init_script("window.__csp=[];document.addEventListener('securitypolicyviolation',"
+                                  "e=>window.__csp.push(e.violatedDirective+' '+e.blockedURI))")
+        self.page.goto(Path(path).as_uri())
+        self.page.wait_for_function("document.querySelector('sweep-compare')?.F")
+
+    def js(self, script, arg=None):
+        return self.page.evaluate(script, arg)
+
+    def state(self):
+        return self.js("()=>{const e=document.querySelector('sweep-compare');return {p:e.position,playing:e.playing,"
+                       "now:+e.F.getAttribute('aria-valuenow'),text:e.F.getAttribute('aria-valuetext')}}")
+
+    def frame_box(self):
+        return self.page.locator(".sc-f").bounding_box()
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def opened(browser):
+    pages = []
+
+    def open_(path, **context):
+        w = Watched(browser, path, **context)
+        pages.append(w)
+        return w
+
+    yield open_
+    for w in pages:
+        w.close()
+
+
+def render(out, name, *args):
+    path = out / name
+    sweep("render", BEFORE, AFTER, *SIZE, "-o", str(path), *args)
+    return path
+
+
+def report(line):
+    with REPORT.open("a") as f:
+        f.write(line + "\n")
+
+
+# --- No network, no errors -------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [[], ["--retina", "--poster", "--preset", "look-tour", "--rtl"]], ids=["plain", "retina-poster-looks"])
+def test_no_request_leaves_the_page(out, opened, args):
+    path = render(out, f"net-{len(args)}.html", *args)
+    w = opened(path)
+    w.page.wait_for_timeout(700)                      # let it animate
+    box = w.frame_box()
+    w.page.mouse.click(box["x"] + box["width"] * 0.3, box["y"] + box["height"] / 2)
+    w.page.keyboard.press("ArrowRight")
+    w.page.wait_for_timeout(100)
+    bad = [u for u in w.requests if not (u.startswith("file:") or u.startswith("data:"))]
+    assert bad == []
+    assert w.errors == []
+    assert w.js("()=>window.__csp") == []
+    html = path.read_text()
+    assert "Content-Security-Policy" in html and "default-src 'none'" in html
+
+
+# --- The same look as the renderer ------------------------------------------------------
+
+PIXEL_CASES = [
+    ("ltr", [], [0.5, 0.3, 0.3333]),
+    ("rtl", ["--rtl"], [0.5, 0.3]),
+    ("vertical", ["--vertical"], [0.5, 0.7]),
+    ("look", ["--look", "dream", "--before-look", "noir", "--brightness", "0.15"], [0.5, 0.25]),
+    ("styled", ["--corner-radius", "24", "--knob-color", "#ff8800", "--divider-width", "6", "--ui-scale", "1.5"], [0.4]),
+]
+
+
+@pytest.mark.parametrize("name,args,positions", PIXEL_CASES, ids=[c[0] for c in PIXEL_CASES])
+def test_pixels_match_sweep_preview(out, opened, name, args, positions):
+    page = render(out, f"px-{name}.html", "--page-images", "png", *args)
+    w = opened(page)
+    for p in positions:
+        still = out / f"px-{name}-{p}.png"
+        sweep("preview", BEFORE, AFTER, *SIZE, *args, "-o", str(still), "--position", str(p))
+        rects = w.js("""async p=>{const e=document.querySelector('sweep-compare');e.pause();e.position=p;
+            for(const i of e.querySelectorAll('img'))await i.decode();
+            await new Promise(r=>requestAnimationFrame(()=>requestAnimationFrame(r)));
+            const f=e.F.getBoundingClientRect();
+            return [...e.querySelectorAll('.sc-t,.sc-p')].filter(x=>!x.hidden)
+              .map(x=>{const r=x.getBoundingClientRect();return [r.left-f.left,r.top-f.top,r.width,r.height]})}""", p)
+        shot = out / f"px-{name}-{p}-web.png"
+        w.page.locator(".sc-f").screenshot(path=str(shot))
+        web = np.asarray(Image.open(shot).convert("RGB"), dtype=np.int16)
+        ref = np.asarray(Image.open(still).convert("RGB"), dtype=np.int16)
+        assert web.shape == ref.shape
+        diff = np.abs(web - ref).mean(axis=2)
+        mask = np.ones(diff.shape, bool)
+        for x, y, rw, rh in rects:  # the tags' text and the pause button, with a 4 px margin
+            mask[max(0, int(y) - 4):int(y + rh) + 5, max(0, int(x) - 4):int(x + rw) + 5] = False
+        masked, full = diff[mask].mean(), diff.mean()
+        report(f"pixels {name:9s} p={p:<6} masked mean {masked:.3f}  full mean {full:.3f}  "
+               f"masked p99 {np.percentile(diff[mask], 99):.1f}  masked max {diff[mask].max():.0f} (levels of 255)")
+        assert masked < MASKED_MEAN, f"{name} at {p}: {masked:.3f}"
+        assert full < FULL_MEAN, f"{name} at {p}: {full:.3f}"
+
+
+# --- The same maths ---------------------------------------------------------------------
+
+def test_curves_and_springs_match_swift(out, opened):
+    w = opened(render(out, "curves.html"))
+    table = json.loads((ROOT / "Tests/browser/curve_table.json").read_text())
+    got = w.js("""t=>{const C=customElements.get('sweep-compare');
+        return [t.curves.map(c=>c.samples.map(([e])=>C.curve(c.curve,e,c.duration))), t.settle.map(([w,z])=>C.settle(w,z))]}""", table)
+    worst = 0.0
+    for c, values in zip(table["curves"], got[0]):
+        for (e, want), have in zip(c["samples"], values):
+            worst = max(worst, abs(have - want))
+            assert abs(have - want) < 1e-9, (c["curve"], e, have, want)
+    for (_, _, want), have in zip(table["settle"], got[1]):
+        assert abs(have - want) < 1e-9
+    check = w.js("""()=>{const C=customElements.get('sweep-compare').curve;
+        return [C([.42,0,.58,1],.25,1),C([.42,0,.58,1],.75,1),C([.25,.1,.25,1],.5,1)]}""")
+    assert [round(v, 6) for v in check] == [0.129162, 0.870838, 0.802403]
+    report(f"curves: {sum(len(c['samples']) for c in table['curves'])} samples, {len(table['settle'])} settling times, worst |JS - Swift| {worst:.1e}")
+
+
+def test_look_matrix_in_js_equals_swift(out, opened):
+    w = opened(render(out, "matrix.html", "--look", "dream", "--before-look", "vivid", "--hue", "-30"))
+    for side, look in [("before", [0.05, 1.2, 1.7, 0]), ("after", [0.1, 0.85, 1.2, -30])]:
+        swift = w.js(f"()=>document.querySelector('filter[data-side={side}] feColorMatrix').getAttribute('values')")
+        js = w.js("l=>customElements.get('sweep-compare').matrix(l)", look)
+        a, b = np.array(swift.split(), float), np.array(js.split(), float)
+        assert np.abs(a - b).max() < 1e-12
+
+
+# --- Interaction ------------------------------------------------------------------------
+
+def test_keyboard_moves_the_split(out, opened):
+    w = opened(render(out, "keys.html"))
+    w.js("()=>{const e=document.querySelector('sweep-compare');e.position=.5}")
+    w.page.focus(".sc-f")
+    steps = [("ArrowRight", 60), ("Shift+ArrowLeft", 59), ("ArrowLeft", 49), ("ArrowUp", 59), ("ArrowDown", 49),
+             ("Home", 0), ("End", 100), ("Shift+ArrowLeft", 99)]
+    for key, want in steps:
+        w.page.keyboard.press(key)
+        assert w.state()["now"] == want, key
+    s = w.state()
+    assert s["text"] == "99 % before" and not s["playing"]
+    assert w.js("()=>document.querySelector('.sc-f').matches(':focus-visible')")
+    assert w.js("()=>{const f=document.querySelector('.sc-f');return [f.getAttribute('role'),f.getAttribute('aria-valuemin'),f.getAttribute('aria-valuemax')]}") == ["slider", "0", "100"]
+
+
+def test_keyboard_follows_the_layout_in_rtl(out, opened):
+    w = opened(render(out, "keys-rtl.html", "--rtl"))
+    w.js("()=>{document.querySelector('sweep-compare').position=.5}")
+    w.page.focus(".sc-f")
+    w.page.keyboard.press("ArrowRight")               # the handle moves right: less of before (on the right)
+    assert w.state()["now"] == 40
+
+
+def test_pointer_drag_and_click_move_the_split_and_fire_events(out, opened):
+    w = opened(render(out, "drag.html"))
+    w.js("""()=>{const e=document.querySelector('sweep-compare');window.ev=[];
+        for(const n of ['input','change'])e.addEventListener(n,()=>window.ev.push(n+' '+e.position.toFixed(3)))}""")
+    b = w.frame_box()
+    y = b["y"] + b["height"] / 2
+    m = w.page.mouse
+    m.move(b["x"] + b["width"] * 0.5, y)
+    m.down()
+    assert not w.state()["playing"]                   # the first interaction stops autoplay
+    m.move(b["x"] + b["width"] * 0.75, y, steps=5)
+    m.up()
+    assert abs(w.state()["p"] - 0.75) < 0.01
+    events = w.js("()=>window.ev")
+    assert events.count("change 0.750") == 1 and len([e for e in events if e.startswith("input")]) >= 3
+    w.js("()=>{window.ev=[]}")
+    m.click(b["x"] + b["width"] * 0.25, y)
+    assert abs(w.state()["p"] - 0.25) < 0.01
+    assert w.js("()=>window.ev") == ["input 0.250", "change 0.250"]
+
+
+def test_vertical_drag_follows_the_pointer_down(out, opened):
+    w = opened(render(out, "drag-v.html", "--vertical"))
+    b = w.frame_box()
+    w.page.mouse.click(b["x"] + b["width"] / 2, b["y"] + b["height"] * 0.8)
+    assert abs(w.state()["p"] - 0.8) < 0.01
+
+
+def positions(w, count, every_ms):
+    seen = []
+    for _ in range(count):
+        seen.append(w.state()["p"])
+        w.page.wait_for_timeout(every_ms)
+    return seen
+
+
+def test_autoplay_runs_and_the_first_interaction_stops_it(out, opened):
+    w = opened(render(out, "auto.html", "--hold", "0", "--duration", "2", "--ease", "linear"))
+    assert w.state()["playing"]
+    moving = positions(w, 3, 150)
+    assert len(set(moving)) == 3
+    w.page.focus(".sc-f")
+    w.page.keyboard.press("ArrowLeft")
+    assert not w.state()["playing"]
+    still = positions(w, 3, 150)
+    assert len(set(still)) == 1
+
+
+def test_pause_button_pauses_and_resumes(out, opened):
+    w = opened(render(out, "button.html", "--hold", "0", "--duration", "2", "--ease", "linear"))
+    button = w.page.locator(".sc-p")
+    assert button.get_attribute("aria-label") == "Pause animation"
+    button.click()
+    assert not w.state()["playing"]
+    assert button.get_attribute("aria-label") == "Play animation"
+    assert len(set(positions(w, 3, 150))) == 1
+    button.click()
+    assert w.state()["playing"]
+    assert len(set(positions(w, 3, 150))) == 3
+
+
+def test_reduced_motion_dissolves_instead_of_travelling(out, opened):
+    w = opened(render(out, "reduce.html", "--hold", "0.3", "--duration", "1"), reduced_motion="reduce")
+    seen, fades, knobs = set(), [], set()
+    for _ in range(30):
+        s = w.js("""()=>{const e=document.querySelector('sweep-compare');
+            return [e.position, +getComputedStyle(e.im[2]).opacity, e.g[0].getAttribute('transform')]}""")
+        seen.add(round(s[0], 6))
+        fades.append(s[1])
+        knobs.add(s[2])
+        w.page.wait_for_timeout(60)
+    assert seen <= {0.0, 1.0}, seen                   # the handle rests at the ends only
+    assert len(knobs) <= 2
+    assert any(0.05 < f < 0.95 for f in fades)        # and the change is a cross-fade
+
+
+def test_looks_animate_through_the_svg_filter(out, opened):
+    w = opened(render(out, "tour.html", "--preset", "look-tour"))
+    values = set()
+    for _ in range(8):
+        values.add(w.js("()=>document.querySelector('filter[data-side=after] feColorMatrix').getAttribute('values')"))
+        w.page.wait_for_timeout(120)
+    assert len(values) >= 4
+
+
+def test_retina_pages_pick_the_2x_images(out, opened):
+    path = render(out, "retina.html", "--retina")
+    w = opened(path, device_scale_factor=2)
+    # naturalWidth is density-corrected (800 px at 2x reads 400), so check which file was chosen.
+    chosen = w.js("""async()=>{const e=document.querySelector('sweep-compare');
+        return Promise.all(e.im.slice(0,2).map(async i=>{await i.decode();return i.currentSrc==i.getAttribute('srcset').split(' ')[0]}))}""")
+    assert chosen == [True, True]
+    big = Image.open(__import__("io").BytesIO(__import__("base64").b64decode(
+        path.read_text().split('srcset="data:image/jpeg;base64,')[1].split(" ")[0])))
+    assert big.size == (800, 600)
