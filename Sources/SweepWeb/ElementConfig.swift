@@ -9,7 +9,8 @@ import SweepTimeline
 /// divider width and colour, `ks`/`kc` knob size and colour, `sc`/`sr`/`so` shadow colour,
 /// radius and offset, `gc`/`gs` glyph colour and size, `ls`/`lw`/`lc` label size, weight and
 /// colour, `cc` capsule colour, `px`/`py` capsule padding, `li` tag inset, `cr` corner
-/// radius, `bg` background, `ff` CSS font family, `rm` reduced-motion variant, `t` timeline.
+/// radius, `bg` background, `ff` CSS font family, `rm` reduced-motion variant, `ra` reduce
+/// always (the render asked for it), `t` timeline.
 public enum ElementConfig {
     /// The JSON text for a `width`×`height` comparison.
     public static func json(width: Int, height: Int, style: SliderStyle, timeline: String?,
@@ -29,8 +30,9 @@ public enum ElementConfig {
             ("cc", css(style.capsuleColor)), ("px", n(style.labelPaddingX)), ("py", n(style.labelPaddingY)),
             ("li", n(inset)), ("cr", n(style.cornerRadius)), ("bg", css(style.background)),
             ("ff", HTMLText.jsonString(HTMLText.cssFontFamily(style.labelFont))),
-            // The page honours prefers-reduced-motion even when the render did not ask for it.
-            ("rm", HTMLText.jsonString(reduceMotion == .cut ? "cut" : "dissolve")),
+            // The page honours prefers-reduced-motion even when the render did not ask for it,
+            // and plays the reduced variant for everyone when it did (as the GIF does).
+            ("rm", HTMLText.jsonString(reduceMotion == .cut ? "cut" : "dissolve")), ("ra", reduceMotion == .off ? "0" : "1"),
         ]
         if let timeline { fields.append(("t", timeline)) }
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"

@@ -92,14 +92,14 @@ d={ArrowRight:s*h,ArrowLeft:-s*h,ArrowUp:this.v?-s:s,ArrowDown:this.v?s:-s}[k],
 q=k=='Home'?0:k=='End'?1:d==null?null:M.round((this.position+d)*1e4)/1e4;
 if(q==null)return;e.preventDefault();this.pause();this.set(q);this.fire('change')};
 this.mk();this.rm='off';
-if(T&&!this.hasAttribute('position'))this.show(this.at(0));else this.set(this.position,1);
+const s=T?this.at(0):{};if(!T||this.hasAttribute('position'))s.p=this.position;this.show(s);
 if(T&&this.hasAttribute('autoplay'))this.play()}
 disconnectedCallback(){this.pause()}
 pt(e){const r=this.F.getBoundingClientRect();let q=this.v?(e.clientY-r.top)/r.height:(e.clientX-r.left)/r.width;this.set(!this.v&&this.rtl?1-q:q)}
 set(q,quiet){q=cl(q);const c=q!=this.p||this.x;this.p=q;this.x=null;this.draw();if(c&&!quiet)this.fire('input')}
 fire(n){this.dispatchEvent(new Event(n,{bubbles:true}))}
 play(){if(this.R||!this.T)return;
-this.rm=matchMedia('(prefers-reduced-motion: reduce)').matches?this.C.rm||'dissolve':'off';this.K=0;
+this.rm=this.C.ra||matchMedia('(prefers-reduced-motion: reduce)').matches?this.C.rm||'dissolve':'off';this.K=0;
 if(this.dn)this.e=this.dn=0;let s0;
 const f=n=>{if(s0==null)s0=n/1e3-(this.e||0);this.e=M.max(0,n/1e3-s0);const[t,d]=fold(this.T,this.e);this.show(this.at(t));
 if(d){this.dn=1;this.pause()}else this.R=requestAnimationFrame(f)};
@@ -111,7 +111,7 @@ if(m=='cut'){const K=this.K||(this.K=[T.p,T.b,T.a].map(cut));return{p:val(K[0],t
 const s={p:val(T.p,t),b:val(T.b,t),a:val(T.a,t)};
 if(m=='dissolve'){const x=move(T.p,t);if(x){s.p=x[0];s.x=[x[1],x[2]]}else s.p=val(this.K||(this.K=cut(T.p)),t)}
 return s}
-show(s){this.p=s.p;this.x=s.x;this.look(0,s.b);this.look(1,s.a);this.draw()}
+show(s){this.p=s.p;this.x=s.x;if(s.b){this.look(0,s.b);this.look(1,s.a)}this.draw()}
 look(i,v){const k=v+'',fl=this.fl[i];if(this.lk[i]==k)return;
 if(!this.fc[i]||!fl.getAttribute('values'))fl.setAttribute('values',mat(v));
 const f=k=='0,1,1,0'&&this.fc[i]?'':'url(#'+fl.parentNode.id+')';

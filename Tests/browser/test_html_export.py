@@ -318,3 +318,42 @@ def test_retina_pages_pick_the_2x_images(out, opened):
     big = Image.open(__import__("io").BytesIO(__import__("base64").b64decode(
         path.read_text().split('srcset="data:image/jpeg;base64,')[1].split(" ")[0])))
     assert big.size == (800, 600)
+
+
+def test_element_by_hand_from_its_attributes(out, opened):
+    """The fragment's style and script drive an element written by hand (no configuration block)."""
+    frag = render(out, "frag.html", "--fragment", "--page-images", "png").read_text()
+    assert "<html" not in frag
+    style = frag.split("<style>")[1].split("</style>")[0]
+    script = frag.split("<script>(()=>")[1].split("</script>")[0]
+    uris = [u.split('"')[0] for u in frag.split('src="')[1:3]]
+    page = out / "by-hand.html"
+    page.write_text(f"<!doctype html><meta charset=utf-8><style>{style}</style>"
+                    f'<sweep-compare before="{uris[0]}" after="{uris[1]}" width="400" height="300" position="0.3" '
+                    f'before-label="Antes" after-label="Después"></sweep-compare><script>(()=>{script}</script>')
+    w = opened(page)
+    s = w.state()
+    assert s["p"] == 0.3 and not s["playing"] and s["text"] == "30 % antes"
+    assert w.js("()=>document.querySelector('.sc-p').hidden")             # nothing to play: no button
+    w.js("()=>{const e=document.querySelector('sweep-compare');e.vertical=true;e.position=.6;e.after=e.before}")
+    assert w.js("()=>{const e=document.querySelector('sweep-compare');return [e.vertical,e.F.getAttribute('aria-orientation'),e.after==e.before]}") == [True, "vertical", True]
+    assert w.state()["now"] == 60
+    assert w.errors == []
+
+
+def test_a_still_page_applies_its_looks(out, opened):
+    """Nothing moves (from = to): no autoplay, no button, and the looks still apply."""
+    w = opened(render(out, "still.html", "--from", "0.4", "--to", "0.4", "--look", "noir"))
+    s = w.state()
+    assert s["p"] == 0.4 and not s["playing"]
+    assert w.js("()=>document.querySelector('.sc-p').hidden")
+    assert "#sc" in w.js("()=>document.querySelector('img[data-side=after]').style.filter")
+
+
+def test_reduce_motion_in_the_spec_applies_to_everyone(out, opened):
+    w = opened(render(out, "cut.html", "--hold", "0.2", "--duration", "0.6", "--reduce-motion", "cut"))
+    seen = set()
+    for _ in range(15):
+        seen.add(round(w.state()["p"], 6))
+        w.page.wait_for_timeout(50)
+    assert seen <= {0.0, 1.0} and len(seen) == 2, seen
