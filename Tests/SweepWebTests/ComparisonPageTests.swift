@@ -28,9 +28,10 @@ func sections(_ s: String, _ open: String, _ close: String) -> [String] {
     return out
 }
 
-/// The page with every data URI, and the og/twitter meta tags, taken out.
+/// The page with every data URI, CSP hash (Base64 may hold "//") and og/twitter meta tag taken out.
 func withoutDataAndPreviews(_ html: String) -> String {
     var s = html.replacingOccurrences(of: #"data:[^"\s]*"#, with: "DATA", options: .regularExpression)
+    s = s.replacingOccurrences(of: #"'sha256-[A-Za-z0-9+/=]+'"#, with: "HASH", options: .regularExpression)
     s = s.replacingOccurrences(of: #"<meta (property="og:|name="twitter:)[^>]*>"#, with: "", options: .regularExpression)
     return s
 }
