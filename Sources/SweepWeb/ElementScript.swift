@@ -52,7 +52,7 @@ const D={sm:1,hd:1,lb:1,dw:3,dc:'#fff',ks:44,kc:'#fff',sc:'rgba(0,0,0,.3)',sr:6,
 let N=0;const A=(e,o)=>{for(const k in o)e.setAttribute(k,o[k])};
 class SweepCompare extends HTMLElement{
 static observedAttributes=['before','after','position','vertical','dir'];
-static curve=prog;static settle=settle;static matrix=mat;
+static curve=prog;static settle=settle;static matrix=mat;static fold=fold;
 get position(){return this.p??cl(this.getAttribute('position')??.5)}
 set position(v){this.pause();this.set(v,1)}
 get vertical(){return this.hasAttribute('vertical')}

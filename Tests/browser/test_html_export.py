@@ -357,3 +357,52 @@ def test_reduce_motion_in_the_spec_applies_to_everyone(out, opened):
         seen.add(round(w.state()["p"], 6))
         w.page.wait_for_timeout(50)
     assert seen <= {0.0, 1.0} and len(seen) == 2, seen
+
+
+def test_timeline_states_match_swift(out, opened):
+    """The element's timeline (tracks, curves, cut and dissolve) against Swift's Animation.states
+    for every animation preset, from the table a Swift test keeps (timeline_table.json)."""
+    table = json.loads((ROOT / "Tests/browser/timeline_table.json").read_text())
+    worst, count = 0.0, 0
+    for entry in table:
+        w = opened(render(out, f"tl-{entry['preset']}.html", "--preset", entry["preset"]))
+        got = w.js("""tab=>{const e=document.querySelector('sweep-compare');e.pause();const r={};
+            for(const m of ['off','cut','dissolve']){e.rm=m;e.K=0;
+              r[m]=tab[m].map(([t])=>{const s=e.at(t);return [s.p,s.b,s.a,s.x?s.x[0]:null,s.x?s.x[1]:null]})}
+            return r}""", entry)
+        for mode in ("off", "cut", "dissolve"):
+            for want, have in zip(entry[mode], got[mode]):
+                t, want = want[0], want[1:]
+                assert (want[3] is None) == (have[3] is None), (entry["preset"], mode, t)
+                flat_w = [want[0], *want[1], *want[2]] + ([want[3], want[4]] if want[3] is not None else [])
+                flat_h = [have[0], *have[1], *have[2]] + ([have[3], have[4]] if have[3] is not None else [])
+                err = max(abs(a - b) for a, b in zip(flat_w, flat_h))
+                worst, count = max(worst, err), count + 1
+                assert err < 1e-9, (entry["preset"], mode, t, want, have)
+    report(f"timeline: {count} states ({len(table)} presets x off/cut/dissolve), worst |JS - Swift| {worst:.1e}")
+
+
+def test_loops_fold_play_time_into_a_pass(out, opened):
+    w = opened(render(out, "fold.html"))
+    got = w.js("""()=>{const f=customElements.get('sweep-compare').fold;
+        return [f({d:2,l:'forever'},5.5),f({d:2,l:'once'},1.5),f({d:2,l:'once'},2.5),f({d:2,l:2},3),f({d:2,l:2},4.5),
+                f({d:2,l:'boomerang'},3),f({d:2,l:'boomerang'},4.5)]}""")
+    assert got == [[1.5], [1.5], [2, 1], [1], [2, 1], [1], [0.5]]
+
+
+def test_touch_tap_moves_the_split(out, opened):
+    w = opened(render(out, "touch.html"), has_touch=True)
+    w.js("()=>{window.ev=[];document.querySelector('sweep-compare').addEventListener('change',()=>window.ev.push('change'))}")
+    b = w.frame_box()
+    w.page.touchscreen.tap(b["x"] + b["width"] * 0.8, b["y"] + b["height"] / 2)
+    assert abs(w.state()["p"] - 0.8) < 0.01 and not w.state()["playing"]
+    assert w.js("()=>window.ev") == ["change"]
+    assert w.js("()=>getComputedStyle(document.querySelector('.sc-f')).touchAction") == "pan-y"
+
+
+def test_tags_fade_as_the_handle_covers_them(out, opened):
+    w = opened(render(out, "tags.html"))
+    for p, before, after in [(0.1, 0.4, 1), (0.5, 1, 1), (0.95, 1, 0.2), (0, 0, 1)]:
+        got = w.js("""p=>{const e=document.querySelector('sweep-compare');e.position=p;
+            return [...e.querySelectorAll('.sc-t')].map(t=>+getComputedStyle(t).opacity)}""", p)
+        assert abs(got[0] - before) < 1e-6 and abs(got[1] - after) < 1e-6, (p, got)
