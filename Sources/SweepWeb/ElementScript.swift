@@ -123,8 +123,8 @@ this.F.querySelector('.sc-h')?.remove();
 this.im[2].insertAdjacentHTML('afterend',`<svg class="sc-h" viewBox="0 0 ${W} ${Hh}" preserveAspectRatio="none" aria-hidden="true"><filter id="${id}" x="-1" y="-1" width="3" height="3"><feGaussianBlur stdDeviation="${C.sr*u/2}"/></filter>${C.hd?g+g:''}</svg>`);
 this.g=this.F.querySelectorAll('.sc-h>g')}
 draw(){const C=this.C,v=this.v,L=v?C.h:C.w,x=this.x,f=x?x[1]:0,p=cl(this.p),q=x?cl(x[0]):p;
-const E=q=>{const e=v||!this.rtl?L*q:L*(1-q);return C.sm?e:M.round(e)},
-reg=q=>v||!this.rtl?[0,E(q)]:[E(q),L],
+const E=q=>v||!this.rtl?L*q:L*(1-q),S=q=>C.sm?E(q):M.round(E(q)),
+reg=q=>v||!this.rtl?[0,S(q)]:[S(q),L],
 ins=([a,b])=>{a=a/L*100+'%';b=100-b/L*100+'%';return'inset('+(v?a+' 0 '+b+' 0':'0 '+b+' 0 '+a)+')'},
 r0=reg(p),r1=reg(q),lo=M.max(r0[0],r1[0]),hi=M.max(lo,M.min(r0[1],r1[1])),big=r0[1]-r0[0]>r1[1]-r1[0]?r0:r1;
 this.im[0].style.clipPath=ins([lo,hi]);

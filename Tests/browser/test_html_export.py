@@ -99,10 +99,26 @@ def opened(browser):
         w.close()
 
 
-def render(out, name, *args):
+def render(out, name, *args, sides=(BEFORE, AFTER)):
     path = out / name
-    sweep("render", BEFORE, AFTER, *SIZE, "-o", str(path), *args)
+    sweep("render", *sides, *SIZE, "-o", str(path), *args)
     return path
+
+
+@pytest.fixture(scope="session")
+def noise(out):
+    """Two 400x300 pictures of random colours over gradients: every pixel differs from its
+    neighbours, so a look or a split off by a little shows everywhere, not only at edges."""
+    rng = np.random.default_rng(17)
+    y, x = np.mgrid[0:300, 0:400]
+    paths = []
+    for i, tint in enumerate([(1.0, 0.6, 0.2), (0.2, 0.5, 1.0)]):
+        base = np.stack([x / 400 * 255 * tint[0], y / 300 * 255 * tint[1], (x + y) / 700 * 255 * tint[2]], axis=2)
+        img = np.clip(base + rng.normal(0, 40, base.shape), 0, 255).astype(np.uint8)
+        path = out / f"noise-{i}.png"
+        Image.fromarray(img).save(path)
+        paths.append(str(path))
+    return tuple(paths)
 
 
 def report(line):
@@ -137,16 +153,25 @@ PIXEL_CASES = [
     ("vertical", ["--vertical"], [0.5, 0.7]),
     ("look", ["--look", "dream", "--before-look", "noir", "--brightness", "0.15"], [0.5, 0.25]),
     ("styled", ["--corner-radius", "24", "--knob-color", "#ff8800", "--divider-width", "6", "--ui-scale", "1.5"], [0.4]),
+    ("wipe", ["--no-handle", "--no-labels", "--hard-edge"], [0.3333, 0.5]),
+    ("hard-edge", ["--hard-edge", "--vertical", "--rtl"], [0.3333]),
 ]
 
 
-@pytest.mark.parametrize("name,args,positions", PIXEL_CASES, ids=[c[0] for c in PIXEL_CASES])
-def test_pixels_match_sweep_preview(out, opened, name, args, positions):
-    page = render(out, f"px-{name}.html", "--page-images", "png", *args)
+NOISE_CASES = [
+    ("noise", ["--no-labels"], [0.5, 0.3333]),
+    ("noise-look", ["--look", "vivid", "--before-look", "dream", "--contrast", "1.4", "--hue", "-20", "--no-labels"], [0.6]),
+]
+
+
+@pytest.mark.parametrize("name,args,positions", PIXEL_CASES + NOISE_CASES, ids=[c[0] for c in PIXEL_CASES + NOISE_CASES])
+def test_pixels_match_sweep_preview(out, opened, noise, name, args, positions):
+    sides = noise if name.startswith("noise") else (BEFORE, AFTER)
+    page = render(out, f"px-{name}.html", "--page-images", "png", *args, sides=sides)
     w = opened(page)
     for p in positions:
         still = out / f"px-{name}-{p}.png"
-        sweep("preview", BEFORE, AFTER, *SIZE, *args, "-o", str(still), "--position", str(p))
+        sweep("preview", *sides, *SIZE, *args, "-o", str(still), "--position", str(p))
         rects = w.js("""async p=>{const e=document.querySelector('sweep-compare');e.pause();e.position=p;
             for(const i of e.querySelectorAll('img'))await i.decode();
             await new Promise(r=>requestAnimationFrame(()=>requestAnimationFrame(r)));
