@@ -62,6 +62,8 @@ public enum HTMLExport {
         if let url = options.posterURL {
             page.preview = SocialPreview(url: url, width: w, height: h, alt: page.summary)
         }
+        var notes = notes
+        if let warning = try flashWarning(spec, source: source, path: path) { notes.append(warning) }
         let text = options.fragment ? page.fragment() : page.html()
         let bytes = Array(text.utf8)
         let out = try AtomicOutput(destination: path)
@@ -70,6 +72,40 @@ public enum HTMLExport {
         return RenderResult(output: path, format: options.fragment ? "html-fragment" : "html", bytes: bytes.count,
                             width: w, height: h, frames: 1, framesWritten: 1, fps: spec.fps,
                             duration: spec.animation.passDuration, seconds: Date().timeIntervalSince(start), notes: notes)
+    }
+}
+
+extension HTMLExport {
+    /// WCAG 2.3.1, checked as for a GIF or a video: the page plays the same states. The
+    /// frames are rendered small (160 px on the long side; the probe only averages quarters
+    /// of the frame), so the check costs a fraction of a GIF render.
+    ///
+    /// - Returns: a warning, or `nil` when the animation does not flash.
+    /// - Throws: `.dataError` when it flashes and the spec refuses flashes (`--strict`).
+    static func flashWarning(_ spec: RenderSpec, source: FrameSource, path: String) throws -> String? {
+        let anim = spec.animation
+        if anim.position.isConstant && anim.before.isConstant && anim.after.isConstant { return nil }
+        let s = min(1, 160 / Double(max(source.width, source.height)))
+        let w = max(2, Int(Double(source.width) * s)), h = max(2, Int(Double(source.height) * s))
+        let bg = spec.style.background
+        var small = spec
+        small.before = .image(Resampler.resize(source.beforeBase, width: w, height: h, mode: .stretch, background: bg))
+        small.after = .image(Resampler.resize(source.afterBase, width: w, height: h, mode: .stretch, background: bg))
+        (small.width, small.height, small.defaultLongSide, small.evenSize) = (w, h, nil, false)
+        let frames = try FrameSource(spec: small)
+        var detector = FlashDetector(fps: spec.fps)
+        var frame = RGBAImage(width: w, height: h)
+        for state in anim.states(frames: anim.frameCount(fps: spec.fps), fps: spec.fps, reduceMotion: spec.reduceMotion) {
+            frames.render(state, into: &frame)
+            detector.add(LuminanceProbe.regions(frame))
+        }
+        guard detector.fails else { return nil }
+        let at = String(format: "%.2f", detector.firstViolation ?? 0)
+        let what = "flashes \(detector.maxFlashesPerSecond) times within one second (from \(at) s), over WCAG 2.3.1's limit of 3"
+        if spec.refuseFlashes {
+            throw SweepError(.dataError, what, subject: path, fix: "slow the changes down, or use --reduce-motion dissolve")
+        }
+        return "warning: " + what
     }
 }
 

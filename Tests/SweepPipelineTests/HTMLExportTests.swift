@@ -78,6 +78,22 @@ struct HTMLExportTests {
         #expect(html.contains("<meta property=\"og:image:width\" content=\"160\">"))
     }
 
+    @Test("A flashing page warns like a GIF, and --strict refuses it leaving no file")
+    func flashes() throws {
+        var keys = [Keyframe<Adjustments>(time: 0, value: .identity, curve: .hold)]
+        for k in 1...20 { keys.append(Keyframe(time: Double(k) * 0.1, value: k % 2 == 0 ? .identity : Adjustments(brightness: -1), curve: .hold)) }
+        var spec = RenderSpec(before: .image(RGBAImage(width: 400, height: 300, fill: .white)), after: nil,
+                              animation: Animation(position: Track(constant: 0), before: Track(constant: .identity), after: Track(keys)))
+        spec.fps = 20
+        let warned = try Renderer.render(spec, to: tempPath("flash.html"))
+        #expect(warned.notes.contains { $0.contains("WCAG") })
+        #expect(try Renderer.render(sweepSpec(), to: tempPath("calm.html")).notes.isEmpty)
+        spec.refuseFlashes = true
+        let out = tempPath("flash-strict.html")
+        #expect(throws: SweepError.self) { try Renderer.render(spec, to: out) }
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
     @Test("The kind follows .html, .htm or --codec html; a missing folder fails with nothing written")
     func kind() throws {
         #expect(try OutputKind.infer(path: "a.html") == .html)
