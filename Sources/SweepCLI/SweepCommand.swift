@@ -277,7 +277,8 @@ public enum SweepCommand {
         for n in r.notes { printError("sweep: note: \(n)") }
         let size = r.bytes >= 1_000_000 ? String(format: "%.2f MB", Double(r.bytes) / 1e6) : String(format: "%.0f KB", Double(r.bytes) / 1e3)
         // A GIF stores identical neighbouring frames once, with a longer delay: say so.
-        let frames = r.framesWritten == r.frames ? "\(r.frames) frames" : "\(r.framesWritten) frames (\(r.frames) rendered)"
+        let frames = r.format.hasPrefix("html") ? "interactive"  // the browser draws the frames
+            : r.framesWritten == r.frames ? "\(r.frames) frames" : "\(r.framesWritten) frames (\(r.frames) rendered)"
         print(String(format: "wrote %@ (%@, %dx%d, %@, %.2f s) in %.2f s", r.output, size, r.width, r.height,
                      frames, r.duration, r.seconds))
     }
