@@ -1,3 +1,5 @@
+import Foundation
+
 /// Escaping for the three contexts the page writes user text into: HTML text and
 /// attribute values, a JSON data block inside `<script>`, and a CSS font-family list.
 ///
@@ -65,7 +67,7 @@ public enum HTMLText {
                        "monospace": "monospace", "mono": "monospace", "cursive": "cursive", "system-ui": "system-ui"]
         var names: [String] = []
         for part in list.split(separator: ",") {
-            let name = part.trimmingCharacters(in: " \t")
+            let name = part.trimmingCharacters(in: .whitespaces)
             if name.isEmpty { continue }
             if let g = generic[name.lowercased()] { names.append(g); continue }
             let safe = name.unicodeScalars.filter { !"\"'\\<>;{}()".unicodeScalars.contains($0) && $0.value >= 0x20 }
@@ -73,14 +75,5 @@ public enum HTMLText {
         }
         if !names.contains(where: { $0.hasSuffix("sans-serif") }) { names.append("sans-serif") }
         return names.joined(separator: ",")
-    }
-}
-
-extension Substring {
-    func trimmingCharacters(in set: String) -> String {
-        var s = self
-        while let f = s.first, set.contains(f) { s.removeFirst() }
-        while let l = s.last, set.contains(l) { s.removeLast() }
-        return String(s)
     }
 }
