@@ -9,8 +9,9 @@
 /// `[omega,zeta]`; `val`/`move`/`cut` are `Track.value`, `.transition` and `.cut` over
 /// `[[time,value,curve],…]`; `fold` maps play time into a pass (once, N, forever,
 /// boomerang); `mat` is `Adjustments.matrix` as `feColorMatrix` values. `at` is
-/// `Animation.states` with reduce motion; `draw` lays out the split (clip-path), the
-/// handle (SVG, two copies in a dissolve) and the tags.
+/// `Animation.states` with reduce motion; `draw` paints a state into a layer (split by
+/// clip-path, handle in SVG, tags); a dissolve shows a second, complete layer at the fade's
+/// opacity over the first, which is exactly the renderer's mix of two whole frames.
 ///
 /// Kept under 12 KB with its style, and free of comments (a test checks the size). No
 /// `//` anywhere: the page must contain no `//` outside data URIs, which another test checks.
@@ -61,7 +62,7 @@ get playing(){return!!this.R}
 attributeChangedCallback(n,o,v){if(!this.F)return;
 if(n=='position')this.p=cl(v);
 else if(n[0]=='v'||n[0]=='d')this.mk();
-else for(const i of n=='after'?[1]:[0,2]){this.im[i].removeAttribute('srcset');this.im[i].src=v||''}
+else for(const i of n=='after'?[1,3]:[0,2]){this.im[i].removeAttribute('srcset');this.im[i].src=v||''}
 this.draw()}
 connectedCallback(){if(this.F)return;
 const q=s=>this.querySelector(s),j=q('script[type="application/json"]'),
@@ -69,12 +70,12 @@ C=this.C=Object.assign({},D,j?JSON.parse(j.textContent):{});
 C.w=C.w||+this.getAttribute('width')||800;C.h=C.h||+this.getAttribute('height')||600;C.k=C.k||M.min(C.w,C.h)/390;
 const T=this.T=C.t,id=this.id0='sc'+ ++N,ce=t=>document.createElement(t),
 side=s=>{let i=q('img[data-side='+s+']');if(!i){i=ce('img');i.alt='';i.src=this.getAttribute(s)||''}return i},
-b=side('before'),a=side('after'),x=b.cloneNode(),F=this.F=ce('div');
-x.removeAttribute('data-side');x.alt='';this.im=[b,a,x];
+b=side('before'),a=side('after'),F=this.F=ce('div');
 F.className='sc-f';F.tabIndex=0;A(F,{role:'slider','aria-valuemin':0,'aria-valuemax':100,'aria-label':this.getAttribute('aria-label')||'Before and after comparison'});
 this.lab=['before','after'].map((s,i)=>this.getAttribute(s+'-label')??['Before','After'][i]);
-F.append(a,b,x);
-this.tg=this.lab.map((t,i)=>{const s=ce('span');s.className='sc-t sc-t'+'ba'[i];s.textContent=t;s.hidden=!t||!C.lb;F.append(s);return s});
+this.L=[[a,b],[a.cloneNode(),b.cloneNode()]].map(([a,b])=>{const d=ce('div'),t=this.lab.map((t,i)=>{const s=ce('span');s.className='sc-t sc-t'+'ba'[i];s.textContent=t;s.hidden=!t||!C.lb;return s});
+d.className='sc-l';d.append(a,b,...t);F.append(d);return{d,a,b,t}});
+this.im=[b,a,this.L[1].b,this.L[1].a];
 let d=q('svg.sc-d');
 if(!d){const f='<filter color-interpolation-filters="sRGB"><feColorMatrix type="matrix"/></filter>';this.insertAdjacentHTML('beforeend',`<svg class="sc-d" aria-hidden="true">${f+f}</svg>`);d=this.lastChild}
 this.fl=['b','a'].map((s,i)=>{const f=d.querySelectorAll('filter')[i];f.id=id+s;return f.firstElementChild});
@@ -115,24 +116,20 @@ show(s){this.p=s.p;this.x=s.x;if(s.b){this.look(0,s.b);this.look(1,s.a)}this.dra
 look(i,v){const k=v+'',fl=this.fl[i];if(this.lk[i]==k)return;
 if(!this.fc[i]||!fl.getAttribute('values'))fl.setAttribute('values',mat(v));
 const f=k=='0,1,1,0'&&this.fc[i]?'':'url(#'+fl.parentNode.id+')';
-this.lk[i]=k;this.im[i].style.filter=f;if(!i)this.im[2].style.filter=f}
-mk(){const C=this.C,W=C.w,Hh=C.h,v=this.v=this.vertical,u=C.k,r=C.ks*u/2,s=C.gs/17*u,l=9.5*s,e=5*s,d=C.dw*u,id=this.id0+'s';
+this.lk[i]=k;this.im[i].style.filter=this.im[i+2].style.filter=f}
+mk(){const C=this.C,W=C.w,Hh=C.h,v=this.v=this.vertical,u=C.k,r=C.ks*u/2,s=C.gs/17*u,l=9.5*s,e=5*s,d=C.dw*u;
 this.rtl=this.closest('[dir]')?.dir=='rtl';A(this.F,{'aria-orientation':v?'vertical':'horizontal'});
-const g=`<g><rect ${v?`y="${-d/2}" width="${W}" height="${d}"`:`x="${-d/2}" width="${d}" height="${Hh}"`} fill="${C.dc}"/><g transform="translate(${v?W/2+' 0':'0 '+Hh/2})"><circle r="${r}" cy="${C.so*u}" fill="${C.sc}" filter="url(#${id})"/><circle r="${r}" fill="${C.kc}"/><path d="M${e-l} ${-e}L${-l} 0L${e-l} ${e}M${-l} 0H${l}M${l-e} ${-e}L${l} 0L${l-e} ${e}" fill="none" stroke="${C.gc}" stroke-width="${2.4*s}" stroke-linecap="round" stroke-linejoin="round"${v?' transform="rotate(90)"':''}/></g></g>`;
-this.F.querySelector('.sc-h')?.remove();
-this.im[2].insertAdjacentHTML('afterend',`<svg class="sc-h" viewBox="0 0 ${W} ${Hh}" preserveAspectRatio="none" aria-hidden="true"><filter id="${id}" x="-1" y="-1" width="3" height="3"><feGaussianBlur stdDeviation="${C.sr*u/2}"/></filter>${C.hd?g+g:''}</svg>`);
-this.g=this.F.querySelectorAll('.sc-h>g')}
-draw(){const C=this.C,v=this.v,L=v?C.h:C.w,x=this.x,f=x?x[1]:0,p=cl(this.p),q=x?cl(x[0]):p;
-const E=q=>v||!this.rtl?L*q:L*(1-q),S=q=>C.sm?E(q):M.round(E(q)),
-reg=q=>v||!this.rtl?[0,S(q)]:[S(q),L],
-ins=([a,b])=>{a=a/L*100+'%';b=100-b/L*100+'%';return'inset('+(v?a+' 0 '+b+' 0':'0 '+b+' 0 '+a)+')'},
-r0=reg(p),r1=reg(q),lo=M.max(r0[0],r1[0]),hi=M.max(lo,M.min(r0[1],r1[1])),big=r0[1]-r0[0]>r1[1]-r1[0]?r0:r1;
-this.im[0].style.clipPath=ins([lo,hi]);
-this.im[2].style.clipPath=ins(big[0]<lo?[big[0],lo]:[hi,big[1]]);this.im[2].style.opacity=big==r0?1-f:f;
-[p,q].forEach((z,i)=>{const g=this.g[i];if(!g)return;g.setAttribute('transform','translate('+(v?'0 '+E(z):E(z)+' 0')+')');g.style.opacity=i?f:1-f;g.style.display=i&&!x?'none':''});
-const op=z=>[M.min(z/.25,1),M.min((1-z)/.25,1)],o0=op(p),o1=op(q);
-this.tg.forEach((t,i)=>t.style.opacity=o0[i]*(1-f)+o1[i]*f);
-const n=M.round(p*100);A(this.F,{'aria-valuenow':n,'aria-valuetext':n+' % '+(this.lab[0]||'before').toLocaleLowerCase()})}
+this.L.forEach((L,k)=>{const id=this.id0+'s'+k;L.d.querySelector('svg')?.remove();
+L.b.insertAdjacentHTML('afterend',`<svg class="sc-h" viewBox="0 0 ${W} ${Hh}" preserveAspectRatio="none" aria-hidden="true"><filter id="${id}" x="-1" y="-1" width="3" height="3"><feGaussianBlur stdDeviation="${C.sr*u/2}"/></filter>${C.hd?`<g><rect ${v?`y="${-d/2}" width="${W}" height="${d}"`:`x="${-d/2}" width="${d}" height="${Hh}"`} fill="${C.dc}"/><g transform="translate(${v?W/2+' 0':'0 '+Hh/2})"><circle r="${r}" cy="${C.so*u}" fill="${C.sc}" filter="url(#${id})"/><circle r="${r}" fill="${C.kc}"/><path d="M${e-l} ${-e}L${-l} 0L${e-l} ${e}M${-l} 0H${l}M${l-e} ${-e}L${l} 0L${l-e} ${e}" fill="none" stroke="${C.gc}" stroke-width="${2.4*s}" stroke-linecap="round" stroke-linejoin="round"${v?' transform="rotate(90)"':''}/></g></g>`:''}</svg>`);
+L.g=L.d.querySelector('svg>g')})}
+draw(){const C=this.C,v=this.v,Z=v?C.h:C.w,x=this.x,[L0,L1]=this.L,
+E=q=>v||!this.rtl?Z*q:Z*(1-q),S=q=>C.sm?E(q):M.round(E(q)),
+paint=(L,q)=>{q=cl(q);const[a,b]=v||!this.rtl?[0,S(q)]:[S(q),Z],A=a/Z*100+'%',B=100-b/Z*100+'%';
+L.b.style.clipPath='inset('+(v?A+' 0 '+B+' 0':'0 '+B+' 0 '+A)+')';
+L.g?.setAttribute('transform','translate('+(v?'0 '+E(q):E(q)+' 0')+')');
+L.t[0].style.opacity=M.min(q/.25,1);L.t[1].style.opacity=M.min((1-q)/.25,1)};
+paint(L0,this.p);L1.d.hidden=!x;if(x){L1.d.style.opacity=x[1];paint(L1,x[0])}
+const n=M.round(cl(this.p)*100);A(this.F,{'aria-valuenow':n,'aria-valuetext':n+' % '+(this.lab[0]||'before').toLocaleLowerCase()})}
 }
 ['before','after'].forEach((s,i)=>Object.defineProperty(SweepCompare.prototype,s,{get(){return this.im?this.im[i].currentSrc||this.im[i].src:this.getAttribute(s)},set(v){this.setAttribute(s,v)}}));
 customElements.get('sweep-compare')||customElements.define('sweep-compare',SweepCompare)})();
