@@ -1,10 +1,11 @@
 # Two commands do all the set-up on a fresh Debian 12 machine with Swift:
 #   make demo   installs what is missing, builds, renders out/demo.gif and out/demo.mp4
-#   make test   installs what is missing, builds and runs the whole test suite
+#   make test   installs what is missing, builds and runs the whole test suite (Swift, then the browser tests)
 
 # Debian packages sweep builds and tests against (headers, fonts, the ffmpeg CLI for checks).
 DEB_PACKAGES := pkg-config libgif-dev libavcodec-dev libavformat-dev libavutil-dev libswscale-dev \
-                libpango1.0-dev libcairo2-dev liblcms2-dev zlib1g-dev fonts-dejavu-core fonts-noto-core fonts-noto-cjk ffmpeg
+                libpango1.0-dev libcairo2-dev liblcms2-dev zlib1g-dev fonts-dejavu-core fonts-noto-core fonts-noto-cjk ffmpeg \
+                chromium python3-venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build demo test test-slurm readme-gif bench clean asan fuzz
@@ -24,6 +25,7 @@ demo: build
 
 test: deps
 	swift test
+	Tests/browser/run.sh
 
 # `sweep batch` sharded by a real Slurm job array: starts a one-node cluster when none is up
 # (as root; installs munge and slurm-wlm if missing), then runs Tests/slurm/run.sh.

@@ -34,11 +34,13 @@ let package = Package(
         .target(name: "SweepImaging", dependencies: ["CPangoCairo", "CLCMS2", "SweepSupport"]),
         // Timeline: keyframes, easing, springs, sampling. Pure Swift.
         .target(name: "SweepTimeline"),
+        // The interactive page: the <sweep-compare> element, its script and style, the page around it. Pure Swift.
+        .target(name: "SweepWeb", dependencies: ["SweepImaging", "SweepTimeline"]),
         // Encoders.
         .target(name: "SweepGIF", dependencies: ["CGIF", "SweepImaging", "SweepSupport"]),
         .target(name: "SweepMedia", dependencies: ["CFFmpeg", "CZlib", "SweepImaging", "SweepSupport"]),
         // Pipeline: spec -> timeline -> frames -> encoder.
-        .target(name: "SweepPipeline", dependencies: ["SweepImaging", "SweepTimeline", "SweepGIF", "SweepMedia"]),
+        .target(name: "SweepPipeline", dependencies: ["SweepImaging", "SweepTimeline", "SweepGIF", "SweepMedia", "SweepWeb"]),
         // The embedding API: one import for apps.
         .target(name: "SweepKit", dependencies: ["SweepPipeline", "SweepImaging", "SweepTimeline", "SweepSupport"]),
         // CLI library and the tiny executable.
@@ -59,6 +61,7 @@ let package = Package(
 
         .testTarget(name: "SweepImagingTests", dependencies: ["SweepImaging"]),
         .testTarget(name: "SweepTimelineTests", dependencies: ["SweepTimeline"]),
+        .testTarget(name: "SweepWebTests", dependencies: ["SweepWeb", "SweepImaging", "SweepTimeline"]),
         .testTarget(name: "SweepEncoderTests", dependencies: ["SweepTestSupport", "SweepGIF", "SweepMedia", "SweepImaging", "SweepSupport"]),
         .testTarget(name: "SweepPipelineTests", dependencies: ["SweepTestSupport", "SweepPipeline", "SweepGIF", "SweepMedia"]),
         .testTarget(name: "SweepKitTests", dependencies: ["SweepTestSupport", "SweepKit", "SweepGIF", "SweepMedia"]),

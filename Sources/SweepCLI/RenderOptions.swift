@@ -1,6 +1,7 @@
 import Foundation
 import SweepGIF
 import SweepImaging
+import SweepMedia
 import SweepPipeline
 import SweepSupport
 import SweepTimeline
@@ -49,6 +50,7 @@ package struct RenderOptions: Sendable {
         .init("preset", short: "p"), .init("strict", value: false), .init("lossy"), .init("hard-edge", value: false), .init("max-bytes"),
         .init("codec", short: "c"), .init("bitrate"), .init("codec-opt"),
         .init("format", short: "f"), .init("poster", value: false),
+        .init("retina", value: false), .init("fragment", value: false), .init("page-images"), .init("poster-url"),
     ]
 
     /// Interprets split arguments.
@@ -132,6 +134,13 @@ package struct RenderOptions: Sendable {
         if let v = r.value("encoder-preset") { o.spec.videoOptions.append(("preset", v)) }
         if let v = r.value("bitrate") { o.spec.videoOptions.append(("b", String(try ValueParser.bytes(v, option: "--bitrate", minimum: 1000)))) }
         o.spec.codec = r.value("codec")
+        // The interactive page (.html).
+        o.spec.html.retina = r.flag("retina")
+        o.spec.html.fragment = r.flag("fragment")
+        if let v = r.value("page-images") {
+            o.spec.html.imageFormat = v == "jpg" ? .jpeg : try ValueParser.choice(v, option: "--page-images", as: StillEncoder.Format.self)
+        }
+        o.spec.html.posterURL = r.value("poster-url")
         for (name, value) in r.options where name == "codec-opt" {
             guard let value, let eq = value.firstIndex(of: "="), eq != value.startIndex else {
                 throw SweepError(.usage, "'\(value ?? "")' is not key=value", subject: "--codec-opt", fix: "write e.g. --codec-opt tune=film")

@@ -19,7 +19,7 @@ package enum SweepCommand {
 
     usage:
       sweep demo [-o DIR]                          render the built-in demo (DIR/demo.gif, DIR/demo.mp4)
-      sweep render BEFORE [AFTER] -o OUT [options] OUT: .gif .mp4 .mov .webm .mkv .webp .apng or f-%04d.png
+      sweep render BEFORE [AFTER] -o OUT [options] OUT: .gif .mp4 .mov .webm .mkv .webp .apng .html or f-%04d.png
       sweep preview BEFORE [AFTER] -o OUT.png|.jpg|.webp [--position P] [options]
       sweep plan PRESET -o PLAN.png [BEFORE [AFTER]]   a picture of an animation preset
       sweep presets list [looks|animations|formats] | sweep presets show NAME
@@ -51,7 +51,8 @@ package enum SweepCommand {
       -c, --codec NAME        h264 (.mp4), hevc, vp9 (.webm), webp (.webp), apng (.apng), prores (.mov), gif
           --crf N, --encoder-preset NAME, --bitrate 5M, --codec-opt KEY=VALUE (repeatable)
           --colors N, --dither none|ordered|diffusion, --lossy N, --max-bytes 15MB   (GIF)
-          --poster            also write OUT.poster.jpg, a still of the comparison
+          --poster            also write OUT.poster.jpg, a still of the comparison (a page links it as og:image)
+          --retina, --fragment, --page-images jpeg|webp|png, --poster-url URL     (.html, an interactive page)
           --fit fill|fit|stretch, --max-pixels N
     look:
           --look NAME|FILE    the after side's look (vivid, noir, dream, or a .json)
@@ -165,10 +166,14 @@ package enum SweepCommand {
         if o.still {
             return [try Renderer.preview(o.spec, position: o.position ?? 0.5, to: out, maxBytes: o.spec.maxBytes)]
         }
-        _ = try OutputKind.infer(path: out, codec: o.spec.codec)
+        let kind = try OutputKind.infer(path: out, codec: o.spec.codec)
+        let posterPath = URL(fileURLWithPath: out).deletingPathExtension().path + ".poster.jpg"
+        if o.poster, kind == .html, o.spec.html.posterURL == nil {
+            // The page links the poster written beside it, for link previews.
+            o.spec.html.posterURL = URL(fileURLWithPath: posterPath).lastPathComponent
+        }
         var results = [try Renderer.render(o.spec, to: out, progress: progress)]
         if o.poster {
-            let posterPath = URL(fileURLWithPath: out).deletingPathExtension().path + ".poster.jpg"
             // The poster stands in for the animation, so it takes the size the render ended with
             // (fitted by default, made even for video, shrunk by a size cap).
             var still = o.spec
@@ -272,7 +277,8 @@ package enum SweepCommand {
         for n in r.notes { printError("sweep: note: \(n)") }
         let size = r.bytes >= 1_000_000 ? String(format: "%.2f MB", Double(r.bytes) / 1e6) : String(format: "%.0f KB", Double(r.bytes) / 1e3)
         // A GIF stores identical neighbouring frames once, with a longer delay: say so.
-        let frames = r.framesWritten == r.frames ? "\(r.frames) frames" : "\(r.framesWritten) frames (\(r.frames) rendered)"
+        let frames = r.format.hasPrefix("html") ? "interactive"  // the browser draws the frames
+            : r.framesWritten == r.frames ? "\(r.frames) frames" : "\(r.framesWritten) frames (\(r.frames) rendered)"
         print(String(format: "wrote %@ (%@, %dx%d, %@, %.2f s) in %.2f s", r.output, size, r.width, r.height,
                      frames, r.duration, r.seconds))
     }

@@ -12,6 +12,8 @@ public enum OutputKind: Sendable, Equatable {
     case pngSequence
     /// A single still image.
     case still(StillEncoder.Format)
+    /// An interactive page (see ``HTMLExport``).
+    case html
 
     /// Infers the kind from `path`'s extension (and `%d` pattern for sequences).
     ///
@@ -24,9 +26,10 @@ public enum OutputKind: Sendable, Equatable {
             throw SweepError(.usage, "unknown still format '.\(ext)'", subject: path, fix: "use .png, .jpg or .webp")
         }
         if (ext == "gif" && codec == nil) || codec == "gif" { return .gif }
+        if ((ext == "html" || ext == "htm") && codec == nil) || codec == "html" { return .html }
         if let codec {
             guard let c = VideoCodec.named(codec) else {
-                let names = ["gif"] + VideoCodec.all.map(\.name)
+                let names = ["gif", "html"] + VideoCodec.all.map(\.name)
                 throw SweepError(.usage, "unknown codec '\(codec)'",
                                  fix: Suggestion.nearest(codec, in: names).map { "did you mean \($0)?" } ?? "use one of \(names.joined(separator: ", "))",
                                  field: .codec)
@@ -47,6 +50,6 @@ public enum OutputKind: Sendable, Equatable {
                              fix: "use a frame pattern such as frames/f-%04d.png, or `sweep preview` for one still")
         }
         throw SweepError(.usage, ext.isEmpty ? "the output has no extension" : "unknown output format '.\(ext)'",
-                         subject: path, fix: "use .gif, .mp4, .mov, .webm, .mkv, .webp, .apng, or a PNG pattern like f-%04d.png")
+                         subject: path, fix: "use .gif, .mp4, .mov, .webm, .mkv, .webp, .apng, .html, or a PNG pattern like f-%04d.png")
     }
 }

@@ -36,6 +36,8 @@ public struct RenderSpec: Sendable {
     public var codec: String?
     /// Video options: encoder settings that override the codec's defaults.
     public var videoOptions: [(String, String)] = []
+    /// Interactive page options (`.html` output).
+    public var html = HTMLExport.Options()
 
     public init(before: InputSource, after: InputSource?, animation: Animation<Adjustments>) {
         self.before = before

@@ -27,7 +27,7 @@ public enum Renderer {
             // (and a size cap starts its ladder from there, not from the photo's size).
             switch kind {
             case .gif: spec.defaultLongSide = 800
-            case .video: spec.defaultLongSide = 1920
+            case .video, .html: spec.defaultLongSide = 1920
             default: break
             }
         }
@@ -108,7 +108,7 @@ public enum Renderer {
             // A GIF plays its loops itself: one pass is enough.
             states = anim.states(frames: anim.frameCount(fps: spec.fps, expandLoops: false), fps: spec.fps,
                                  reduceMotion: spec.reduceMotion)
-        case .video, .pngSequence:
+        case .video, .pngSequence, .html:
             states = anim.states(frames: anim.frameCount(fps: spec.fps, expandLoops: true), fps: spec.fps,
                                  reduceMotion: spec.reduceMotion)
         }
@@ -121,8 +121,9 @@ public enum Renderer {
                 notes.append(warning)
             }
             let still = if case .still = kind { true } else { false }
+            let page = if case .html = kind { true } else { false }  // the browser draws the frames
             let result = RenderResult(output: path, format: sink.formatName, bytes: sink.bytes, width: plan.width,
-                                      height: plan.height, frames: plan.count, framesWritten: sink.framesWritten,
+                                      height: plan.height, frames: page ? 1 : plan.count, framesWritten: sink.framesWritten,
                                       fps: still ? 0 : spec.fps, duration: still ? 0 : anim.passDuration,
                                       seconds: Date().timeIntervalSince(start), notes: notes)
             try accept(result)
@@ -134,6 +135,7 @@ public enum Renderer {
         case let .video(codec, container):
             return try finish(VideoSink(spec: spec, plan: plan, codec: codec, container: container, destination: path))
         case .pngSequence: return try finish(PNGSequenceSink(pattern: path))
+        case .html: return try finish(HTMLSink(spec: spec, destination: path))
         case let .still(format): return try finish(StillSink(format: format, quality: quality, destination: path))
         }
     }

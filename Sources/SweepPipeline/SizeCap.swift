@@ -26,7 +26,7 @@ struct SizeCap {
         switch kind {
         case .gif: return try gif(spec, to: path, progress: progress)
         case .video: return try video(spec, kind: kind, to: path, progress: progress)
-        case .pngSequence, .still:
+        case .pngSequence, .still, .html:
             var attempt = spec
             attempt.maxBytes = nil
             return try Renderer.renderOnce(attempt, kind: kind, to: path, progress: progress, accept: { result in

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The interactive page in a real browser: Debian's chromium driven by Playwright (PyPI) in a
+# virtual environment under .build, pages rendered by the sweep binary from the test
+# fixtures. Playwright's own browser download is skipped: the tests launch the system
+# chromium through executable_path. `make test` runs this after `swift test`.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
+missing=""
+command -v chromium >/dev/null || missing="$missing chromium"
+python3 -c "import ensurepip" 2>/dev/null || missing="$missing python3-venv"
+if [ -n "$missing" ]; then
+  echo "installing:$missing"
+  $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+fi
+VENV=.build/browser-venv
+if [ ! -x "$VENV/bin/pytest" ] || ! "$VENV/bin/python" -c "import playwright, numpy, PIL" 2>/dev/null; then
+  python3 -m venv "$VENV"
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 "$VENV/bin/pip" install -q playwright pytest numpy pillow
+fi
+swift build --product sweep
+rm -f .build/browser-report.txt
+status=0
+SWEEP_BIN="$PWD/.build/debug/sweep" "$VENV/bin/pytest" -q -p no:cacheprovider Tests/browser "$@" || status=$?
+if [ -f .build/browser-report.txt ]; then cat .build/browser-report.txt; fi
+exit $status
