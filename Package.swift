@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "SweepImagingTests", dependencies: ["SweepImaging"]),
         .testTarget(name: "SweepTimelineTests", dependencies: ["SweepTimeline"]),
         .testTarget(name: "SweepWebTests", dependencies: ["SweepWeb", "SweepImaging", "SweepTimeline"]),
-        .testTarget(name: "SweepEncoderTests", dependencies: ["SweepTestSupport", "SweepGIF", "SweepMedia", "SweepImaging", "SweepSupport"]),
+        .testTarget(name: "SweepEncoderTests", dependencies: ["SweepTestSupport", "CZlib", "SweepGIF", "SweepMedia", "SweepImaging", "SweepSupport"]),
         .testTarget(name: "SweepPipelineTests", dependencies: ["SweepTestSupport", "SweepPipeline", "SweepGIF", "SweepMedia"]),
         .testTarget(name: "SweepKitTests", dependencies: ["SweepTestSupport", "SweepKit", "SweepGIF", "SweepMedia"]),
         .testTarget(name: "SweepCLITests", dependencies: ["SweepTestSupport", "SweepCLI", "SweepPipeline", "SweepGIF", "SweepImaging", "SweepTimeline", "SweepSupport", "SweepMedia"]),

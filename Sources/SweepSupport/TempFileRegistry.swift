@@ -38,8 +38,14 @@ package final class TempFileRegistry: Sendable {
         for p in all { Self.removeTree(p) }
     }
 
-    /// Installs SIGINT/SIGTERM handlers that remove the temporary files and exit with
-    /// 128 + signal, as a shell expects.
+    /// The signals whose default action ends the process and that can be caught: each
+    /// removes the temporary files first. (SIGKILL cannot be caught; its leftovers are
+    /// hidden `.NAME.PID.N.tmp` files and folders, safe to delete.)
+    static let terminatingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU,
+                                               SIGXFSZ, SIGVTALRM, SIGPROF, SIGPIPE]
+
+    /// Installs handlers for every catchable terminating signal that remove the temporary
+    /// files and exit with 128 + signal, as a shell expects.
     ///
     /// Idempotent: a second call (a batch runs many renders in one process) does nothing,
     /// so each signal is handled by exactly one dispatch source.
@@ -47,7 +53,7 @@ package final class TempFileRegistry: Sendable {
         state.withLock { s in
             guard s.installations == 0 else { return }
             s.installations += 1
-            for sig in [SIGINT, SIGTERM] {
+            for sig in Self.terminatingSignals {
                 signal(sig, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
                 source.setEventHandler { [weak self] in
