@@ -4,17 +4,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-60}; shift || true
-targets=${*:-decode preset job}
+targets=${*:-decode png-chunks jpeg-markers preset job}
 B=.build/fuzz
 swift build --build-path $B --target SweepFuzz -Xswiftc -sanitize=fuzzer,address >/dev/null
 objs=$(for m in SweepFuzz SweepCLI SweepPipeline SweepMedia SweepImaging SweepGIF SweepTimeline SweepSupport; do
   ls $B/debug/$m.build/*.o; done)
 swiftc -sanitize=fuzzer,address $objs -o $B/sweep-fuzz \
-  $(pkg-config --libs libavformat libavcodec libavutil libswscale pangocairo lcms2) -lgif
+  $(pkg-config --libs libavformat libavcodec libavutil libswscale pangocairo lcms2 zlib) -lgif
 for t in $targets; do
   seeds=$B/seeds-$t; rm -rf $seeds; mkdir -p $seeds $B/corpus/$t
   case $t in
     decode) cp Tests/Fixtures/images/* $seeds/ ;;
+    png-chunks) for f in Tests/Fixtures/images/*.png; do tail -c +9 "$f" > "$seeds/$(basename "$f")"; done ;;
+    jpeg-markers) for f in Tests/Fixtures/images/*.jpg; do tail -c +3 "$f" > "$seeds/$(basename "$f")"; done ;;
     preset) cp presets/*/*.json $seeds/ ;;
     job) printf '{"before": "a.jpg", "output": "o.gif", "size": "10x10", "no-handle": true, "codec-opt": ["a=1"]}' > $seeds/job1 ;;
   esac

@@ -20,7 +20,7 @@ public enum PNGChunks {
         public var orientation: Int?
     }
 
-    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    package static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// Walks `png`'s chunks; `name` is used in errors.
     ///
