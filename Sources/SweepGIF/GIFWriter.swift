@@ -117,9 +117,10 @@ public final class GIFWriter {
         try emit(rect: rect, delay: delay, first: framesWritten == 0 && pending == nil)
     }
 
-    /// The palette for a frame. A frame whose changes cover much of the picture (looks
-    /// changing: Noir, then Dream, …) and that neither the global palette nor the local one
-    /// in use fits gets a fresh local palette, when that cuts the mean colour error by 40 %.
+    /// The palette for a frame. A frame whose changes cover at least 40 % of the picture
+    /// (looks changing: Noir, then Dream, …) gets a fresh local palette when that cuts the
+    /// mean squared colour error of the best palette in use by 85 % or more (a local table
+    /// costs up to 768 bytes a frame, so it must buy a clear gain).
     /// A local palette stays in use while it fits at least as well as the global one.
     private func choosePalette(for frame: RGBAImage, rect: PixelRect, changedCount: Int) -> PaletteMapper {
         let step = max(1, changedCount / 20_000)
