@@ -7,7 +7,7 @@ secs=${1:-60}; shift || true
 targets=${*:-decode png-chunks jpeg-markers preset job}
 B=.build/fuzz
 swift build --build-path $B --target SweepFuzz -Xswiftc -sanitize=fuzzer,address >/dev/null
-objs=$(for m in SweepFuzz SweepCLI SweepPipeline SweepMedia SweepImaging SweepGIF SweepTimeline SweepSupport; do
+objs=$(for m in SweepFuzz SweepCLI SweepPipeline SweepWeb SweepMedia SweepImaging SweepGIF SweepTimeline SweepSupport; do
   ls $B/debug/$m.build/*.o; done)
 swiftc -sanitize=fuzzer,address $objs -o $B/sweep-fuzz \
   $(pkg-config --libs libavformat libavcodec libavutil libswscale pangocairo lcms2 zlib) -lgif
