@@ -1,3 +1,4 @@
+import SweepImaging
 import SweepSupport
 
 /// A social format (`presets/formats/NAME.json`), version 1: output size, frame rate,
@@ -17,9 +18,12 @@ public struct FormatPreset: Sendable, Decodable {
     public var codec: String?
     public var maxBytes: Int?
     public var still: Bool
+    /// Margins where the platform draws its own interface (shares of the frame); the
+    /// slider's tags and knob stay inside them. Optional: `{"top": 0.14, "bottom": 0.2}`.
+    public var safeInsets: SafeInsets?
 
     enum Keys: String, CodingKey, CaseIterable {
-        case version, description, size, fps, duration, codec, maxBytes, still
+        case version, description, size, fps, duration, codec, maxBytes, still, safeInsets
         case fileExtension = "extension"
     }
 
@@ -45,6 +49,24 @@ public struct FormatPreset: Sendable, Decodable {
         maxBytes = try c.decodeIfPresent(Int.self, forKey: .maxBytes)
         if let m = maxBytes { try StrictJSON.check(Double(m), "maxBytes", in: 1024...1e15, decoder: decoder) }
         still = try c.decodeIfPresent(Bool.self, forKey: .still) ?? false
+        safeInsets = try c.decodeIfPresent(InsetsField.self, forKey: .safeInsets)?.insets
+    }
+
+    /// The `safeInsets` object: unknown keys refused, each share 0…0.45.
+    struct InsetsField: Decodable {
+        let insets: SafeInsets
+        enum Keys: String, CodingKey, CaseIterable { case top, left, bottom, right }
+        init(from decoder: any Decoder) throws {
+            try StrictJSON.rejectUnknownKeys(in: decoder, allowed: Set(Keys.allCases.map(\.rawValue)))
+            let c = try decoder.container(keyedBy: Keys.self)
+            var v: [Double] = []
+            for key in Keys.allCases {
+                let x = try c.decodeIfPresent(Double.self, forKey: key) ?? 0
+                try StrictJSON.check(x, key.rawValue, in: 0...0.45, decoder: decoder)
+                v.append(x)
+            }
+            insets = SafeInsets(top: v[0], left: v[1], bottom: v[2], right: v[3])
+        }
     }
 
     /// Sets the format's size, frame rate, codec and size limit on `spec`, except the
@@ -54,5 +76,6 @@ public struct FormatPreset: Sendable, Decodable {
         if !kept.contains(.fps), let fps { spec.fps = fps }
         if !kept.contains(.codec), let codec { spec.codec = codec }
         if !kept.contains(.maxBytes) { spec.maxBytes = maxBytes }
+        if let safeInsets { spec.safeInsets = safeInsets }
     }
 }
