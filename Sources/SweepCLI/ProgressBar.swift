@@ -10,7 +10,23 @@ final class ProgressBar: @unchecked Sendable {
     private let label: String
     private let start = Date()
     private var lastDraw = Date.distantPast
+    /// The first frame's report: the rate is measured from there, so that decoding the
+    /// inputs (before any frame) does not inflate the first estimate.
+    private var first: (done: Int, time: Date)?
+    private var shownETA: Double?
     private let lock = NSLock()
+
+    /// The ETA to show after `frames` frames in `seconds` (both counted from the first
+    /// frame) with `remaining` to go, or nil while too little is known (under 3 frames or
+    /// 0.5 s). Smoothed: the new estimate moves the shown one (`previous`, already counted
+    /// down by the time since it was shown) a third of the way, so one slow frame does not
+    /// make the number jump.
+    static func eta(frames: Int, seconds: Double, remaining: Int, previous: Double?) -> Double? {
+        guard frames >= 3, seconds >= 0.5 else { return nil }
+        let raw = Double(remaining) * seconds / Double(frames)
+        guard let previous else { return raw }
+        return max(0, previous + (raw - previous) / 3)
+    }
 
     init(enabled: Bool, label: String = "") {
         self.enabled = enabled && isatty(1) == 1 && isatty(2) == 1
@@ -26,15 +42,20 @@ final class ProgressBar: @unchecked Sendable {
         guard enabled else { return }
         lock.lock(); defer { lock.unlock() }
         let now = Date()
+        if first == nil { first = (done, now) }
         if done < total && now.timeIntervalSince(lastDraw) < 0.1 { return }
+        let sinceDraw = lastDraw == .distantPast ? 0 : now.timeIntervalSince(lastDraw)
         lastDraw = now
         let elapsed = now.timeIntervalSince(start)
         let fps = elapsed > 0 ? Double(done) / elapsed : 0
-        let eta = fps > 0 ? Double(total - done) / fps : 0
+        let (firstDone, firstTime) = first ?? (done, now)
+        shownETA = Self.eta(frames: done - firstDone, seconds: now.timeIntervalSince(firstTime), remaining: total - done,
+                            previous: shownETA.map { max(0, $0 - sinceDraw) })
         let width = 24
         let filled = total > 0 ? width * done / total : 0
         let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-        let line = String(format: "\r%@ %@ %d/%d frames  %.0f fps  ETA %.1f s ", label, bar, done, total, fps, eta)
+        let eta = shownETA.map { String(format: "ETA %.1f s", $0) } ?? "ETA …"
+        let line = String(format: "\r%@ %@ %d/%d frames  %.0f fps  %@ ", label, bar, done, total, fps, eta)
         FileHandle.standardError.write(Data(line.utf8))
     }
 

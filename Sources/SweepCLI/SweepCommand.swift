@@ -140,6 +140,9 @@ package enum SweepCommand {
             return e.code.exitCode
         } catch {
             printError("sweep: internal error: \(error)")
+            if args.prefix(while: { $0 != "--" }).contains("--json") {
+                print(errorJSON(SweepError(.internalError, "internal error: \(error)", fix: "please report it")))
+            }
             return SweepError.Code.internalError.exitCode
         }
     }
@@ -148,8 +151,9 @@ package enum SweepCommand {
     /// the subject is the file or option, with a library field spelled as its flag.
     static func errorJSON(_ e: SweepError) -> String {
         var body: [String: Any] = ["code": e.code.name, "exit": Int(e.code.exitCode), "message": e.message]
-        body["subject"] = e.subject ?? e.field.map(OptionNames.flag) ?? NSNull()
-        body["fix"] = e.fix ?? NSNull()
+        let subject: String? = e.subject ?? e.field.map(OptionNames.flag)
+        body["subject"] = subject.map { $0 as Any } ?? NSNull()
+        body["fix"] = e.fix.map { $0 as Any } ?? NSNull()
         let data = (try? JSONSerialization.data(withJSONObject: ["error": body], options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
@@ -246,9 +250,6 @@ package enum SweepCommand {
 
     static func presets(_ args: [String]) throws {
         let library = PresetLibrary.locate()
-        guard library.directory != nil else {
-            throw SweepError(.noInput, "cannot find the presets folder", subject: "presets", fix: "set SWEEP_PRESETS to it")
-        }
         switch (args.first, args.count) {
         case ("list", _):
             let kinds = args.count > 1 ? [try ValueParser.choice(args[1], option: "presets list", as: PresetLibrary.Kind.self)]
@@ -260,8 +261,8 @@ package enum SweepCommand {
         case ("show", 2):
             let name = args[1]
             for kind in PresetLibrary.Kind.allCases where library.names(kind).contains(name) {
-                let path = try library.file(name, kind: kind, field: .preset, subject: "presets show")
-                print(String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self), terminator: "")
+                let (data, _) = try library.source(name, kind: kind, field: .preset, subject: "presets show")
+                print(String(decoding: data, as: UTF8.self), terminator: "")
                 return
             }
             let all = PresetLibrary.Kind.allCases.flatMap { library.names($0) }
