@@ -76,6 +76,7 @@ package enum SweepCommand {
     """
 
     static let outputHelp = """
+      -o, --output OUT        the file to write; its extension picks the format (a f-%04d.png pattern: PNG frames)
       -f, --format NAME       instagram-square, instagram-portrait, story, x-post, x-post-gif, linkedin,
                               youtube-shorts, og-image, github-readme (or a .json); options win over it
       -s, --size WxH          1080x1080, 1080×1080, 1080 (square), 640x or x480 (keep the aspect ratio);

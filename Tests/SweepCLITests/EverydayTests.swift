@@ -266,3 +266,36 @@ struct EverydayBinaryTests {
         #expect(!list.stdout.contains("seed"))
     }
 }
+
+@Suite("Help, man page and install (issue 15)")
+struct HelpAndManPageTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test("Every option render, preview and demo take is explained in their help")
+    func everyOptionHelped() {
+        let help = SweepCommand.renderHelp + SweepCommand.previewHelp
+        for option in RenderOptions.common { #expect(help.contains("--" + option.name), "--\(option.name)") }
+    }
+
+    @Test("docs/sweep.1 is a man page for every subcommand, and make install installs it with the presets")
+    func manPage() throws {
+        let man = try String(contentsOf: Self.root.appendingPathComponent("docs/sweep.1"), encoding: .utf8)
+        #expect(man.contains(".TH SWEEP 1"))
+        for command in ["render", "preview", "plan", "demo", "presets", "batch"] { #expect(man.contains(".B sweep \(command)")) }
+        for section in ["NAME", "SYNOPSIS", "OPTIONS", "ENVIRONMENT", "EXIT STATUS"] { #expect(man.contains(".SH \(section)")) }
+        // The install recipe, as make would run it (dry run: nothing is built or copied).
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/make")
+        p.currentDirectoryURL = Self.root
+        p.arguments = ["-n", "-W", ".build/release/sweep", "install", "PREFIX=/opt/sweep-test"]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = Pipe()
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(text.contains("/opt/sweep-test/bin/sweep"))
+        #expect(text.contains("/opt/sweep-test/share/man/man1/sweep.1"))
+        #expect(text.contains("/opt/sweep-test/share/sweep/presets/"))
+    }
+}
