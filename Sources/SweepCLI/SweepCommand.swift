@@ -354,7 +354,9 @@ package enum SweepCommand {
             : "\(r.framesWritten) frames stored, \(r.frames) rendered (identical neighbours merged)"
         var length = String(format: "%.2f s", r.duration)
         if let split, split.hold > 0, abs(2 * split.hold + split.sweep - r.duration) < 0.001 {
-            length += String(format: ": %g s hold, %g s sweep, %g s hold", split.hold, split.sweep, split.hold)
+            // Tenths at least ("3.0 s sweep"), more only when the value has them.
+            func t(_ v: Double) -> String { (v * 10).rounded() == v * 10 ? String(format: "%.1f", v) : String(format: "%g", v) }
+            length += ": \(t(split.hold)) s hold, \(t(split.sweep)) s sweep, \(t(split.hold)) s hold"
         }
         return String(format: "wrote %@ (%@, %dx%d, %@, %@) in %.2f s", r.output, size, r.width, r.height, frames, length, r.seconds)
     }

@@ -6,7 +6,9 @@ import SweepSupport
 ///
 /// `{"version": 1, "description": "…", "size": "1080x1080", "fps": 30, "duration": 4,
 ///   "extension": "mp4", "codec": "h264", "maxBytes": 650000000, "still": false}`
-/// A size of `"800x"` keeps the before image's aspect ratio at 800 pixels wide.
+/// A size of `"800x"` keeps the before image's aspect ratio at 800 pixels wide. `duration`
+/// is one pass, holds included (as `--duration`). Optional `"safeInsets": {"top": 0.14,
+/// "bottom": 0.2}` keeps the slider's tags and knob out of the platform's own interface.
 public struct FormatPreset: Sendable, Decodable {
     public var version: Int
     public var description: String?

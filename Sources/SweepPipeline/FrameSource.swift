@@ -74,13 +74,18 @@ public final class FrameSource {
         afterBase = loaded.count == 2 ? Resampler.resize(after, width: w, height: h, mode: spec.fit, background: bg) : beforeBase
         var notes: [String] = []
         var insets = spec.safeInsets
-        for (side, image) in loaded.count == 2 ? [("before", before), ("after", after)] : [("before", before)] {
+        // Two pictures of one shape are spoken of once.
+        let sameShape = loaded.count == 2 && before.width * after.height == after.width * before.height
+        let sides = loaded.count == 2 && !sameShape ? [("before", before), ("after", after)]
+                                                    : [(loaded.count == 2 ? "before and after" : "before", before)]
+        for (side, image) in sides {
             let imageAspect = Double(image.width) / Double(image.height), frameAspect = Double(w) / Double(h)
             let kept = min(imageAspect / frameAspect, frameAspect / imageAspect)  // the share of the image shown (fill)
             switch spec.fit {
             case .fill where 1 - kept > Self.cropNoteThreshold:
-                notes.append(String(format: "the %@ image (%dx%d) is cropped by %.0f %% to fill %dx%d; fit it whole (letterboxed) or choose a size of its shape",
-                                    side, image.width, image.height, (1 - kept) * 100, w, h))
+                notes.append(String(format: "the %@ %@ (%dx%d) %@ cropped by %.0f %% to fill %dx%d; fit it whole (letterboxed) or choose a size of its shape",
+                                    side, side.contains(" and ") ? "images" : "image", image.width, image.height,
+                                    side.contains(" and ") ? "are" : "is", (1 - kept) * 100, w, h))
             case .fit:
                 // Tags stay on the picture, off the letterbox bars.
                 let bars = imageAspect > frameAspect ? SafeInsets(top: (1 - kept) / 2, bottom: (1 - kept) / 2)

@@ -89,7 +89,7 @@ struct EverydayParsingTests {
         let gif = result(#"{"output": "x.gif", "format": "gif", "bytes": 5000, "width": 64, "height": 48, "frames": 120, "framesWritten": 91, "fps": 30, "duration": 4, "seconds": 1, "notes": []}"#)
         let g = SweepCommand.summary(gif, split: (0.5, 3))
         #expect(g.contains("91 frames stored, 120 rendered (identical neighbours merged)"))
-        #expect(g.contains("4.00 s: 0.5 s hold, 3 s sweep, 0.5 s hold"))
+        #expect(g.contains("4.00 s: 0.5 s hold, 3.0 s sweep, 0.5 s hold"))
     }
 }
 
@@ -107,7 +107,7 @@ struct EverydayBinaryTests {
             let r = try runSweep(["render", dir + "/before.png", dir + "/after.png", "-o", out] + extra)
             #expect(r.code == 0, "\(extra): \(r.stderr)")
             #expect(try GIFReader(path: out).delays.reduce(0, +) == 200, "\(extra)")
-            #expect(r.stdout.contains("2.00 s: 0.5 s hold, 1 s sweep, 0.5 s hold"), "\(r.stdout)")
+            #expect(r.stdout.contains("2.00 s: 0.5 s hold, 1.0 s sweep, 0.5 s hold"), "\(r.stdout)")
         }
         let video = try runSweep(["render", dir + "/before.png", dir + "/after.png", "-o", dir + "/d.mp4", "--fps", "10", "--duration", "2", "--quiet"])
         #expect(video.code == 0)
