@@ -179,7 +179,14 @@ package struct RenderOptions: Sendable {
                                                   curve: curve ?? .easeInOut, loop: loop ?? .forever)
             }
             still = f.still
-            if let out = output, URL(fileURLWithPath: out).pathExtension.isEmpty { output = out + "." + f.fileExtension }
+            if let out = output, URL(fileURLWithPath: out).pathExtension.isEmpty {
+                // No extension: the format's, unless --codec chose another kind of file.
+                var ext = f.fileExtension
+                if given.contains("codec"), let c = spec.codec {
+                    ext = c == "gif" ? "gif" : VideoCodec.named(c).map { $0.container == "matroska" ? "mkv" : $0.container } ?? ext
+                }
+                output = out + "." + ext
+            }
             if let out = output, !still {
                 // Options win over the format: an output named for another kind (x.gif for a
                 // video format) follows its extension, and --codec its codec.
@@ -187,7 +194,7 @@ package struct RenderOptions: Sendable {
                 let chosen = try OutputKind.infer(path: out, codec: spec.codec)
                 let name: String? = switch chosen { case .gif: "gif"; case let .video(c, _): c.name; default: nil }
                 if let wanted = f.codec, let name, name != wanted {
-                    var note = "\(format) is a \(wanted) format; this is \(name), so the platform's own limits no longer apply"
+                    var note = "\(format) is made for \(wanted); this is \(name), so the platform's own limits no longer apply"
                     if !given.contains("max-bytes"), let m = f.maxBytes {
                         spec.maxBytes = nil
                         note += " (its \(m)-byte cap is not enforced)"

@@ -187,6 +187,11 @@ struct EverydayBinaryTests {
                                 "--size", "32x32", "--fps", "5", "--duration", "1", "--quiet"])
         #expect(ext.code == 0)
         #expect(try GIFReader(path: dir + "/sq2.gif").width == 32)
+        // No extension: --codec picks it.
+        let bare = try runSweep(["render", dir + "/before.png", dir + "/after.png", "-o", dir + "/sq3", "--format", "instagram-square",
+                                 "--codec", "gif", "--size", "32x32", "--fps", "5", "--duration", "1", "--quiet"])
+        #expect(bare.code == 0, "\(bare.stderr)")
+        #expect(try GIFReader(path: dir + "/sq3.gif").width == 32)
     }
 
     @Test("Every subcommand has its own help; bare sweep prints usage on stderr and exits 64")
