@@ -60,7 +60,7 @@ public struct SliderOverlay: Sendable {
         let half = Int(ceil(style.knobDiameter * scale / 2)) + pad + 1
         knobHalf = half
         if style.showHandle {
-            // The fixed axis: the knob is centred across the frame, maybe at a half pixel.
+            // The fixed axis: the knob is centred across the safe area, maybe at a half pixel.
             let acrossFrac = acrossCentre - floor(acrossCentre)
             knobs = (0..<Self.phases).map { k in
                 let along = Double(k) / Double(Self.phases)
