@@ -8,7 +8,9 @@ DEB_PACKAGES := pkg-config libgif-dev libavcodec-dev libavformat-dev libavutil-d
                 chromium python3-venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build demo test test-slurm readme-gif bench clean asan fuzz
+.PHONY: deps build demo test test-slurm readme-gif bench clean asan fuzz presets install
+
+PREFIX ?= /usr/local
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done); \
@@ -19,6 +21,21 @@ deps:
 
 build: deps
 	swift build -c release
+
+# The built-in presets are compiled in (Sources/SweepPipeline/BuiltinPresets.swift); presets/ is
+# their source. Run after editing presets/ (a test fails while the two differ).
+presets:
+	scripts/embed-presets.sh
+
+# The binary, the presets (editable overrides of the built-in ones, found at
+# ../share/sweep/presets from the binary) and the man page. DESTDIR for staging.
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 .build/release/sweep $(DESTDIR)$(PREFIX)/bin/sweep
+	for k in looks animations formats; do \
+	  install -d $(DESTDIR)$(PREFIX)/share/sweep/presets/$$k && install -m 644 presets/$$k/*.json $(DESTDIR)$(PREFIX)/share/sweep/presets/$$k/; \
+	done
+	install -m 644 docs/sweep.1 $(DESTDIR)$(PREFIX)/share/man/man1/sweep.1
 
 demo: build
 	.build/release/sweep demo -o out

@@ -31,6 +31,20 @@ package struct RenderOptions: Sendable {
     package var still = false
     /// `--poster`: also write a still beside a video.
     package var poster = false
+    /// The built-in sweep's hold and sweep times (for the summary), or nil for a preset.
+    package var sweepSplit: (hold: Double, sweep: Double)?
+    /// `--position` was given (it means something only for stills and posters).
+    package var positionGiven = false
+    /// Notes the command line adds to the render's own (e.g. a format's limits dropped).
+    package var notes: [String] = []
+
+    /// The hold at each end of a pass of `pass` seconds: as asked, but at most a quarter
+    /// of the pass, so that the sweep keeps at least half of it.
+    static func holdTime(pass: Double, hold: Double) -> Double { min(hold, pass / 4) }
+
+    /// The sweep's share of a pass of `pass` seconds with `hold` at each end.
+    static func sweepTime(pass: Double, hold: Double) -> Double { max(0.01, pass - 2 * holdTime(pass: pass, hold: hold)) }
+
     /// Options given explicitly on the command line (they win over a format).
     package var given: Set<String> = []
 
@@ -55,7 +69,9 @@ package struct RenderOptions: Sendable {
 
     /// Interprets split arguments.
     package static func interpret(_ r: ArgumentSplitter.Result) throws -> RenderOptions {
-        var from = 1.0, to = 0.0, duration = 3.0, hold = 0.5
+        // `--duration` is one whole pass, holds included, as in presets and formats: the
+        // sweep takes what the holds leave (at least a tenth of the pass).
+        var from = 1.0, to = 0.0, duration = 4.0, hold = 0.5
         var curve = Curve.easeInOut
         var loop = LoopMode.forever
         if let v = r.value("from") { from = try ValueParser.double(v, option: "--from", range: 0...1) }
@@ -64,8 +80,10 @@ package struct RenderOptions: Sendable {
         if let v = r.value("hold") { hold = try ValueParser.double(v, option: "--hold", range: 0...3600) }
         if let v = r.value("ease") { curve = try ValueParser.curve(v) }
         if let v = r.value("loop") { loop = try ValueParser.loop(v) }
-        let anim = RenderSpec.sweep(from: from, to: to, duration: duration, hold: hold, curve: curve, loop: loop)
+        let anim = RenderSpec.sweep(from: from, to: to, duration: Self.sweepTime(pass: duration, hold: hold), hold: Self.holdTime(pass: duration, hold: hold),
+                                    curve: curve, loop: loop)
         var o = RenderOptions(spec: RenderSpec(before: .file(""), after: nil, animation: anim))
+        o.sweepSplit = (holdTime(pass: duration, hold: hold), sweepTime(pass: duration, hold: hold))
         o.preset = r.value("preset")
         o.format = r.value("format")
         o.poster = r.flag("poster")
@@ -83,6 +101,7 @@ package struct RenderOptions: Sendable {
         o.quiet = r.flag("quiet")
         o.json = r.flag("json")
         if let v = r.value("size") { (o.spec.width, o.spec.height) = try ValueParser.size(v) }
+        if r.value("position") != nil { o.positionGiven = true }
         if let v = r.value("fps") { o.spec.fps = try ValueParser.double(v, option: "--fps", range: 1...240) }
         if let v = r.value("position") { o.position = try ValueParser.double(v, option: "--position", range: 0...1) }
         if let v = r.value("fit") { o.spec.fit = try ValueParser.choice(v, option: "--fit", as: FitMode.self) }
@@ -162,22 +181,38 @@ package struct RenderOptions: Sendable {
             if !given.contains("duration"), let d = f.duration {
                 // The format's duration is the whole pass: the sweep fills what the holds leave.
                 duration = d
-                let hold = min(self.hold ?? 0.5, d / 4)
-                spec.animation = RenderSpec.sweep(from: from ?? 1, to: to ?? 0, duration: max(0.1, d - 2 * hold), hold: hold,
+                sweepSplit = (Self.holdTime(pass: d, hold: self.hold ?? 0.5), Self.sweepTime(pass: d, hold: self.hold ?? 0.5))
+                spec.animation = RenderSpec.sweep(from: from ?? 1, to: to ?? 0, duration: Self.sweepTime(pass: d, hold: self.hold ?? 0.5),
+                                                  hold: Self.holdTime(pass: d, hold: self.hold ?? 0.5),
                                                   curve: curve ?? .easeInOut, loop: loop ?? .forever)
             }
             still = f.still
-            if let out = output, URL(fileURLWithPath: out).pathExtension.isEmpty { output = out + "." + f.fileExtension }
+            if let out = output, URL(fileURLWithPath: out).pathExtension.isEmpty {
+                // No extension: the format's, unless --codec chose another kind of file.
+                var ext = f.fileExtension
+                if given.contains("codec"), let c = spec.codec {
+                    ext = c == "gif" ? "gif" : VideoCodec.named(c).map { $0.container == "matroska" ? "mkv" : $0.container } ?? ext
+                }
+                output = out + "." + ext
+            }
             if let out = output, !still {
-                let ext = URL(fileURLWithPath: out).pathExtension.lowercased()
-                let wantsGIF = f.codec == "gif"
-                if (ext == "gif") != wantsGIF {
-                    throw SweepError(.usage, "the \(format) format makes .\(f.fileExtension) files, not .\(ext)", subject: out,
-                                     fix: "name the output .\(f.fileExtension)" + (wantsGIF ? "" : ", or use a GIF format such as x-post-gif"))
+                // Options win over the format: an output named for another kind (x.gif for a
+                // video format) follows its extension, and --codec its codec.
+                if !given.contains("codec"), (try? OutputKind.infer(path: out, codec: spec.codec)) == nil { spec.codec = nil }
+                let chosen = try OutputKind.infer(path: out, codec: spec.codec)
+                let name: String? = switch chosen { case .gif: "gif"; case let .video(c, _): c.name; default: nil }
+                if let wanted = f.codec, let name, name != wanted {
+                    var note = "\(format) is made for \(wanted); this is \(name), so the platform's own limits no longer apply"
+                    if !given.contains("max-bytes"), let m = f.maxBytes {
+                        spec.maxBytes = nil
+                        note += " (its \(m)-byte cap is not enforced)"
+                    }
+                    notes.append(note)
                 }
             }
         }
         if let preset {
+            sweepSplit = nil
             let (p, file) = try library.animationPreset(preset)
             spec.animation = try p.animation(library: library, from: from ?? 1, to: to ?? 0, duration: duration,
                                              curve: curve, file: file)

@@ -32,28 +32,65 @@ package enum SweepCommand {
 
     static let renderHelp = """
     sweep render BEFORE [AFTER] -o OUT [options]      (one photo: AFTER is BEFORE with --look)
-    sweep preview BEFORE [AFTER] -o OUT.png|.jpg|.webp [--position P] [options]
+    Renders the split sweeping from before to after as a GIF, a video or a PNG sequence.
 
+    \(animationHelp)
+    output:
+    \(outputHelp)
+          --poster            also write OUT.poster.jpg (e.g. clip.mp4.poster.jpg), a still at --position
+          --position P        the poster's split position 0…1 (default 0.5); only with --poster
+    \(lookHelp)
+    """
+
+    static let previewHelp = """
+    sweep preview BEFORE [AFTER] -o OUT.png|.jpg|.webp [--position P] [options]
+    Writes one still of the comparison (a social preview, a thumbnail).
+
+          --position P        where the split rests: the share 0…1 of the width (height with
+                              --vertical) that shows BEFORE; 1 is all before, 0 all after (default 0.5)
+      -s, --size WxH          1200x630, 1200×630, 1080 (square), 1200x or x630 (keep the aspect ratio);
+                              default: the before image's, within 1920 px
+      -f, --format NAME       og-image (or a .json);  --max-bytes N  refuse a still over N bytes
+          --fit fill|fit|stretch, --max-pixels N
+    \(lookHelp)
+    """
+
+    static let demoHelp = """
+    sweep demo [-o DIR] [options]
+    Renders the built-in demo, a flat landscape and its graded version, to DIR/demo.gif and
+    DIR/demo.mp4 (DIR defaults to out), both 600x800 unless --size says otherwise.
+    Takes render's options (see sweep render --help); --from, --to, --duration, --ease or
+    --hold replace the demo's own loop around the middle with a plain sweep.
+    """
+
+    static let animationHelp = """
     animation:
       -p, --preset NAME|FILE  reveal, compare, look-tour, spring-peek, or a .json
                               (--from/--to retarget it, --duration rescales it, --ease replaces its sweeps)
-      -d, --duration S        length of the sweep in seconds (default 3)
-          --hold S            pause before and after the sweep (default 0.5)
+      -d, --duration S        length of one pass, holds included (default 4: 0.5 hold, 3 sweep, 0.5 hold)
+          --hold S            pause at each end, within the duration (default 0.5, at most a quarter of it)
           --from P, --to P    split positions 0…1, the share showing before (default 1 → 0)
           --ease NAME         linear, ease-in, ease-out, ease-in-out, spring, smooth, snappy, bouncy, hold
           --loop MODE         forever (default), once, N, boomerang
           --reduce-motion cut|dissolve      honour reduced motion;  --strict  refuse flashing output
-    output:
+    """
+
+    static let outputHelp = """
+      -o, --output OUT        the file to write; its extension picks the format (a f-%04d.png pattern: PNG frames)
       -f, --format NAME       instagram-square, instagram-portrait, story, x-post, x-post-gif, linkedin,
-                              youtube-shorts, og-image, github-readme (or a .json); flags override it
-      -s, --size WxH          output size (default: the before image's, within 800 px for GIF, 1920 for video)
+                              youtube-shorts, og-image, github-readme (or a .json); options win over it
+      -s, --size WxH          1080x1080, 1080×1080, 1080 (square), 640x or x480 (keep the aspect ratio);
+                              default: the before image's, within 800 px for GIF, 1920 otherwise
           --fps N             frames per second (default 30)
-      -c, --codec NAME        h264 (.mp4), hevc, vp9 (.webm), webp (.webp), apng (.apng), prores (.mov), gif
+      -c, --codec NAME        h264 (.mp4), hevc, vp9 (.webm), webp (.webp), apng (.apng), prores (.mov), gif (.gif)
           --crf N, --encoder-preset NAME, --bitrate 5M, --codec-opt KEY=VALUE (repeatable)
           --colors N, --dither none|ordered|diffusion, --lossy N, --max-bytes 15MB   (GIF)
           --poster            also write OUT.poster.jpg, a still of the comparison (a page links it as og:image)
           --retina, --fragment, --page-images jpeg|webp|png, --poster-url URL     (.html, an interactive page)
           --fit fill|fit|stretch, --max-pixels N
+    """
+
+    static let lookHelp = """
     look:
           --look NAME|FILE    the after side's look (vivid, noir, dream, or a .json)
           --before-look NAME|FILE;  --brightness B, --contrast C, --saturation S, --hue DEG (after side)
@@ -62,7 +99,7 @@ package enum SweepCommand {
           --divider-width PT, --divider-color C, --knob-size PT, --knob-color C, --glyph-color C,
           --label-size PT, --label-weight 100…1000, --label-color C, --capsule-color C
     messages:
-      -q, --quiet             no progress or summary;  --json   a JSON summary on stdout
+      -q, --quiet             no progress or summary;  --json   a JSON summary (or error) on stdout
     """
 
     static let batchHelp = """
@@ -82,7 +119,8 @@ package enum SweepCommand {
 
     static let planHelp = """
     sweep plan PRESET -o PLAN.png [BEFORE [AFTER]] [--reduce-motion cut|dissolve] [render options]
-    Draws each animated value over time with its keyframes, above a storyboard of frames.
+    Draws each animated value over time with its keyframes, above a storyboard of six frames
+    (300x400 each unless --size says otherwise; the built-in demo pictures without BEFORE).
     """
 
     static let presetsHelp = """
@@ -96,22 +134,46 @@ package enum SweepCommand {
         do {
             try dispatch(args)
             return 0
+        } catch let quiet as ExitWithoutMessage {
+            return quiet.code.exitCode
         } catch let e as SweepError {
             printError("sweep: " + OptionNames.describe(e))
+            // Before any `--`, so that a file named --json is not taken for the option.
+            if args.prefix(while: { $0 != "--" }).contains("--json") { print(errorJSON(e)) }
             return e.code.exitCode
         } catch {
             printError("sweep: internal error: \(error)")
+            if args.prefix(while: { $0 != "--" }).contains("--json") {
+                print(errorJSON(SweepError(.internalError, "internal error: \(error)", fix: "please report it")))
+            }
             return SweepError.Code.internalError.exitCode
         }
     }
 
+    /// `{"error": {"code", "exit", "message", "subject", "fix"}}` (docs/error.schema.json);
+    /// the subject is the file or option, with a library field spelled as its flag.
+    static func errorJSON(_ e: SweepError) -> String {
+        var body: [String: Any] = ["code": e.code.name, "exit": Int(e.code.exitCode), "message": e.message]
+        let subject: String? = e.subject ?? e.field.map(OptionNames.flag)
+        body["subject"] = subject.map { $0 as Any } ?? NSNull()
+        body["fix"] = e.fix.map { $0 as Any } ?? NSNull()
+        let data = (try? JSONSerialization.data(withJSONObject: ["error": body], options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
     static func dispatch(_ args: [String]) throws {
-        guard let command = args.first else { print(usage); return }
+        guard let command = args.first else {
+            // A bare `sweep` is a mistake in a script: usage on stderr and EX_USAGE, as BSD tools do.
+            printError(usage)
+            throw ExitWithoutMessage(code: .usage)
+        }
         let rest = Array(args.dropFirst())
         if command == "--help" || command == "-h" || command == "help" { print(usage); return }
         if rest.contains("--help") || rest.contains("-h") {
             switch command {
-            case "render", "preview", "demo": print(renderHelp)
+            case "render": print(renderHelp)
+            case "preview": print(previewHelp)
+            case "demo": print(demoHelp)
             case "batch": print(batchHelp)
             case "plan": print(planHelp)
             case "presets": print(presetsHelp)
@@ -167,12 +229,17 @@ package enum SweepCommand {
             return [try Renderer.preview(o.spec, position: o.position ?? 0.5, to: out, maxBytes: o.spec.maxBytes)]
         }
         let kind = try OutputKind.infer(path: out, codec: o.spec.codec)
-        let posterPath = URL(fileURLWithPath: out).deletingPathExtension().path + ".poster.jpg"
+        if o.positionGiven && !o.poster {
+            throw SweepError(.usage, "an animation moves the split, so a resting position means nothing here", subject: "--position",
+                             fix: "use sweep preview for a still, add --poster to set the poster's position, or --from/--to for the sweep")
+        }
+        let posterPath = posterPath(for: out)
         if o.poster, kind == .html, o.spec.html.posterURL == nil {
             // The page links the poster written beside it, for link previews.
             o.spec.html.posterURL = URL(fileURLWithPath: posterPath).lastPathComponent
         }
         var results = [try Renderer.render(o.spec, to: out, progress: progress)]
+        results[0].notes.insert(contentsOf: o.notes, at: 0)
         if o.poster {
             // The poster stands in for the animation, so it takes the size the render ended with
             // (fitted by default, made even for video, shrunk by a size cap).
@@ -183,11 +250,13 @@ package enum SweepCommand {
         return results
     }
 
+    /// The poster beside `output`: the whole output name plus `.poster.jpg`
+    /// (`clip.mp4.poster.jpg`), so that clip.mp4 and clip.gif get a poster each. Spelled as
+    /// the output was (a relative output gives a relative poster path).
+    static func posterPath(for output: String) -> String { output + ".poster.jpg" }
+
     static func presets(_ args: [String]) throws {
         let library = PresetLibrary.locate()
-        guard library.directory != nil else {
-            throw SweepError(.noInput, "cannot find the presets folder", subject: "presets", fix: "set SWEEP_PRESETS to it")
-        }
         switch (args.first, args.count) {
         case ("list", _):
             let kinds = args.count > 1 ? [try ValueParser.choice(args[1], option: "presets list", as: PresetLibrary.Kind.self)]
@@ -199,8 +268,8 @@ package enum SweepCommand {
         case ("show", 2):
             let name = args[1]
             for kind in PresetLibrary.Kind.allCases where library.names(kind).contains(name) {
-                let path = try library.file(name, kind: kind, field: .preset, subject: "presets show")
-                print(String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self), terminator: "")
+                let (data, _) = try library.source(name, kind: kind, field: .preset, subject: "presets show")
+                print(String(decoding: data, as: UTF8.self), terminator: "")
                 return
             }
             let all = PresetLibrary.Kind.allCases.flatMap { library.names($0) }
@@ -252,9 +321,11 @@ package enum SweepCommand {
         }
         o.spec.before = .image(DemoScenes.flatLandscape())
         o.spec.after = .image(DemoScenes.gradedLandscape())
-        if o.spec.width == nil { (o.spec.width, o.spec.height) = (900, 1200) } // the seed's size, for both outputs
+        // The scenes are 900x1200; both outputs take one size within the GIF's 800 px default.
+        if o.spec.width == nil && o.spec.height == nil { (o.spec.width, o.spec.height) = (600, 800) }
         if !args.contains(where: { ["--from", "--to", "--duration", "-d", "--ease", "--hold"].contains($0.split(separator: "=").first.map(String.init) ?? $0) }) {
             o.spec.animation = RenderSpec.demoAnimation
+            o.sweepSplit = nil
         }
         for name in ["demo.gif", "demo.mp4"] {
             let bar = ProgressBar(enabled: !o.quiet && !o.json, label: name)
@@ -275,12 +346,26 @@ package enum SweepCommand {
         }
         if o.quiet { return }
         for n in r.notes { printError("sweep: note: \(n)") }
+        print(summary(r, split: o.sweepSplit))
+    }
+
+    /// The one-line summary of a render.
+    static func summary(_ r: RenderResult, split: (hold: Double, sweep: Double)?) -> String {
         let size = r.bytes >= 1_000_000 ? String(format: "%.2f MB", Double(r.bytes) / 1e6) : String(format: "%.0f KB", Double(r.bytes) / 1e3)
+        if r.fps == 0 {  // a still: no frames or playing time to speak of
+            return String(format: "wrote %@ (%@, %dx%d, still) in %.2f s", r.output, size, r.width, r.height, r.seconds)
+        }
         // A GIF stores identical neighbouring frames once, with a longer delay: say so.
         let frames = r.format.hasPrefix("html") ? "interactive"  // the browser draws the frames
-            : r.framesWritten == r.frames ? "\(r.frames) frames" : "\(r.framesWritten) frames (\(r.frames) rendered)"
-        print(String(format: "wrote %@ (%@, %dx%d, %@, %.2f s) in %.2f s", r.output, size, r.width, r.height,
-                     frames, r.duration, r.seconds))
+            : r.framesWritten == r.frames ? "\(r.frames) frames"
+            : "\(r.framesWritten) frames stored, \(r.frames) rendered (identical neighbours merged)"
+        var length = String(format: "%.2f s", r.duration)
+        if let split, split.hold > 0, abs(2 * split.hold + split.sweep - r.duration) < 0.001 {
+            // Tenths at least ("3.0 s sweep"), more only when the value has them.
+            func t(_ v: Double) -> String { (v * 10).rounded() == v * 10 ? String(format: "%.1f", v) : String(format: "%g", v) }
+            length += ": \(t(split.hold)) s hold, \(t(split.sweep)) s sweep, \(t(split.hold)) s hold"
+        }
+        return String(format: "wrote %@ (%@, %dx%d, %@, %@) in %.2f s", r.output, size, r.width, r.height, frames, length, r.seconds)
     }
 
     static func printError(_ s: String) {

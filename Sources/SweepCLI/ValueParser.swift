@@ -38,23 +38,41 @@ enum ValueParser {
             factor = f
             break
         }
-        guard let v = Double(text), v.isFinite, v * factor >= minimum, v * factor <= 1e12 else {
-            throw SweepError(.usage, "'\(s)' is not a count of at least \(Int(minimum))", subject: option,
-                             fix: "write e.g. 15MB, 10MiB or 500000")
+        guard let v = Double(text), v.isFinite, v >= 0 else {
+            throw SweepError(.usage, "'\(s)' is not a byte count", subject: option, fix: "write e.g. 15MB, 10MiB or 500000")
+        }
+        // A well-formed size that is too small or too large is a range error, not a syntax one.
+        guard v * factor >= minimum, v * factor <= 1e12 else {
+            throw SweepError(.usage, "\(s) is out of range", subject: option,
+                             fix: "give at least \(Self.byteText(minimum)) (e.g. 15MB, 10MiB or 500000)")
         }
         return Int(v * factor)
     }
 
-    /// "WxH", e.g. 1080x1080.
-    static func size(_ s: String, option: String = "--size") throws -> (Int, Int) {
-        let parts = s.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
-            throw SweepError(.usage, "'\(s)' is not a size", subject: option, fix: "write WIDTHxHEIGHT, e.g. 1080x1080")
+    /// A size as people write it: `1080x1080`, `1080×1080` (as the README's tables print
+    /// it), `1080` (a square), `640x` or `x480` (the other side from the before image's
+    /// aspect ratio, `nil` here).
+    static func size(_ s: String, option: String = "--size") throws -> (Int?, Int?) {
+        let text = s.lowercased().replacingOccurrences(of: "×", with: "x").trimmingCharacters(in: .whitespaces)
+        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+        let bad = SweepError(.usage, "'\(s)' is not a size", subject: option,
+                             fix: "write WIDTHxHEIGHT (1080x1080), one side for a square (1080), or 640x / x480 to keep the aspect ratio")
+        let sides: [Int?]
+        switch parts.count {
+        case 1: guard let v = Int(parts[0]) else { throw bad }; sides = [v, v]
+        case 2:
+            guard !(parts[0].isEmpty && parts[1].isEmpty) else { throw bad }
+            sides = try parts.map { p in
+                if p.isEmpty { return nil }
+                guard let v = Int(p) else { throw bad }
+                return v
+            }
+        default: throw bad
         }
-        guard (2...16384).contains(w), (2...16384).contains(h) else {
+        guard sides.allSatisfy({ $0.map { (2...16384).contains($0) } ?? true }) else {
             throw SweepError(.usage, "\(s) is out of range", subject: option, fix: "use 2…16384 pixels per side")
         }
-        return (w, h)
+        return (sides[0], sides[1])
     }
 
     static func curve(_ s: String, option: String = "--ease") throws -> Curve {
@@ -93,6 +111,11 @@ enum ValueParser {
         }
         if hex.count == 6 { return RGBA8(r: UInt8(v >> 16 & 0xff), g: UInt8(v >> 8 & 0xff), b: UInt8(v & 0xff)) }
         return RGBA8(r: UInt8(v >> 24), g: UInt8(v >> 16 & 0xff), b: UInt8(v >> 8 & 0xff), a: UInt8(v & 0xff))
+    }
+
+    /// `minimum` as people write it: 1024 → "1 KiB (1024 bytes)".
+    static func byteText(_ minimum: Double) -> String {
+        minimum == 1024 ? "1 KiB (1024 bytes)" : "\(Int(minimum)) bytes"
     }
 
     static func fmt(_ r: ClosedRange<Double>) -> String {

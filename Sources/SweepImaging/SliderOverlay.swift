@@ -26,23 +26,41 @@ public struct SliderOverlay: Sendable {
     let afterTagOrigin: (x: Int, y: Int)
     let cornerMask: CornerMask?
 
+    /// How far the split's end positions (0 and 1) lie inside the frame, in pixels: with a
+    /// handle, the knob's radius plus a 4 pt margin, so that an animation resting at either
+    /// end shows the whole knob with both arrows (never a half knob cut by the frame edge).
+    /// Without a handle the split runs edge to edge. At most a quarter of the frame.
+    public let endInset: Double
+    /// The margins the tags and knob stay out of, in pixels.
+    public let insets: (top: Int, left: Int, bottom: Int, right: Int)
+    /// The knob's centre across the travel axis, in pixels (the middle of the safe area).
+    let acrossCentre: Double
+
     /// Draws the overlay parts for a `width`×`height` output.
-    public init(width: Int, height: Int, style: SliderStyle) {
+    ///
+    /// - Parameter insets: margins (shares of the frame) that the tags and the knob keep
+    ///   out of: a platform's own interface, or letterbox bars.
+    public init(width: Int, height: Int, style: SliderStyle, insets safe: SafeInsets = .zero) {
         self.width = width
         self.height = height
         self.style = style
         let scale = style.resolvedScale(width: width, height: height)
         self.scale = scale
         let vertical = style.orientation == .vertical
+        let px = (top: Int((safe.top * Double(height)).rounded()), left: Int((safe.left * Double(width)).rounded()),
+                  bottom: Int((safe.bottom * Double(height)).rounded()), right: Int((safe.right * Double(width)).rounded()))
+        insets = px
+        let extent = Double(vertical ? height : width)
+        endInset = style.showHandle ? min((style.knobDiameter / 2 + 4) * scale, extent / 4) : 0
+        acrossCentre = vertical ? Double(px.left + width - px.right) / 2 : Double(px.top + height - px.bottom) / 2
 
         // Knob: a white disc with a soft shadow and a double arrow, at each phase.
         let pad = Int(ceil((style.shadowRadius * 2 + style.shadowOffset + 1) * scale))
         let half = Int(ceil(style.knobDiameter * scale / 2)) + pad + 1
         knobHalf = half
         if style.showHandle {
-            // The fixed axis: the knob is centred across the frame, maybe at a half pixel.
-            let across = Double(vertical ? width : height) / 2
-            let acrossFrac = across - floor(across)
+            // The fixed axis: the knob is centred across the safe area, maybe at a half pixel.
+            let acrossFrac = acrossCentre - floor(acrossCentre)
             knobs = (0..<Self.phases).map { k in
                 let along = Double(k) / Double(Self.phases)
                 return Self.drawKnob(style: style, scale: scale, half: half,
@@ -58,15 +76,15 @@ public struct SliderOverlay: Sendable {
             let b = Self.drawTag(style.beforeLabel, style: style, scale: scale)
             let a = Self.drawTag(style.afterLabel, style: style, scale: scale)
             let inset = Int((style.labelInset * scale).rounded())
-            let leading = { (s: Sprite) in style.rightToLeft ? width - inset - s.width : inset }
-            let trailing = { (s: Sprite) in style.rightToLeft ? inset : width - inset - s.width }
+            let leading = { (s: Sprite) in style.rightToLeft ? width - px.right - inset - s.width : px.left + inset }
+            let trailing = { (s: Sprite) in style.rightToLeft ? px.left + inset : width - px.right - inset - s.width }
             beforeTag = b
             afterTag = a
-            beforeTagOrigin = (b.map(leading) ?? 0, inset)
+            beforeTagOrigin = (b.map(leading) ?? 0, px.top + inset)
             if vertical {
-                afterTagOrigin = (a.map(leading) ?? 0, height - inset - (a?.height ?? 0))
+                afterTagOrigin = (a.map(leading) ?? 0, height - px.bottom - inset - (a?.height ?? 0))
             } else {
-                afterTagOrigin = (a.map(trailing) ?? 0, inset)
+                afterTagOrigin = (a.map(trailing) ?? 0, px.top + inset)
             }
         } else {
             beforeTag = nil; afterTag = nil
@@ -127,13 +145,15 @@ public struct SliderOverlay: Sendable {
     }
 
     /// Where the split falls along the travel axis, in pixels from the top-left, and which
-    /// image lies before that edge.
+    /// image lies before that edge. Positions 0 and 1 lie ``endInset`` inside the frame.
     public func splitEdge(position p: Double) -> (edge: Double, beforeFirst: Bool) {
         let p = max(0, min(1, p))
+        let extent = Double(style.orientation == .vertical ? height : width)
+        let along = { (q: Double) in self.endInset + (extent - 2 * self.endInset) * q }
         switch (style.orientation, style.rightToLeft) {
-        case (.vertical, _): return (Double(height) * p, true)
-        case (.horizontal, false): return (Double(width) * p, true)
-        case (.horizontal, true): return (Double(width) * (1 - p), false)
+        case (.vertical, _): return (along(p), true)
+        case (.horizontal, false): return (along(p), true)
+        case (.horizontal, true): return (along(1 - p), false)
         }
     }
 
@@ -153,7 +173,7 @@ public struct SliderOverlay: Sendable {
             // The knob is pre-drawn at `phases` sub-pixel offsets: pick the one at or below.
             let scaled = Int((edge * Double(Self.phases)).rounded(.down))
             let pixel = scaled >= 0 ? scaled / Self.phases : (scaled - Self.phases + 1) / Self.phases
-            let across = (vertical ? width : height) / 2
+            let across = Int(acrossCentre.rounded(.down))
             let (x, y) = vertical ? (across - knobHalf, pixel - knobHalf) : (pixel - knobHalf, across - knobHalf)
             knob = (scaled - pixel * Self.phases, x, y)
         }
@@ -164,11 +184,31 @@ public struct SliderOverlay: Sendable {
                              beforeTagOpacity: min(q / 0.25, 1) * tags, afterTagOpacity: min((1 - q) / 0.25, 1) * tags)
     }
 
+    /// The overlay over a reduced-motion dissolve from split position `a` to `b`: one
+    /// handle at full strength, never two half-transparent ones. It rests where the picture
+    /// mostly is (at `a` until half-way, then at `b`: an instant change, as reduced motion
+    /// asks), while the tags cross-fade with the pictures.
+    public func dissolveLayout(from a: Double, to b: Double, fraction f: Double) -> OverlayLayout {
+        let f = max(0, min(1, f))
+        let start = layout(position: a), end = layout(position: b)
+        let handle = f < 0.5 ? start : end
+        return OverlayLayout(edge: handle.edge, beforeFirst: handle.beforeFirst, vertical: handle.vertical,
+                             wholeLines: handle.wholeLines, edgeCoverage: handle.edgeCoverage, divider: handle.divider,
+                             knob: handle.knob,
+                             beforeTagOpacity: start.beforeTagOpacity * (1 - f) + end.beforeTagOpacity * f,
+                             afterTagOpacity: start.afterTagOpacity * (1 - f) + end.afterTagOpacity * f)
+    }
+
     /// Draws divider, knob and tags for split position `p` onto an opaque frame,
     /// then cuts the rounded corners.
     public func draw(on frame: inout RGBAImage, position p: Double, tagOpacity: Double = 1) {
+        draw(on: &frame, layout: layout(position: p, tagOpacity: tagOpacity))
+    }
+
+    /// Draws a computed layout (e.g. ``dissolveLayout(from:to:fraction:)``) onto an opaque
+    /// frame, then cuts the rounded corners.
+    public func draw(on frame: inout RGBAImage, layout: OverlayLayout) {
         let (w, h) = (frame.width, frame.height)
-        let layout = layout(position: p, tagOpacity: tagOpacity)
         frame.pixels.withUnsafeMutableBufferPointer { dp in
             let d = UnsafeSendablePointer(dp.baseAddress!)
             parallelRows(h, minimumRowsPerBand: 32) { rows in

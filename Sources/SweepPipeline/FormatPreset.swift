@@ -1,3 +1,4 @@
+import SweepImaging
 import SweepSupport
 
 /// A social format (`presets/formats/NAME.json`), version 1: output size, frame rate,
@@ -5,7 +6,9 @@ import SweepSupport
 ///
 /// `{"version": 1, "description": "…", "size": "1080x1080", "fps": 30, "duration": 4,
 ///   "extension": "mp4", "codec": "h264", "maxBytes": 650000000, "still": false}`
-/// A size of `"800x"` keeps the before image's aspect ratio at 800 pixels wide.
+/// A size of `"800x"` keeps the before image's aspect ratio at 800 pixels wide. `duration`
+/// is one pass, holds included (as `--duration`). Optional `"safeInsets": {"top": 0.14,
+/// "bottom": 0.2}` keeps the slider's tags and knob out of the platform's own interface.
 public struct FormatPreset: Sendable, Decodable {
     public var version: Int
     public var description: String?
@@ -17,9 +20,12 @@ public struct FormatPreset: Sendable, Decodable {
     public var codec: String?
     public var maxBytes: Int?
     public var still: Bool
+    /// Margins where the platform draws its own interface (shares of the frame); the
+    /// slider's tags and knob stay inside them. Optional: `{"top": 0.14, "bottom": 0.2}`.
+    public var safeInsets: SafeInsets?
 
     enum Keys: String, CodingKey, CaseIterable {
-        case version, description, size, fps, duration, codec, maxBytes, still
+        case version, description, size, fps, duration, codec, maxBytes, still, safeInsets
         case fileExtension = "extension"
     }
 
@@ -45,6 +51,24 @@ public struct FormatPreset: Sendable, Decodable {
         maxBytes = try c.decodeIfPresent(Int.self, forKey: .maxBytes)
         if let m = maxBytes { try StrictJSON.check(Double(m), "maxBytes", in: 1024...1e15, decoder: decoder) }
         still = try c.decodeIfPresent(Bool.self, forKey: .still) ?? false
+        safeInsets = try c.decodeIfPresent(InsetsField.self, forKey: .safeInsets)?.insets
+    }
+
+    /// The `safeInsets` object: unknown keys refused, each share 0…0.45.
+    struct InsetsField: Decodable {
+        let insets: SafeInsets
+        enum Keys: String, CodingKey, CaseIterable { case top, left, bottom, right }
+        init(from decoder: any Decoder) throws {
+            try StrictJSON.rejectUnknownKeys(in: decoder, allowed: Set(Keys.allCases.map(\.rawValue)))
+            let c = try decoder.container(keyedBy: Keys.self)
+            var v: [Double] = []
+            for key in Keys.allCases {
+                let x = try c.decodeIfPresent(Double.self, forKey: key) ?? 0
+                try StrictJSON.check(x, key.rawValue, in: 0...0.45, decoder: decoder)
+                v.append(x)
+            }
+            insets = SafeInsets(top: v[0], left: v[1], bottom: v[2], right: v[3])
+        }
     }
 
     /// Sets the format's size, frame rate, codec and size limit on `spec`, except the
@@ -54,5 +78,6 @@ public struct FormatPreset: Sendable, Decodable {
         if !kept.contains(.fps), let fps { spec.fps = fps }
         if !kept.contains(.codec), let codec { spec.codec = codec }
         if !kept.contains(.maxBytes) { spec.maxBytes = maxBytes }
+        if let safeInsets { spec.safeInsets = safeInsets }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Dispatch
 import SweepImaging
 import SweepMedia
@@ -17,11 +18,18 @@ public final class FrameSource {
     public let beforeSize: (width: Int, height: Int)
     /// The size before `evenSize` dropped an odd last column or row, if it did.
     public let unevenSize: (width: Int, height: Int)?
+    /// Things worth saying about the inputs (e.g. most of a photo cropped away).
+    public let notes: [String]
+    /// A fill that crops more than this share of an image says so.
+    static let cropNoteThreshold = 0.4
     let beforeBase: RGBAImage
     let afterBase: RGBAImage
     private var beforeCache: SideCache
     private var afterCache: SideCache
     private var scratch: RGBAImage
+
+    /// The two sides show the same pixels (the same photo, or one photo without a look).
+    public var sidesIdentical: Bool { beforeBase.pixels == afterBase.pixels }
 
     /// Decodes and prepares both sides at the output size.
     public init(spec: RenderSpec) throws {
@@ -38,9 +46,15 @@ public final class FrameSource {
         // all takes the before image's, shrunk to fit `defaultLongSide` when that is set.
         beforeSize = (before.width, before.height)
         // (A 1-pixel side becomes 2: the smallest output there is.)
-        var w = spec.width ?? max(2, before.width)
-        var h = spec.height ?? (spec.width != nil ? max(2, Int((Double(w) * Double(before.height) / Double(before.width) / 2).rounded()) * 2)
-                                                  : max(2, before.height))
+        // One side alone takes the other from the before image's aspect ratio (even, for video).
+        let aspect = Double(before.width) / Double(before.height)
+        var w: Int, h: Int
+        switch (spec.width, spec.height) {
+        case let (sw?, sh?): (w, h) = (sw, sh)
+        case let (sw?, nil): (w, h) = (sw, max(2, Int((Double(sw) / aspect / 2).rounded()) * 2))
+        case let (nil, sh?): (w, h) = (max(2, Int((Double(sh) * aspect / 2).rounded()) * 2), sh)
+        case (nil, nil): (w, h) = (max(2, before.width), max(2, before.height))
+        }
         if spec.width == nil, spec.height == nil, let limit = spec.defaultLongSide, max(w, h) > limit {
             let s = Double(limit) / Double(max(w, h))
             w = max(2, Int((Double(w) * s / 2).rounded()) * 2)
@@ -58,7 +72,30 @@ public final class FrameSource {
         height = h
         beforeBase = Resampler.resize(before, width: w, height: h, mode: spec.fit, background: bg)
         afterBase = loaded.count == 2 ? Resampler.resize(after, width: w, height: h, mode: spec.fit, background: bg) : beforeBase
-        overlay = SliderOverlay(width: w, height: h, style: spec.style)
+        var notes: [String] = []
+        var insets = spec.safeInsets
+        // Two pictures of one shape are spoken of once.
+        let sameShape = loaded.count == 2 && before.width * after.height == after.width * before.height
+        let sides = loaded.count == 2 && !sameShape ? [("before", before), ("after", after)]
+                                                    : [(loaded.count == 2 ? "before and after" : "before", before)]
+        for (side, image) in sides {
+            let imageAspect = Double(image.width) / Double(image.height), frameAspect = Double(w) / Double(h)
+            let kept = min(imageAspect / frameAspect, frameAspect / imageAspect)  // the share of the image shown (fill)
+            switch spec.fit {
+            case .fill where 1 - kept > Self.cropNoteThreshold:
+                notes.append(String(format: "the %@ %@ (%dx%d) %@ cropped by %.0f %% to fill %dx%d; fit it whole (letterboxed) or choose a size of its shape",
+                                    side, side.contains(" and ") ? "images" : "image", image.width, image.height,
+                                    side.contains(" and ") ? "are" : "is", (1 - kept) * 100, w, h))
+            case .fit:
+                // Tags stay on the picture, off the letterbox bars.
+                let bars = imageAspect > frameAspect ? SafeInsets(top: (1 - kept) / 2, bottom: (1 - kept) / 2)
+                                                     : SafeInsets(left: (1 - kept) / 2, right: (1 - kept) / 2)
+                insets = insets.union(bars)
+            default: break
+            }
+        }
+        self.notes = notes
+        overlay = SliderOverlay(width: w, height: h, style: spec.style, insets: insets)
         beforeCache = SideCache(base: beforeBase)
         afterCache = SideCache(base: afterBase)
         scratch = RGBAImage(width: w, height: h)
@@ -82,12 +119,18 @@ public final class FrameSource {
     public func render(_ state: FrameState<Adjustments>, into frame: inout RGBAImage) {
         let (b, bm) = beforeCache.side(for: state.before)
         let (a, am) = afterCache.side(for: state.after)
-        SplitCompositor.render(before: b, beforeMatrix: bm, after: a, afterMatrix: am, overlay: overlay,
-                               position: state.position, into: &frame)
         if let fade = state.crossfade, fade.fraction > 0 {
-            SplitCompositor.render(before: b, beforeMatrix: bm, after: a, afterMatrix: am, overlay: overlay,
-                                   position: fade.position, into: &scratch)
+            // The pictures cross-fade; the overlay is drawn once over the mix, so the handle
+            // stays single and whole (SliderOverlay.dissolveLayout).
+            SplitCompositor.compose(before: b, beforeMatrix: bm, after: a, afterMatrix: am, overlay: overlay,
+                                    position: state.position, into: &frame)
+            SplitCompositor.compose(before: b, beforeMatrix: bm, after: a, afterMatrix: am, overlay: overlay,
+                                    position: fade.position, into: &scratch)
             SplitCompositor.dissolve(&frame, towards: scratch, fraction: fade.fraction)
+            overlay.draw(on: &frame, layout: overlay.dissolveLayout(from: state.position, to: fade.position, fraction: fade.fraction))
+        } else {
+            SplitCompositor.render(before: b, beforeMatrix: bm, after: a, afterMatrix: am, overlay: overlay,
+                                   position: state.position, into: &frame)
         }
     }
 

@@ -25,6 +25,10 @@ public enum OutputKind: Sendable, Equatable {
             if let f = StillEncoder.Format(extension: ext) ?? codec.flatMap({ StillEncoder.Format(extension: $0) }) { return .still(f) }
             throw SweepError(.usage, "unknown still format '.\(ext)'", subject: path, fix: "use .png, .jpg or .webp")
         }
+        if codec == "gif", !ext.isEmpty, ext != "gif" {
+            // A GIF named .mov would open nowhere that expects a movie.
+            throw SweepError(.usage, "a GIF cannot go in a .\(ext) file", subject: path, fix: "name the output .gif, or choose a video codec")
+        }
         if (ext == "gif" && codec == nil) || codec == "gif" { return .gif }
         if ((ext == "html" || ext == "htm") && codec == nil) || codec == "html" { return .html }
         if let codec {

@@ -21,7 +21,8 @@ struct PNGSequenceSink: FrameSink, ~Copyable {
     init(pattern: String) throws {
         try Self.validate(pattern)
         let folder = URL(fileURLWithPath: pattern).deletingLastPathComponent().path
-        staging = try StagingFolder(beside: folder + "/frames", reportAs: pattern)
+        // `-o frames/f-%04d.png` names a folder of frames: it is created when missing.
+        staging = try StagingFolder(beside: folder + "/frames", reportAs: pattern, createFolder: true)
         self.pattern = pattern
         bytes = 0
         framesWritten = 0

@@ -8,7 +8,8 @@ public struct RenderSpec: Sendable {
     public var before: InputSource
     /// The after side; `nil` means the before photo again (with the after look).
     public var after: InputSource?
-    /// Output size; `nil` takes the before image's size.
+    /// Output size; `nil` takes the before image's size, and one side alone takes the
+    /// other from the before image's aspect ratio.
     public var width: Int?
     public var height: Int?
     public var fps: Double = 30
@@ -20,6 +21,8 @@ public struct RenderSpec: Sendable {
     public var animation: Animation<Adjustments>
     public var style = SliderStyle()
     public var fit: FitMode = .fill
+    /// Margins the tags and knob stay out of (a platform's own interface); see ``SafeInsets``.
+    public var safeInsets = SafeInsets.zero
     public var reduceMotion: ReduceMotion = .off
     public var maxPixels = ImageDecoder.defaultMaxPixels
     /// Refuse (instead of warning about) output that flashes more than three times in a

@@ -22,15 +22,7 @@ public enum Renderer {
         var notes: [String] = []
         let kind = try OutputKind.infer(path: path, codec: spec.codec)
         try refuseInputAsOutput(spec, output: path)
-        if spec.width == nil && spec.height == nil && spec.defaultLongSide == nil {
-            // A 12-megapixel phone photo should not become a 12-megapixel GIF by default
-            // (and a size cap starts its ladder from there, not from the photo's size).
-            switch kind {
-            case .gif: spec.defaultLongSide = 800
-            case .video, .html: spec.defaultLongSide = 1920
-            default: break
-            }
-        }
+        capDefaultSize(&spec, kind: kind)
         if case .gif = kind, spec.fps > GIFTiming.maxFPS {
             // Faster frames would each still take 2 cs, and the animation would play slow.
             notes.append(String(format: "frame rate %g → %g fps (a GIF shows a frame for at least 2 cs)", spec.fps, GIFTiming.maxFPS))
@@ -44,6 +36,22 @@ public enum Renderer {
         }
         result.notes.insert(contentsOf: notes, at: 0)
         return result
+    }
+
+    /// The longest side an output takes from the before image when no size is given:
+    /// 800 px for GIF, 1920 px for video, PNG sequences and stills.
+    public static func defaultLongSide(for kind: OutputKind) -> Int {
+        if case .gif = kind { return 800 }
+        return 1920
+    }
+
+    /// A 12-megapixel phone photo should not become a 12-megapixel GIF, video, PNG
+    /// sequence or still by default (and a size cap starts its ladder from there, not
+    /// from the photo's size); the summary's note says so.
+    static func capDefaultSize(_ spec: inout RenderSpec, kind: OutputKind) {
+        if spec.width == nil && spec.height == nil && spec.defaultLongSide == nil {
+            spec.defaultLongSide = defaultLongSide(for: kind)
+        }
     }
 
     /// A device or a pipe: written directly, so a size cap cannot try and retry.
@@ -98,6 +106,7 @@ public enum Renderer {
             notes.append("size made even: \(odd.width)x\(odd.height) → \(source.width)x\(source.height)")
         }
         if let note = fittedNote(spec, source) { notes.append(note) }
+        notes += source.notes
         let anim = spec.animation
         let states: [FrameState<Adjustments>]
         switch kind {
@@ -111,6 +120,9 @@ public enum Renderer {
         case .video, .pngSequence, .html:
             states = anim.states(frames: anim.frameCount(fps: spec.fps, expandLoops: true), fps: spec.fps,
                                  reduceMotion: spec.reduceMotion)
+        }
+        if source.sidesIdentical, states.allSatisfy({ $0.before == $0.after }) {
+            notes.append("before and after are the same picture, so nothing changes as the split moves; give another after image, or a look for one photo")
         }
         let plan = FramePlan(source: source, states: states, animation: anim, fps: spec.fps, reduceMotion: spec.reduceMotion)
         let observer = FrameObserver(fps: spec.fps, total: plan.count, progress: progress)
@@ -150,6 +162,8 @@ public enum Renderer {
             throw SweepError(.usage, "not a still format", subject: path, fix: "use .png, .jpg or .webp")
         }
         try refuseInputAsOutput(spec, output: path)
+        var spec = spec
+        capDefaultSize(&spec, kind: .still(format))
         return try renderOnce(spec, kind: .still(format), to: path, position: position, quality: quality, accept: { result in
             guard let maxBytes, result.bytes > maxBytes else { return }
             throw SweepError(.dataError, "the still is \(result.bytes) bytes, over the limit of \(maxBytes)", subject: path,

@@ -10,11 +10,20 @@ final class StagingFolder: Sendable {
     /// The folder's path.
     let path: String
 
+    /// The folder this created to hold `name` (with `createFolder`), if it did: removed
+    /// again if it is still empty when the staging folder goes, so a failed run leaves nothing.
+    let createdFolder: String?
+
     /// Creates a hidden folder named after `name`, in `name`'s folder.
-    init(beside name: String, reportAs subject: String) throws {
+    ///
+    /// - Parameter createFolder: create `name`'s folder when it is missing but its own
+    ///   parent exists (one level: a mistyped deeper path still fails).
+    init(beside name: String, reportAs subject: String, createFolder: Bool = false) throws {
+        let folder = URL(fileURLWithPath: name).deletingLastPathComponent().path
+        var info = stat()
+        createdFolder = createFolder && stat(folder, &info) != 0 && mkdir(folder, 0o777) == 0 ? folder : nil
         path = AtomicOutput.temporaryName(beside: name)
         guard mkdir(path, 0o700) == 0 else {
-            let folder = URL(fileURLWithPath: name).deletingLastPathComponent().path
             throw SweepError(.cannotCreate, "cannot create a folder in \(folder) (\(String(cString: strerror(errno))))",
                              subject: subject, fix: "create the folder first, or choose one you can write to")
         }
@@ -27,5 +36,6 @@ final class StagingFolder: Sendable {
     deinit {
         TempFileRegistry.removeTree(path)
         TempFileRegistry.shared.remove(path)
+        if let createdFolder { rmdir(createdFolder) }  // fails, as it should, once frames are in it
     }
 }

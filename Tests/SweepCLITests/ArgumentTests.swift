@@ -51,7 +51,7 @@ struct ArgumentTests {
     }
 
     @Test("Bad values name the option and the fix", arguments: [
-        (["--size", "100"], "--size"), (["--size", "0x10"], "--size"), (["--fps", "nan"], "--fps"),
+        (["--size", "100y"], "--size"), (["--size", "0x10"], "--size"), (["--fps", "nan"], "--fps"),
         (["--from", "1.5"], "--from"), (["--ease", "bouncey"], "--ease"), (["--colors", "1"], "--colors"),
         (["--loop", "sometimes"], "--loop"), (["--fps"], "--fps"), (["--no-handle=yes"], "--no-handle"),
         (["--dither", "floyd"], "--dither"),
