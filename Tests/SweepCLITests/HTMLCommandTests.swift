@@ -13,9 +13,9 @@ struct HTMLCommandTests {
                               "--size", "200x150", "--poster", "--retina", "--json"])
         #expect(r.code == 0, "\(r.stderr)")
         #expect(r.stdout.contains("\"format\":\"html\""))
-        #expect(FileManager.default.fileExists(atPath: "\(dir)/c.poster.jpg"))
+        #expect(FileManager.default.fileExists(atPath: "\(dir)/c.html.poster.jpg"))
         let html = try String(contentsOfFile: "\(dir)/c.html", encoding: .utf8)
-        #expect(html.contains("<meta property=\"og:image\" content=\"c.poster.jpg\">"))
+        #expect(html.contains("<meta property=\"og:image\" content=\"c.html.poster.jpg\">"))
         #expect(html.contains("<meta name=\"twitter:card\" content=\"summary_large_image\">"))
         #expect(html.contains("<meta property=\"og:image:width\" content=\"200\">"))
     }
