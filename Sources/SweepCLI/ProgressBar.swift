@@ -35,11 +35,11 @@ final class ProgressBar: @unchecked Sendable {
         let filled = total > 0 ? width * done / total : 0
         let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
         let line = String(format: "\r%@ %@ %d/%d frames  %.0f fps  ETA %.1f s ", label, bar, done, total, fps, eta)
-        FileHandle.standardError.write(Data(line.utf8))
+        TerminalText.write(line)
     }
 
     func finish() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        TerminalText.write("\r\u{1B}[K")
     }
 }

@@ -92,16 +92,27 @@ package enum SweepCommand {
     /// Runs the command line `args` (without the program name) and returns the exit code.
     package static func run(_ args: [String]) -> Int32 {
         TempFileRegistry.shared.installSignalHandlers()
+        // A closed pipe on stdout or stderr must give a failed write, not a killed process
+        // (in a batch, every later job would die with it).
+        signal(SIGPIPE, SIG_IGN)
+        var code: Int32
         do {
             try dispatch(args)
-            return 0
+            code = 0
         } catch let e as SweepError {
             printError("sweep: " + OptionNames.describe(e))
-            return e.code.exitCode
+            code = e.code.exitCode
         } catch {
             printError("sweep: internal error: \(error)")
-            return SweepError.Code.internalError.exitCode
+            code = SweepError.Code.internalError.exitCode
         }
+        // What was printed (a --json summary) must have arrived: a full disk or a closed
+        // pipe on stdout is an I/O error, not success.
+        if !TerminalText.stdoutIsIntact() {
+            printError("sweep: stdout: writing failed (\(String(cString: strerror(errno)))); check where the output goes")
+            if code == 0 { code = SweepError.Code.ioError.exitCode }
+        }
+        return code
     }
 
     static func dispatch(_ args: [String]) throws {
@@ -166,9 +177,11 @@ package enum SweepCommand {
             return [try Renderer.preview(o.spec, position: o.position ?? 0.5, to: out, maxBytes: o.spec.maxBytes)]
         }
         _ = try OutputKind.infer(path: out, codec: o.spec.codec)
+        let posterPath = URL(fileURLWithPath: out).deletingPathExtension().path + ".poster.jpg"
+        // The poster is checked like the main output before either is written.
+        if o.poster { try Renderer.checkExtraOutput(o.spec, path: posterPath, field: .poster) }
         var results = [try Renderer.render(o.spec, to: out, progress: progress)]
         if o.poster {
-            let posterPath = URL(fileURLWithPath: out).deletingPathExtension().path + ".poster.jpg"
             // The poster stands in for the animation, so it takes the size the render ended with
             // (fitted by default, made even for video, shrunk by a size cap).
             var still = o.spec
@@ -234,7 +247,7 @@ package enum SweepCommand {
         let picture = try Planner.plan(o.spec, title: "\(name)\(suffix)")
         guard case let .still(format) = try OutputKind.infer(path: out, still: true) else { return }
         try StillEncoder.write(picture, to: out, format: format)
-        if !o.quiet && !o.json { print("wrote \(out) (\(picture.width)x\(picture.height))") }
+        if !o.quiet && !o.json { print("wrote \(TerminalText.escape(out)) (\(picture.width)x\(picture.height))") }
     }
 
     static func demo(_ args: [String]) throws {
@@ -273,11 +286,13 @@ package enum SweepCommand {
         let size = r.bytes >= 1_000_000 ? String(format: "%.2f MB", Double(r.bytes) / 1e6) : String(format: "%.0f KB", Double(r.bytes) / 1e3)
         // A GIF stores identical neighbouring frames once, with a longer delay: say so.
         let frames = r.framesWritten == r.frames ? "\(r.frames) frames" : "\(r.framesWritten) frames (\(r.frames) rendered)"
-        print(String(format: "wrote %@ (%@, %dx%d, %@, %.2f s) in %.2f s", r.output, size, r.width, r.height,
+        print(String(format: "wrote %@ (%@, %dx%d, %@, %.2f s) in %.2f s", TerminalText.escape(r.output), size, r.width, r.height,
                      frames, r.duration, r.seconds))
     }
 
+    /// Prints one message line on stderr, control characters escaped (see ``TerminalText``);
+    /// a closed or broken stderr loses it quietly.
     static func printError(_ s: String) {
-        FileHandle.standardError.write(Data((s + "\n").utf8))
+        TerminalText.write(TerminalText.escape(s) + "\n")
     }
 }
