@@ -3,14 +3,14 @@ import Foundation
 /// Work queue and counters shared by the batch workers (under a lock).
 final class BatchState: @unchecked Sendable {
     private let lock = NSLock()
-    private var jobs: [(index: Int, line: Int, text: String)]
+    private var jobs: [BatchCommand.Planned]
     private var position = 0
     private var done = 0
     private(set) var failures = 0
 
-    init(jobs: [(index: Int, line: Int, text: String)]) { self.jobs = jobs }
+    init(jobs: [BatchCommand.Planned]) { self.jobs = jobs }
 
-    func next() -> (index: Int, line: Int, text: String)? {
+    func next() -> BatchCommand.Planned? {
         lock.lock(); defer { lock.unlock() }
         guard position < jobs.count else { return nil }
         position += 1

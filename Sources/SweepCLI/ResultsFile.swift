@@ -4,16 +4,17 @@ import Glibc
 import Foundation
 import SweepSupport
 
-/// The results JSONL, one line per finished job, flushed as it goes so that an
-/// interrupted batch keeps what it finished.
+/// The results JSONL, one line per finished job, written to the batch's hidden temporary
+/// file (an ``AtomicOutput`` the batch commits at the end).
 final class ResultsFile: @unchecked Sendable {
     private let lock = NSLock()
     private let handle: UnsafeMutablePointer<FILE>
     let path: String
 
-    init(path: String, append: Bool) throws {
-        self.path = path
-        guard let f = fopen(path, append ? "a" : "w") else {
+    /// Opens `path` (the temporary file) for writing; errors name `reportAs`.
+    init(path: String, reportAs: String) throws {
+        self.path = reportAs
+        guard let f = fopen(path, "w") else {
             throw SweepError(.cannotCreate, "cannot write the results file", subject: path, fix: "choose a writable --results path")
         }
         handle = f
@@ -28,6 +29,9 @@ final class ResultsFile: @unchecked Sendable {
     }
 
     func close() throws {
-        if fclose(handle) != 0 { throw SweepError(.ioError, "cannot finish the results file", subject: path) }
+        let failed = ferror(handle) != 0
+        if fclose(handle) != 0 || failed {
+            throw SweepError(.ioError, "cannot finish the results file", subject: path, fix: "check free disk space")
+        }
     }
 }
