@@ -140,6 +140,7 @@ public enum Renderer {
             notes.append("size made even: \(odd.width)x\(odd.height) → \(source.width)x\(source.height)")
         }
         if let note = fittedNote(spec, source) { notes.append(note) }
+        notes += source.overlay.notes
         let anim = spec.animation
         let states: [FrameState<Adjustments>]
         switch kind {
