@@ -65,7 +65,7 @@ package enum SweepCommand {
     """
 
     static let batchHelp = """
-    sweep batch JOBS.jsonl [--jobs N] [--results FILE] [--shard K/N] [--resume] [--quiet]
+    sweep batch JOBS.jsonl [--jobs N] [--results FILE] [--shard K/N] [--resume] [--out-dir DIR] [--allow-absolute] [--quiet]
 
     One job per line: a JSON object with "before", "after" (optional), "output" and any of
     render's long options as keys, e.g.
@@ -76,6 +76,8 @@ package enum SweepCommand {
                     JOB_COMPLETIONS (Kubernetes Indexed Jobs) or SLURM_ARRAY_TASK_ID,
                     SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT (Slurm job arrays)
     --resume        skip jobs whose output is complete (checked against its .sweep.json record)
+    --out-dir DIR   outputs are relative to DIR (default: the current folder) and must stay in it
+    --allow-absolute  also accept absolute outputs and outputs outside the output folder
     Exits 0 when every job succeeded, 65 when any failed.
     """
 
