@@ -34,7 +34,10 @@ public struct SliderOverlay: Sendable {
         self.width = width
         self.height = height
         self.style = style
-        let scale = style.resolvedScale(width: width, height: height)
+        // A style from code may hold any Double: a scale that is not a positive finite number
+        // falls back to the default, so no pixel size below becomes NaN or traps in Int().
+        let resolved = style.resolvedScale(width: width, height: height)
+        let scale = resolved.isFinite && resolved > 0 ? min(resolved, 1000) : Double(min(width, height)) / 390
         self.scale = scale
         let vertical = style.orientation == .vertical
 
@@ -68,7 +71,8 @@ public struct SliderOverlay: Sendable {
         // Tags: before at top-leading, after at top-trailing (bottom-leading when vertical).
         if style.showLabels {
             // A tag fits inside the frame (less its inset), or is shrunk until it does.
-            let inset = min(Int((style.labelInset * scale).rounded()), min(width, height) / 8)
+            let insetPixels = style.labelInset * scale
+            let inset = insetPixels.isFinite ? Int(max(0, min(insetPixels, Double(min(width, height) / 8))).rounded()) : 0
             let room = (width: max(1, width - 2 * inset), height: max(1, height - 2 * inset))
             let b = Self.drawTag(style.beforeLabel, style: style, scale: scale, room: room, notes: &notes)
             let a = Self.drawTag(style.afterLabel, style: style, scale: scale, room: room, notes: &notes)
