@@ -145,6 +145,10 @@ public struct SliderOverlay: Sendable {
         let probe = CairoCanvas(width: 1, height: 1)
         var scale = scale
         var px = style.labelSize * scale
+        guard px > 0, px.isFinite else { return nil }
+        // A tag too small to read in the first place (a tiny frame at the default scale) is
+        // drawn as it always was, only clipped to the room, without a note.
+        let tiny = px < minimumTagPixels
         // A first guess from a modest size, scaled: laying out text thousands of pixels tall
         // takes Pango minutes, and only a size that fits the frame is ever drawn.
         let guessPx = min(px, 64)
@@ -164,11 +168,11 @@ public struct SliderOverlay: Sendable {
                 px = style.labelSize * scale
             }
         }
-        if px >= minimumTagPixels {
+        if tiny || !shrunk || px >= minimumTagPixels {
             size = probe.textSize(text, font: style.labelFont, pixelSize: px, weight: style.labelWeight)
         }
         // Text does not scale exactly with its size (hinting), so shrink a few times.
-        for _ in 0..<4 where px >= minimumTagPixels {
+        for _ in 0..<4 where !tiny && (!shrunk || px >= minimumTagPixels) {
             let e = extent()
             let f = min(Double(room.width) / max(1, e.w), Double(room.height) / max(1, e.h))
             guard f < 1, f.isFinite else { break }
@@ -178,8 +182,11 @@ public struct SliderOverlay: Sendable {
             size = probe.textSize(text, font: style.labelFont, pixelSize: px, weight: style.labelWeight)
         }
         let label = text.count > 24 ? String(text.prefix(24)) + "…" : text
-        let e = extent()
-        guard px >= minimumTagPixels, e.w <= Double(room.width), e.h <= Double(room.height) else {
+        var e = extent()
+        if tiny { e = (min(e.w, Double(room.width)), min(e.h, Double(room.height))) }
+        // Only a tag that had to shrink may become unreadable; a tiny frame's own small tag is
+        // drawn as it always was.
+        guard !shrunk || px >= minimumTagPixels, e.w <= Double(room.width), e.h <= Double(room.height) else {
             notes.append("the label \"\(label)\" does not fit the frame and was left out")
             return nil
         }
