@@ -11,8 +11,10 @@ package enum StrictJSON {
         do {
             _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
-            throw SweepError(.dataError, "invalid JSON\(position(of: error, in: data))", subject: file,
-                             fix: "fix the syntax (quotes, commas, brackets)")
+            let at = position(of: error, in: data)
+            throw SweepError(.dataError, "invalid JSON\(at)", subject: file,
+                             fix: at.hasSuffix("out of range") ? "write a number a Double can hold (within ±1.7e308)"
+                                                               : "fix the syntax (quotes, commas, brackets)")
         }
         do {
             return try JSONDecoder().decode(T.self, from: data)
