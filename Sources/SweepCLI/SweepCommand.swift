@@ -248,6 +248,7 @@ package enum SweepCommand {
         let suffix = o.spec.reduceMotion == .off ? "" : " (reduce motion: \(o.spec.reduceMotion.rawValue))"
         let picture = try Planner.plan(o.spec, title: "\(name)\(suffix)")
         guard case let .still(format) = try OutputKind.infer(path: out, still: true) else { return }
+        try Renderer.checkExtraOutput(o.spec, path: out)  // the photos it was drawn from stay as they are
         try StillEncoder.write(picture, to: out, format: format)
         if !o.quiet && !o.json { print("wrote \(TerminalText.escape(out)) (\(picture.width)x\(picture.height))") }
     }

@@ -90,11 +90,11 @@ public enum Renderer {
     }
 
     /// Checks, before anything is written, that `path` could take an extra output of this
-    /// render (a poster beside a video): it is not an input, not a folder, and its folder
+    /// render (a poster beside a video, a plan's picture): it is not an input, not a folder, and its folder
     /// exists and is writable.
     ///
     /// - Throws: `.usage` for an input, `.cannotCreate` otherwise; `field` names the setting.
-    public static func checkExtraOutput(_ spec: RenderSpec, path: String, field: SweepError.Field) throws {
+    public static func checkExtraOutput(_ spec: RenderSpec, path: String, field: SweepError.Field? = nil) throws {
         try refuseInputAsOutput(spec, output: path)
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var info = stat()

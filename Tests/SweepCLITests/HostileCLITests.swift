@@ -92,6 +92,14 @@ struct HostileCLITests {
         #expect(FileManager.default.contents(atPath: dir + "/v.poster.jpg").map { [UInt8]($0) } == input)
     }
 
+    @Test("sweep plan never writes its picture over the photo it was drawn from")
+    func planOverInput() throws {
+        let dir = try hostileInput()
+        let before = listing(dir), input = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/in.png")))
+        let r = try runSweep(["plan", "reveal", "-o", dir + "/./in.png", dir + "/in.png", "--size", "60x80"])
+        expectRefused(r, code: 64, mentions: "in.png", dir: dir, before: before, input: input)
+    }
+
     @Test("Labels, knobs and ui-scale far larger than the frame are shrunk with a note, quickly")
     func hugeOverlay() throws {
         let dir = try hostileInput()
