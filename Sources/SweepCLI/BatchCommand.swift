@@ -11,8 +11,15 @@ import SweepSupport
 enum BatchCommand {
     static let options: [ArgumentSplitter.Option] = [
         .init("jobs", short: "j"), .init("results"), .init("shard"), .init("resume", value: false),
-        .init("quiet", short: "q", value: false),
+        .init("quiet", short: "q", value: false), .init("out-dir"), .init("allow-absolute", value: false),
     ]
+
+    /// The largest jobs file read (64 MiB: some 300 000 jobs).
+    static let maxJobsFileBytes = 64 << 20
+
+    /// One job of this shard: its index among all jobs, its line, its text, and the parsed
+    /// job with its output under the root, or why it cannot run.
+    typealias Planned = (index: Int, line: Int, text: String, job: Result<(BatchJob, String), SweepError>)
 
     /// Runs the batch; returns how many jobs failed.
     static func run(_ args: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int {
@@ -23,22 +30,34 @@ enum BatchCommand {
         let workers = try r.value("jobs").map { try ValueParser.int($0, option: "--jobs", range: 1...256) } ?? ParallelCores.count
         let shard = try Shard.resolve(option: r.value("shard"), environment: environment)
         let resume = r.flag("resume"), quiet = r.flag("quiet")
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw SweepError(.noInput, "cannot read the jobs file", subject: file, fix: "check the path")
-        }
-        // Job i is the i-th non-empty line; every shard numbers them the same way.
+        let data = try FileBytes.read(file, limit: maxJobsFileBytes)
+        let root = try OutputRoot(folder: r.value("out-dir"), allowAbsolute: r.flag("allow-absolute"))
+        // Job i is the i-th non-empty line; every shard numbers them the same way. Every job
+        // is parsed (not only this shard's), so that clashes between shards are found too.
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        var mine: [(index: Int, line: Int, text: String)] = []
-        var index = 0
+        var all: [Planned] = []
         for (n, raw) in lines.enumerated() {
             let text = raw.trimmingCharacters(in: .whitespaces)
             if text.isEmpty { continue }
-            if shard?.owns(index) ?? true { mine.append((index, n + 1, text)) }
-            index += 1
+            let job: Result<(BatchJob, String), SweepError>
+            do {
+                let parsed = try BatchJob(line: n + 1, text: text, file: file)
+                job = .success((parsed, try root.resolve(parsed.output, at: "\(file):\(n + 1)")))
+            } catch let e as SweepError {
+                job = .failure(e)
+            } catch {
+                job = .failure(SweepError(.internalError, "\(error)"))
+            }
+            all.append((all.count, n + 1, text, job))
         }
         let resultsPath = r.value("results") ?? (file.hasSuffix(".jsonl") ? String(file.dropLast(6)) : file)
             + (shard.map { ".shard-\($0.index)-of-\($0.count)" } ?? "") + ".results.jsonl"
-        let results = try ResultsFile(path: resultsPath, append: resume)
+        try refuseClashes(all, file: file, results: resultsPath)
+        let mine = all.filter { shard?.owns($0.index) ?? true }
+        // A fresh results file each run, moved into place when the batch ends: a rerun never
+        // appends to stale lines, and an interrupted run leaves the previous file whole.
+        let output = try AtomicOutput(destination: resultsPath)
+        let results = try ResultsFile(path: output.temporaryPath, reportAs: resultsPath)
         let library = PresetLibrary.locate()
         let state = BatchState(jobs: mine)
         let total = mine.count
@@ -46,20 +65,69 @@ enum BatchCommand {
         for _ in 0..<min(workers, max(1, total)) {
             DispatchQueue.global().async(group: group) {
                 while let job = state.next() {
-                    let record = execute(job.text, line: job.line, file: file, library: library, resume: resume)
+                    let record = execute(job, library: library, resume: resume)
                     results.append(record)
                     if record["status"] as? String == "failed" { state.fail() }
                     if !quiet {
                         let what = record["status"] as? String ?? "?"
                         let detail = (record["error"] as? String) ?? (record["output"] as? String ?? "")
-                        FileHandle.standardError.write(Data("[\(state.finished())/\(total)] line \(job.line): \(what) \(detail)\n".utf8))
+                        TerminalText.write(TerminalText.escape("[\(state.finished())/\(total)] line \(job.line): \(what) \(detail)") + "\n")
                     }
                 }
             }
         }
         group.wait()
         try results.close()
+        try output.commit()
         return state.failures
+    }
+
+    /// Refuses, before anything renders, a batch where two jobs write the same file, a job
+    /// reads another's output (the order of a parallel batch would decide what it reads), or
+    /// the results file is the jobs file, an input or an output. Paths are compared after
+    /// resolving folders and symlinks, and existing files also by device and inode.
+    static func refuseClashes(_ jobs: [Planned], file: String, results: String) throws {
+        var outputs: [String: Int] = [:]  // canonical path → line
+        for j in jobs {
+            guard case let .success((job, output)) = j.job else { continue }
+            var paths = [output]
+            if job.poster { paths.append(URL(fileURLWithPath: output).deletingPathExtension().path + ".poster.jpg") }
+            for path in paths {
+                let key = OutputRoot.canonical(path)
+                if let other = outputs[key] {
+                    throw SweepError(.dataError, "line \(j.line) writes \(path), as line \(other) does", subject: "\(file):\(j.line)",
+                                     fix: "give each job its own output")
+                }
+                outputs[key] = j.line
+            }
+        }
+        var inputs: [(path: String, line: Int?)] = [(file, nil)]
+        for j in jobs {
+            guard case let .success((job, _)) = j.job else { continue }
+            for input in job.inputs {
+                inputs.append((input, j.line))
+                if let other = outputs[OutputRoot.canonical(input)] {
+                    throw SweepError(.dataError, "line \(j.line) reads \(input), which line \(other) writes", subject: "\(file):\(j.line)",
+                                     fix: "render it in an earlier batch, or read another file")
+                }
+            }
+        }
+        let resultsKey = OutputRoot.canonical(results)
+        var resultsInfo = stat()
+        let resultsExists = stat(results, &resultsInfo) == 0
+        for input in inputs {
+            var info = stat()
+            let same = OutputRoot.canonical(input.path) == resultsKey
+                || (resultsExists && stat(input.path, &info) == 0 && info.st_dev == resultsInfo.st_dev && info.st_ino == resultsInfo.st_ino)
+            if same {
+                let what = input.line.map { "line \($0)'s input" } ?? "the jobs file"
+                throw SweepError(.usage, "the results file would replace \(input.path), \(what)", subject: "--results",
+                                 fix: "choose another results file")
+            }
+        }
+        if let line = outputs[resultsKey] {
+            throw SweepError(.usage, "the results file is line \(line)'s output", subject: "--results", fix: "choose another results file")
+        }
     }
 
     /// Creates the folder an output goes in: a batch lays out many outputs (`out/2026/a.gif`),
@@ -76,21 +144,21 @@ enum BatchCommand {
     }
 
     /// Runs one job and returns its results record. Never throws: a failure is recorded.
-    static func execute(_ text: String, line: Int, file: String, library: PresetLibrary, resume: Bool) -> [String: Any] {
+    static func execute(_ planned: Planned, library: PresetLibrary, resume: Bool) -> [String: Any] {
         let start = Date()
-        var record: [String: Any] = ["line": line]
+        var record: [String: Any] = ["line": planned.line]
         do {
-            let job = try BatchJob(line: line, text: text, file: file)
-            record["output"] = job.output
-            let sidecar = Sidecar(output: job.output, job: text)
+            let (job, output) = try planned.job.get()
+            record["output"] = output  // where it is written, not merely what the line says
+            let sidecar = Sidecar(output: output, job: planned.text)
             if resume, sidecar.isComplete() {
                 record["status"] = "skipped"
                 record["bytes"] = sidecar.recordedBytes ?? 0
                 return record
             }
-            var o = try RenderOptions.interpret(ArgumentSplitter(RenderOptions.common).split(job.arguments))
+            var o = try RenderOptions.interpret(ArgumentSplitter(RenderOptions.common).split(job.arguments(output: output)))
             try o.resolveLooks(library)
-            try makeFolder(of: job.output)
+            try makeFolder(of: output)
             let results = try SweepCommand.perform(&o, progress: nil)
             record["status"] = "ok"
             record["bytes"] = results.reduce(0) { $0 + $1.bytes }
@@ -98,11 +166,11 @@ enum BatchCommand {
             try sidecar.write()
         } catch let e as SweepError {
             record["status"] = "failed"
-            record["error"] = OptionNames.describe(e)
+            record["error"] = TerminalText.escape(OptionNames.describe(e))
             record["exit"] = Int(e.code.exitCode)
         } catch {
             record["status"] = "failed"
-            record["error"] = "\(error)"
+            record["error"] = TerminalText.escape("\(error)")
             record["exit"] = 70
         }
         record["seconds"] = (Date().timeIntervalSince(start) * 1000).rounded() / 1000

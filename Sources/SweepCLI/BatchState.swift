@@ -2,7 +2,7 @@ import Synchronization
 
 /// Work queue and counters shared by the batch workers.
 final class BatchState: Sendable {
-    typealias Job = (index: Int, line: Int, text: String)
+    typealias Job = BatchCommand.Planned
 
     private struct State {
         var jobs: [Job]

@@ -6,6 +6,7 @@ enum OptionNames {
         .size: "--size", .fps: "--fps", .codec: "--codec", .codecOptions: "--codec-opt",
         .maxPixels: "--max-pixels", .maxBytes: "--max-bytes", .look: "--look", .beforeLook: "--before-look",
         .preset: "--preset", .format: "--format",
+        .duration: "--duration", .crf: "--crf", .poster: "--poster",
     ]
 
     /// The flag for `field`, or the field's own name for one the CLI has no flag for.

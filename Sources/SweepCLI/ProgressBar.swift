@@ -60,12 +60,12 @@ final class ProgressBar: Sendable {
             let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
             let eta = st.shownETA.map { String(format: "ETA %.1f s", $0) } ?? "ETA …"
             let line = String(format: "\r%@ %@ %d/%d frames  %.0f fps  %@ ", label, bar, done, total, fps, eta)
-            FileHandle.standardError.write(Data(line.utf8))
+            TerminalText.write(line)
         }
     }
 
     func finish() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        TerminalText.write("\r\u{1B}[K")
     }
 }

@@ -49,7 +49,7 @@ package struct RenderOptions: Sendable {
     package var given: Set<String> = []
 
     /// Options `render`, `preview` and `demo` share.
-    static let common: [ArgumentSplitter.Option] = [
+    package static let common: [ArgumentSplitter.Option] = [
         .init("output", short: "o"), .init("size", short: "s"), .init("fps"), .init("duration", short: "d"),
         .init("hold"), .init("from"), .init("to"), .init("ease"), .init("loop"),
         .init("no-handle", value: false), .init("no-labels", value: false),

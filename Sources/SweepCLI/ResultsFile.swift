@@ -5,18 +5,19 @@ import Foundation
 import Synchronization
 import SweepSupport
 
-/// The results JSONL, one line per finished job, flushed as it goes so that an
-/// interrupted batch keeps what it finished.
+/// The results JSONL, one line per finished job, written to the batch's hidden temporary
+/// file (an ``AtomicOutput`` the batch commits at the end).
 final class ResultsFile: Sendable {
     /// The open stream; nil once closed. Only touched under the mutex, so workers'
     /// lines never interleave.
     private let handle: Mutex<UnsafeMutablePointer<FILE>?>
     let path: String
 
-    init(path: String, append: Bool) throws {
-        self.path = path
-        guard let f = fopen(path, append ? "a" : "w") else {
-            throw SweepError(.cannotCreate, "cannot write the results file", subject: path, fix: "choose a writable --results path")
+    /// Opens `path` (the temporary file) for writing; errors name `reportAs`.
+    init(path: String, reportAs: String) throws {
+        self.path = reportAs
+        guard let f = fopen(path, "w") else {
+            throw SweepError(.cannotCreate, "cannot write the results file", subject: reportAs, fix: "choose a writable --results path")
         }
         handle = Mutex(f)
     }
@@ -35,8 +36,9 @@ final class ResultsFile: Sendable {
         let failed = handle.withLock { h -> Bool in
             guard let f = h else { return false }
             h = nil
-            return fclose(f) != 0
+            let damaged = ferror(f) != 0
+            return fclose(f) != 0 || damaged
         }
-        if failed { throw SweepError(.ioError, "cannot finish the results file", subject: path) }
+        if failed { throw SweepError(.ioError, "cannot finish the results file", subject: path, fix: "check free disk space") }
     }
 }

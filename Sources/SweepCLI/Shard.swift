@@ -13,6 +13,10 @@ package struct Shard: Sendable, Equatable {
         self.count = count
     }
 
+    /// The most shards a batch is split into. Scheduler variables are strings from the
+    /// environment; anything near `Int.max` is a mistake, not a cluster.
+    package static let maxCount = 1_000_000
+
     /// True when job number `i` (0-based) is this shard's.
     package func owns(_ i: Int) -> Bool { i % count == index }
 
@@ -22,8 +26,8 @@ package struct Shard: Sendable, Equatable {
     /// of `SLURM_ARRAY_TASK_COUNT`). `nil`: run every job.
     package static func resolve(option: String?, environment env: [String: String]) throws -> Shard? {
         func make(_ k: Int?, _ n: Int?, _ source: String) throws -> Shard {
-            guard let k, let n, n >= 1, k >= 0, k < n else {
-                throw SweepError(.usage, "shard from \(source) is not K/N with 0 ≤ K < N", subject: source,
+            guard let k, let n, (1...maxCount).contains(n), k >= 0, k < n else {
+                throw SweepError(.usage, "shard from \(source) is not K/N with 0 ≤ K < N ≤ \(maxCount)", subject: source,
                                  fix: "use e.g. --shard 0/4")
             }
             return Shard(index: k, count: n)
@@ -37,9 +41,20 @@ package struct Shard: Sendable, Equatable {
             return try make(Int(k), env["JOB_COMPLETIONS"].flatMap { Int($0) }, "JOB_COMPLETION_INDEX/JOB_COMPLETIONS")
         }
         if let id = env["SLURM_ARRAY_TASK_ID"] {
-            let min = env["SLURM_ARRAY_TASK_MIN"].flatMap { Int($0) } ?? 0
-            return try make(Int(id).map { $0 - min }, env["SLURM_ARRAY_TASK_COUNT"].flatMap { Int($0) },
-                            "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT")
+            let source = "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT"
+            var min = 0
+            if let text = env["SLURM_ARRAY_TASK_MIN"] {
+                guard let m = Int(text) else {
+                    throw SweepError(.usage, "SLURM_ARRAY_TASK_MIN is not a whole number", subject: source, fix: "unset it or fix it")
+                }
+                min = m
+            }
+            // Checked: an ID near Int.min minus a minimum near Int.max must not trap.
+            let k = Int(id).flatMap { id in
+                let (d, overflow) = id.subtractingReportingOverflow(min)
+                return overflow ? nil : d
+            }
+            return try make(k, env["SLURM_ARRAY_TASK_COUNT"].flatMap { Int($0) }, source)
         }
         return nil
     }

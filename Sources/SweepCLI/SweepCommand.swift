@@ -103,7 +103,7 @@ package enum SweepCommand {
     """
 
     static let batchHelp = """
-    sweep batch JOBS.jsonl [--jobs N] [--results FILE] [--shard K/N] [--resume] [--quiet]
+    sweep batch JOBS.jsonl [--jobs N] [--results FILE] [--shard K/N] [--resume] [--out-dir DIR] [--allow-absolute] [--quiet]
 
     One job per line: a JSON object with "before", "after" (optional), "output" and any of
     render's long options as keys, e.g.
@@ -114,6 +114,8 @@ package enum SweepCommand {
                     JOB_COMPLETIONS (Kubernetes Indexed Jobs) or SLURM_ARRAY_TASK_ID,
                     SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT (Slurm job arrays)
     --resume        skip jobs whose output is complete (checked against its .sweep.json record)
+    --out-dir DIR   outputs are relative to DIR (default: the current folder) and must stay in it
+    --allow-absolute  also accept absolute outputs and outputs outside the output folder
     Exits 0 when every job succeeded, 65 when any failed.
     """
 
@@ -131,23 +133,34 @@ package enum SweepCommand {
     /// Runs the command line `args` (without the program name) and returns the exit code.
     package static func run(_ args: [String]) -> Int32 {
         TempFileRegistry.shared.installSignalHandlers()
+        // A closed pipe on stdout or stderr must give a failed write, not a killed process
+        // (in a batch, every later job would die with it).
+        signal(SIGPIPE, SIG_IGN)
+        var code: Int32
         do {
             try dispatch(args)
-            return 0
+            code = 0
         } catch let quiet as ExitWithoutMessage {
-            return quiet.code.exitCode
+            code = quiet.code.exitCode
         } catch let e as SweepError {
             printError("sweep: " + OptionNames.describe(e))
             // Before any `--`, so that a file named --json is not taken for the option.
             if args.prefix(while: { $0 != "--" }).contains("--json") { print(errorJSON(e)) }
-            return e.code.exitCode
+            code = e.code.exitCode
         } catch {
             printError("sweep: internal error: \(error)")
             if args.prefix(while: { $0 != "--" }).contains("--json") {
                 print(errorJSON(SweepError(.internalError, "internal error: \(error)", fix: "please report it")))
             }
-            return SweepError.Code.internalError.exitCode
+            code = SweepError.Code.internalError.exitCode
         }
+        // What was printed (a --json summary) must have arrived: a full disk or a closed
+        // pipe on stdout is an I/O error, not success.
+        if !TerminalText.stdoutIsIntact() {
+            printError("sweep: stdout: writing failed (\(String(cString: strerror(errno)))); check where the output goes")
+            if code == 0 { code = SweepError.Code.ioError.exitCode }
+        }
+        return code
     }
 
     /// `{"error": {"code", "exit", "message", "subject", "fix"}}` (docs/error.schema.json);
@@ -238,6 +251,8 @@ package enum SweepCommand {
             // The page links the poster written beside it, for link previews.
             o.spec.html.posterURL = URL(fileURLWithPath: posterPath).lastPathComponent
         }
+        // The poster is checked like the main output before either is written.
+        if o.poster { try Renderer.checkExtraOutput(o.spec, path: posterPath, field: .poster) }
         var results = [try Renderer.render(o.spec, to: out, progress: progress)]
         results[0].notes.insert(contentsOf: o.notes, at: 0)
         if o.poster {
@@ -307,8 +322,9 @@ package enum SweepCommand {
         let suffix = o.spec.reduceMotion == .off ? "" : " (reduce motion: \(o.spec.reduceMotion.rawValue))"
         let picture = try Planner.plan(o.spec, title: "\(name)\(suffix)")
         guard case let .still(format) = try OutputKind.infer(path: out, still: true) else { return }
+        try Renderer.checkExtraOutput(o.spec, path: out)  // the photos it was drawn from stay as they are
         try StillEncoder.write(picture, to: out, format: format)
-        if !o.quiet && !o.json { print("wrote \(out) (\(picture.width)x\(picture.height))") }
+        if !o.quiet && !o.json { print("wrote \(TerminalText.escape(out)) (\(picture.width)x\(picture.height))") }
     }
 
     static func demo(_ args: [String]) throws {
@@ -365,10 +381,12 @@ package enum SweepCommand {
             func t(_ v: Double) -> String { (v * 10).rounded() == v * 10 ? String(format: "%.1f", v) : String(format: "%g", v) }
             length += ": \(t(split.hold)) s hold, \(t(split.sweep)) s sweep, \(t(split.hold)) s hold"
         }
-        return String(format: "wrote %@ (%@, %dx%d, %@, %@) in %.2f s", r.output, size, r.width, r.height, frames, length, r.seconds)
+        return String(format: "wrote %@ (%@, %dx%d, %@, %@) in %.2f s", TerminalText.escape(r.output), size, r.width, r.height, frames, length, r.seconds)
     }
 
+    /// Prints one message line on stderr, control characters escaped (see ``TerminalText``);
+    /// a closed or broken stderr loses it quietly.
     static func printError(_ s: String) {
-        FileHandle.standardError.write(Data((s + "\n").utf8))
+        TerminalText.write(TerminalText.escape(s) + "\n")
     }
 }

@@ -25,6 +25,8 @@ public struct SliderOverlay: Sendable {
     let beforeTagOrigin: (x: Int, y: Int)
     let afterTagOrigin: (x: Int, y: Int)
     let cornerMask: CornerMask?
+    /// What was shrunk or left out so that the overlay fits the frame (for the summary).
+    public let notes: [String]
 
     /// How far the split's end positions (0 and 1) lie inside the frame, in pixels: with a
     /// handle, the knob's radius plus a 4 pt margin, so that an animation resting at either
@@ -44,7 +46,10 @@ public struct SliderOverlay: Sendable {
         self.width = width
         self.height = height
         self.style = style
-        let scale = style.resolvedScale(width: width, height: height)
+        // A style from code may hold any Double: a scale that is not a positive finite number
+        // falls back to the default, so no pixel size below becomes NaN or traps in Int().
+        let resolved = style.resolvedScale(width: width, height: height)
+        let scale = resolved.isFinite && resolved > 0 ? min(resolved, 1000) : Double(min(width, height)) / 390
         self.scale = scale
         let vertical = style.orientation == .vertical
         let px = (top: Int((safe.top * Double(height)).rounded()), left: Int((safe.left * Double(width)).rounded()),
@@ -54,16 +59,25 @@ public struct SliderOverlay: Sendable {
         endInset = style.showHandle ? min((style.knobDiameter / 2 + 4) * scale, extent / 4) : 0
         acrossCentre = vertical ? Double(px.left + width - px.right) / 2 : Double(px.top + height - px.bottom) / 2
 
-        // Knob: a white disc with a soft shadow and a double arrow, at each phase.
-        let pad = Int(ceil((style.shadowRadius * 2 + style.shadowOffset + 1) * scale))
-        let half = Int(ceil(style.knobDiameter * scale / 2)) + pad + 1
+        var notes: [String] = []
+        // Knob: a white disc with a soft shadow and a double arrow, at each phase. Its sprite
+        // (disc and shadow) never exceeds the frame: sizes within their ranges (a knob of
+        // 1000 pt at ui-scale 20) would otherwise ask for gigabytes of sprites and minutes of
+        // blur, or a surface past Cairo's 32767 px, which traps.
+        let padPoints = style.shadowRadius * 2 + style.shadowOffset + 1
+        let knobScale = min(scale, Double(max(2, min(width, height))) / max(1, style.knobDiameter + 2 * padPoints))
+        if style.showHandle && knobScale < scale {
+            notes.append("the knob was shrunk to fit the \(width)x\(height) frame")
+        }
+        let pad = Int(ceil(padPoints * knobScale))
+        let half = Int(ceil(style.knobDiameter * knobScale / 2)) + pad + 1
         knobHalf = half
         if style.showHandle {
             // The fixed axis: the knob is centred across the safe area, maybe at a half pixel.
             let acrossFrac = acrossCentre - floor(acrossCentre)
             knobs = (0..<Self.phases).map { k in
                 let along = Double(k) / Double(Self.phases)
-                return Self.drawKnob(style: style, scale: scale, half: half,
+                return Self.drawKnob(style: style, scale: knobScale, half: half,
                                      cx: Double(half) + (vertical ? acrossFrac : along),
                                      cy: Double(half) + (vertical ? along : acrossFrac))
             }
@@ -73,9 +87,12 @@ public struct SliderOverlay: Sendable {
 
         // Tags: before at top-leading, after at top-trailing (bottom-leading when vertical).
         if style.showLabels {
-            let b = Self.drawTag(style.beforeLabel, style: style, scale: scale)
-            let a = Self.drawTag(style.afterLabel, style: style, scale: scale)
-            let inset = Int((style.labelInset * scale).rounded())
+            // A tag fits inside the safe area (less its inset), or is shrunk until it does.
+            let insetPixels = style.labelInset * scale
+            let inset = insetPixels.isFinite ? Int(max(0, min(insetPixels, Double(min(width, height) / 8))).rounded()) : 0
+            let room = (width: max(1, width - px.left - px.right - 2 * inset), height: max(1, height - px.top - px.bottom - 2 * inset))
+            let b = Self.drawTag(style.beforeLabel, style: style, scale: scale, room: room, notes: &notes)
+            let a = Self.drawTag(style.afterLabel, style: style, scale: scale, room: room, notes: &notes)
             let leading = { (s: Sprite) in style.rightToLeft ? width - px.right - inset - s.width : px.left + inset }
             let trailing = { (s: Sprite) in style.rightToLeft ? px.left + inset : width - px.right - inset - s.width }
             beforeTag = b
@@ -92,6 +109,7 @@ public struct SliderOverlay: Sendable {
         }
         cornerMask = style.cornerRadius > 0
             ? CornerMask(radius: style.cornerRadius * scale, width: width, height: height) : nil
+        self.notes = notes
     }
 
     static func drawKnob(style: SliderStyle, scale: Double, half: Int, cx: Double, cy: Double) -> Sprite {
@@ -129,13 +147,65 @@ public struct SliderOverlay: Sendable {
         }
     }
 
-    static func drawTag(_ text: String, style: SliderStyle, scale: Double) -> Sprite? {
+    /// The smallest text a shrunk tag keeps, in pixels; below it the tag is left out.
+    static let minimumTagPixels = 4.0
+
+    /// A tag's sprite, no larger than `room`: a label too long or too large for the frame is
+    /// shrunk to fit (and said so in `notes`), or left out when it would become unreadable.
+    static func drawTag(_ text: String, style: SliderStyle, scale: Double, room: (width: Int, height: Int),
+                        notes: inout [String]) -> Sprite? {
         if text.isEmpty { return nil }
         let probe = CairoCanvas(width: 1, height: 1)
-        let px = style.labelSize * scale
-        let size = probe.textSize(text, font: style.labelFont, pixelSize: px, weight: style.labelWeight)
-        let w = Int(ceil(size.w + 2 * style.labelPaddingX * scale))
-        let h = Int(ceil(size.h + 2 * style.labelPaddingY * scale))
+        var scale = scale
+        var px = style.labelSize * scale
+        guard px > 0, px.isFinite else { return nil }
+        // A tag too small to read in the first place (a tiny frame at the default scale) is
+        // drawn as it always was, only clipped to the room, without a note.
+        let tiny = px < minimumTagPixels
+        // A first guess from a modest size, scaled: laying out text thousands of pixels tall
+        // takes Pango minutes, and only a size that fits the frame is ever drawn.
+        let guessPx = min(px, 64)
+        let guess = probe.textSize(text, font: style.labelFont, pixelSize: guessPx, weight: style.labelWeight)
+        let k = px / guessPx
+        var size = (w: guess.w * k, h: guess.h * k, y: guess.y * k)
+        func extent() -> (w: Double, h: Double) {
+            (size.w + 2 * style.labelPaddingX * scale, size.h + 2 * style.labelPaddingY * scale)
+        }
+        var shrunk = false
+        if px > guessPx {
+            let e = extent()
+            let f = min(Double(room.width) / max(1, e.w), Double(room.height) / max(1, e.h))
+            if f < 1, f.isFinite {
+                shrunk = true
+                scale *= f * 0.98
+                px = style.labelSize * scale
+            }
+        }
+        if tiny || !shrunk || px >= minimumTagPixels {
+            size = probe.textSize(text, font: style.labelFont, pixelSize: px, weight: style.labelWeight)
+        }
+        // Text does not scale exactly with its size (hinting), so shrink a few times.
+        for _ in 0..<4 where !tiny && (!shrunk || px >= minimumTagPixels) {
+            let e = extent()
+            let f = min(Double(room.width) / max(1, e.w), Double(room.height) / max(1, e.h))
+            guard f < 1, f.isFinite else { break }
+            shrunk = true
+            scale *= f * 0.98
+            px = style.labelSize * scale
+            size = probe.textSize(text, font: style.labelFont, pixelSize: px, weight: style.labelWeight)
+        }
+        let label = text.count > 24 ? String(text.prefix(24)) + "…" : text
+        var e = extent()
+        if tiny { e = (min(e.w, Double(room.width)), min(e.h, Double(room.height))) }
+        // Only a tag that had to shrink may become unreadable; a tiny frame's own small tag is
+        // drawn as it always was.
+        guard !shrunk || px >= minimumTagPixels, e.w <= Double(room.width), e.h <= Double(room.height) else {
+            notes.append("the label \"\(label)\" does not fit the frame and was left out")
+            return nil
+        }
+        if shrunk { notes.append("the label \"\(label)\" was shrunk to fit the frame") }
+        let w = max(1, Int(ceil(e.w)))
+        let h = max(1, Int(ceil(e.h)))
         let canvas = CairoCanvas(width: w, height: h)
         canvas.setColor(style.capsuleColor)
         canvas.roundedRect(x: 0, y: 0, w: Double(w), h: Double(h), r: Double(h) / 2)

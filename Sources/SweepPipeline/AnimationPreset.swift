@@ -17,6 +17,9 @@ public struct AnimationPreset: Sendable, Decodable {
 
     enum Keys: String, CodingKey, CaseIterable { case version, description, loop, duration, position, before, after }
 
+    /// The most keyframes a track may have.
+    public static let maxKeyframes = 10_000
+
     public init(from decoder: any Decoder) throws {
         try StrictJSON.rejectUnknownKeys(in: decoder, allowed: Set(Keys.allCases.map(\.rawValue)))
         let c = try decoder.container(keyedBy: Keys.self)
@@ -42,6 +45,11 @@ public struct AnimationPreset: Sendable, Decodable {
         after = try c.decodeIfPresent([KeyframeSpec<LookRef>].self, forKey: .after)
         for (name, keys) in [("position", position.map(\.time)), ("before", before?.map(\.time) ?? []), ("after", after?.map(\.time) ?? [])] {
             if name == "position" && keys.isEmpty { throw SweepError(.dataError, "field position needs at least one keyframe") }
+            // Every keyframe is kept and searched per frame: a bound keeps memory and time sane.
+            if keys.count > Self.maxKeyframes {
+                throw SweepError(.dataError, "field \(name) has \(keys.count) keyframes, over the limit of \(Self.maxKeyframes)",
+                                 fix: "use fewer keyframes")
+            }
             if zip(keys, keys.dropFirst()).contains(where: { $0 > $1 }) {
                 throw SweepError(.dataError, "field \(name): keyframe times must not go backwards", fix: "sort the keyframes by time")
             }

@@ -17,13 +17,17 @@ struct PNGSequenceSink: FrameSink, ~Copyable {
     let formatName = "png-sequence"
     private(set) var bytes: Int
     private(set) var framesWritten: Int
+    /// Files the clean-up of an older sequence must never remove (the render's inputs).
+    private let keeping: Set<FileID>
 
-    init(pattern: String) throws {
+    /// - Parameter keeping: files that are never replaced or removed (the inputs).
+    init(pattern: String, keeping: Set<FileID> = []) throws {
         try Self.validate(pattern)
         let folder = URL(fileURLWithPath: pattern).deletingLastPathComponent().path
         // `-o frames/f-%04d.png` names a folder of frames: it is created when missing.
         staging = try StagingFolder(beside: folder + "/frames", reportAs: pattern, createFolder: true)
         self.pattern = pattern
+        self.keeping = keeping
         bytes = 0
         framesWritten = 0
     }
@@ -66,12 +70,16 @@ struct PNGSequenceSink: FrameSink, ~Copyable {
     }
 
     consuming func commit() throws {
+        for i in 0..<framesWritten where FileID(path: path(i)).map(keeping.contains) == true {
+            throw SweepError(.usage, "frame \(i) would replace an input image", subject: path(i), fix: "choose another pattern")
+        }
         for i in 0..<framesWritten where rename(staging.path(i), path(i)) != 0 {
             throw SweepError(.ioError, "cannot move frame \(i) into place (\(String(cString: strerror(errno))))",
                              subject: path(i), fix: "check the folder's permissions")
         }
         // Frames of an older, longer sequence would play on after this one.
+        // Never an input, and no further than an older sequence could reach.
         var i = framesWritten
-        while unlink(path(i)) == 0 { i += 1 }
+        while i < RenderLimits.maxFrames, FileID(path: path(i)).map(keeping.contains) != true, unlink(path(i)) == 0 { i += 1 }
     }
 }

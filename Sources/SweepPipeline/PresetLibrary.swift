@@ -103,12 +103,13 @@ public struct PresetLibrary: Sendable {
                          subject: subject, fix: hint, field: field)
     }
 
-    /// Reads a file's bytes, with errors that name it.
+    /// The largest preset file read (1 MiB: the built-in ones are under 2 KiB).
+    public static let maxFileBytes = 1 << 20
+
+    /// Reads a file's bytes, with errors that name it; at most ``maxFileBytes``, so that a
+    /// huge or endless file (`/dev/zero`) is refused before it fills memory.
     static func read(_ path: String) throws -> Data {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SweepError(.noInput, "cannot read the file", subject: path, fix: "check its permissions")
-        }
-        return data
+        Data(try FileBytes.read(path, limit: maxFileBytes))
     }
 
     /// A look by name (`vivid`) or file.

@@ -21,7 +21,14 @@ public enum Renderer {
         var spec = spec
         var notes: [String] = []
         let kind = try OutputKind.infer(path: path, codec: spec.codec)
+        // Before any file is created: options that could name files, limits, inputs as outputs.
+        if case let .video(codec, _) = kind { try EncoderOptionPolicy.check(spec.videoOptions, codec: codec) }
         try refuseInputAsOutput(spec, output: path)
+        if case .pngSequence = kind {
+            try PNGSequenceSink.validate(path)
+            let frames = try RenderLimits.check(spec, expandLoops: true)
+            try refuseInputAsOutput(spec, outputs: (0..<frames).lazy.map { String(format: path, $0) })
+        }
         capDefaultSize(&spec, kind: kind)
         if case .gif = kind, spec.fps > GIFTiming.maxFPS {
             // Faster frames would each still take 2 cs, and the animation would play slow.
@@ -64,15 +71,47 @@ public enum Renderer {
     /// spelling of the same path or a hard link counts): the render would replace the very
     /// photo it reads.
     static func refuseInputAsOutput(_ spec: RenderSpec, output: String) throws {
-        var out = stat()
-        guard stat(output, &out) == 0 else { return }
-        for (side, input) in [("before", spec.before), ("after", spec.after)] {
-            guard case let .file(file)? = input else { continue }
-            var info = stat()
-            if stat(file, &info) == 0, info.st_dev == out.st_dev, info.st_ino == out.st_ino {
+        try refuseInputAsOutput(spec, outputs: [output])
+    }
+
+    /// The same for every path in `outputs` (the frames a PNG-sequence pattern writes).
+    static func refuseInputAsOutput(_ spec: RenderSpec, outputs: some Sequence<String>) throws {
+        let inputs = inputFiles(spec)
+        if inputs.isEmpty { return }
+        for output in outputs {
+            var out = stat()
+            guard stat(output, &out) == 0 else { continue }
+            if let side = inputs.first(where: { $0.id == FileID(out) })?.side {
                 throw SweepError(.usage, "the output is the \(side) image, which the render would replace", subject: output,
                                  fix: "choose another output path")
             }
+        }
+    }
+
+    /// The input files that exist, by device and inode.
+    static func inputFiles(_ spec: RenderSpec) -> [(side: String, id: FileID)] {
+        [("before", spec.before), ("after", spec.after)].compactMap { side, input in
+            guard case let .file(file)? = input else { return nil }
+            var info = stat()
+            return stat(file, &info) == 0 ? (side, FileID(info)) : nil
+        }
+    }
+
+    /// Checks, before anything is written, that `path` could take an extra output of this
+    /// render (a poster beside a video, a plan's picture): it is not an input, not a folder, and its folder
+    /// exists and is writable.
+    ///
+    /// - Throws: `.usage` for an input, `.cannotCreate` otherwise; `field` names the setting.
+    public static func checkExtraOutput(_ spec: RenderSpec, path: String, field: SweepError.Field? = nil) throws {
+        try refuseInputAsOutput(spec, output: path)
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var info = stat()
+        if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+            throw SweepError(.cannotCreate, "the path is a folder", subject: path, fix: "move the folder away", field: field)
+        }
+        guard stat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, access(folder, W_OK) == 0 else {
+            throw SweepError(.cannotCreate, "its folder is missing or not writable", subject: path,
+                             fix: "choose a folder you can write to", field: field)
         }
     }
 
@@ -95,8 +134,11 @@ public enum Renderer {
         let start = Date()
         var spec = spec
         var notes: [String] = []
-        guard spec.fps.isFinite, spec.fps > 0, spec.fps <= 240 else {
-            throw SweepError(.usage, "frame rate \(spec.fps) is out of range", fix: "use 1…240", field: .fps)
+        // A still takes one frame; everything else its whole timeline, checked before it is sampled.
+        if case .still = kind {
+            try RenderLimits.check(spec, expandLoops: false, frames: false)
+        } else {
+            try RenderLimits.check(spec, expandLoops: true)
         }
         if case let .video(codec, _) = kind, !codec.isRGB {
             spec.evenSize = true  // 4:2:0 needs even sides (the odd last column or row is dropped)
@@ -106,7 +148,7 @@ public enum Renderer {
             notes.append("size made even: \(odd.width)x\(odd.height) → \(source.width)x\(source.height)")
         }
         if let note = fittedNote(spec, source) { notes.append(note) }
-        notes += source.notes
+        notes += source.notes + source.overlay.notes
         let anim = spec.animation
         let states: [FrameState<Adjustments>]
         switch kind {
@@ -146,7 +188,7 @@ public enum Renderer {
         case .gif: return try finish(GIFSink(spec: spec, plan: plan, destination: path))
         case let .video(codec, container):
             return try finish(VideoSink(spec: spec, plan: plan, codec: codec, container: container, destination: path))
-        case .pngSequence: return try finish(PNGSequenceSink(pattern: path))
+        case .pngSequence: return try finish(PNGSequenceSink(pattern: path, keeping: Set(inputFiles(spec).map(\.id))))
         case .html: return try finish(HTMLSink(spec: spec, destination: path))
         case let .still(format): return try finish(StillSink(format: format, quality: quality, destination: path))
         }

@@ -11,8 +11,10 @@ package enum StrictJSON {
         do {
             _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
-            throw SweepError(.dataError, "invalid JSON\(position(of: error, in: data))", subject: file,
-                             fix: "fix the syntax (quotes, commas, brackets)")
+            let at = position(of: error, in: data)
+            throw SweepError(.dataError, "invalid JSON\(at)", subject: file,
+                             fix: at.hasSuffix("out of range") ? "write a number a Double can hold (within ±1.7e308)"
+                                                               : "fix the syntax (quotes, commas, brackets)")
         }
         do {
             return try JSONDecoder().decode(T.self, from: data)
@@ -67,11 +69,49 @@ package enum StrictJSON {
         }
     }
 
-    /// " at line L, column C" from Foundation's character offset, when it gives one.
+    /// " at line L, column C" from Foundation's character offset, when it gives one; for a
+    /// number too large for a Double (`1e400`), which Foundation reports without a place,
+    /// ": the number … at line L, column C is out of range".
     static func position(of error: any Error, in data: Data) -> String {
         let text = "\((error as NSError).userInfo)"
         guard let r = text.range(of: #"character (\d+)"#, options: .regularExpression),
-              let offset = Int(text[r].split(separator: " ")[1]) else { return "" }
+              let offset = Int(text[r].split(separator: " ")[1]) else {
+            if let (offset, token) = hugeNumber(in: data) {
+                let shown = token.count > 40 ? String(token.prefix(40)) + "…" : token
+                return ": the number \(shown)\(lineAndColumn(offset, in: data)) is out of range"
+            }
+            return ""
+        }
+        return lineAndColumn(offset, in: data)
+    }
+
+    /// The offset and text of the first number outside strings that a Double cannot hold.
+    static func hugeNumber(in data: Data) -> (Int, String)? {
+        let bytes = [UInt8](data)
+        var i = 0, inString = false
+        while i < bytes.count {
+            let b = bytes[i]
+            if inString {
+                if b == UInt8(ascii: "\\") { i += 2; continue }
+                if b == UInt8(ascii: "\"") { inString = false }
+                i += 1
+                continue
+            }
+            if b == UInt8(ascii: "\"") { inString = true; i += 1; continue }
+            if b == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) {
+                let start = i
+                while i < bytes.count, "0123456789+-.eE".utf8.contains(bytes[i]) { i += 1 }
+                let token = String(decoding: bytes[start..<i], as: UTF8.self)
+                if let v = Double(token), !v.isFinite { return (start, token) }
+                continue
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// " at line L, column C" for a byte offset.
+    static func lineAndColumn(_ offset: Int, in data: Data) -> String {
         var line = 1, column = 1
         for (i, b) in data.enumerated() {
             if i >= offset { break }

@@ -42,6 +42,9 @@ public struct SweepError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let beforeLook = Field("beforeLook")
         public static let preset = Field("preset")
         public static let format = Field("format")
+        public static let duration = Field("duration")
+        public static let crf = Field("crf")
+        public static let poster = Field("poster")
     }
 
     public let code: Code

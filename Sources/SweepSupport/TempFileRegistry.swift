@@ -40,9 +40,10 @@ package final class TempFileRegistry: Sendable {
 
     /// The signals whose default action ends the process and that can be caught: each
     /// removes the temporary files first. (SIGKILL cannot be caught; its leftovers are
-    /// hidden `.NAME.PID.N.tmp` files and folders, safe to delete.)
+    /// hidden `.NAME.PID.N.tmp` files and folders, safe to delete. SIGPIPE is ignored
+    /// instead, so that writing to a closed pipe fails where the CLI can act on it.)
     static let terminatingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU,
-                                               SIGXFSZ, SIGVTALRM, SIGPROF, SIGPIPE]
+                                               SIGXFSZ, SIGVTALRM, SIGPROF]
 
     /// Installs handlers for every catchable terminating signal that remove the temporary
     /// files and exit with 128 + signal, as a shell expects.

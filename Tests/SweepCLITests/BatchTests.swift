@@ -7,13 +7,14 @@ import SweepSupport
 @testable import SweepCLI
 import SweepTestSupport
 
-/// A folder with a small input photo and a jobs file of `count` tiny GIF renders.
+/// A folder with a small input photo and a jobs file of `count` tiny GIF renders, their
+/// outputs relative to the folder (run with `--out-dir dir`).
 func batchFixture(count: Int, fps: Int = 5) throws -> (dir: String, jobs: String) {
     let dir = try scratchDir()
     try StillEncoder.write(Resampler.resize(DemoScenes.gradedLandscape(), width: 60, height: 80), to: dir + "/in.png", format: .png)
     var lines: [String] = []
     for i in 0..<count {
-        lines.append(#"{"before": "\#(dir)/in.png", "output": "\#(dir)/out-\#(i).gif", "look": "noir", "size": "48x64", "fps": \#(fps), "duration": 1, "no-labels": true}"#)
+        lines.append(#"{"before": "\#(dir)/in.png", "output": "out-\#(i).gif", "look": "noir", "size": "48x64", "fps": \#(fps), "duration": 1, "no-labels": true}"#)
     }
     try (lines.joined(separator: "\n") + "\n").write(toFile: dir + "/jobs.jsonl", atomically: true, encoding: .utf8)
     return (dir, dir + "/jobs.jsonl")
@@ -43,7 +44,7 @@ struct BatchTests {
         let (dir, jobs) = try batchFixture(count: 7)
         var seen: [Int] = []
         for k in 0..<3 {
-            let failed = try BatchCommand.run([jobs, "--shard", "\(k)/3", "--quiet"], environment: [:])
+            let failed = try BatchCommand.run([jobs, "--shard", "\(k)/3", "--quiet", "--out-dir", dir], environment: [:])
             #expect(failed == 0)
             seen += try resultLines(dir + "/jobs.shard-\(k)-of-3.results.jsonl").map { ($0["line"] as! NSNumber).intValue }
         }
@@ -55,10 +56,10 @@ struct BatchTests {
     func failuresAndDeterminism() throws {
         let (dir, jobs) = try batchFixture(count: 2)
         var text = try String(contentsOfFile: jobs, encoding: .utf8)
-        text += #"{"before": "\#(dir)/nope.png", "output": "\#(dir)/bad.gif"}"# + "\n"
-        text += #"{"before": "\#(dir)/in.png", "output": "\#(dir)/twin.gif", "look": "noir", "size": "48x64", "fps": 5, "duration": 1, "no-labels": true}"# + "\n"
+        text += #"{"before": "\#(dir)/nope.png", "output": "bad.gif"}"# + "\n"
+        text += #"{"before": "\#(dir)/in.png", "output": "twin.gif", "look": "noir", "size": "48x64", "fps": 5, "duration": 1, "no-labels": true}"# + "\n"
         try text.write(toFile: jobs, atomically: true, encoding: .utf8)
-        #expect(try BatchCommand.run([jobs, "--jobs", "2", "--quiet"], environment: [:]) == 1)
+        #expect(try BatchCommand.run([jobs, "--jobs", "2", "--quiet", "--out-dir", dir], environment: [:]) == 1)
         let results = try resultLines(dir + "/jobs.results.jsonl")
         #expect(results.count == 4)
         let bad = results.first { ($0["line"] as! NSNumber).intValue == 3 }!
@@ -69,9 +70,9 @@ struct BatchTests {
     @Test("A job's output folders are created as needed")
     func createsFolders() throws {
         let (dir, jobs) = try batchFixture(count: 0)
-        let line = #"{"before": "\#(dir)/in.png", "output": "\#(dir)/out/2026/11/a.gif", "size": "48x64", "fps": 5, "duration": 1}"#
+        let line = #"{"before": "\#(dir)/in.png", "output": "out/2026/11/a.gif", "size": "48x64", "fps": 5, "duration": 1}"#
         try (line + "\n").write(toFile: jobs, atomically: true, encoding: .utf8)
-        #expect(try BatchCommand.run([jobs, "--quiet"], environment: [:]) == 0)
+        #expect(try BatchCommand.run([jobs, "--quiet", "--out-dir", dir], environment: [:]) == 0)
         #expect(try GIFReader(path: dir + "/out/2026/11/a.gif").frames.count > 1)
     }
 
@@ -80,7 +81,7 @@ struct BatchTests {
         let (dir, jobs) = try batchFixture(count: 8, fps: 20)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try sweepBinary())
-        p.arguments = ["batch", jobs, "--jobs", "1", "--quiet"]
+        p.arguments = ["batch", jobs, "--jobs", "1", "--quiet", "--out-dir", dir]
         try p.run()
         // Wait until a couple of jobs are done, then interrupt.
         let deadline = Date().addingTimeInterval(60)
@@ -97,7 +98,7 @@ struct BatchTests {
         #expect(finishedFirst.count >= 2 && finishedFirst.count < 8)
         for f in files where f.hasSuffix(".gif") { #expect(try GIFReader(path: dir + "/" + f).frames.count > 0, "\(f) is truncated") }
         // Resume: the finished jobs are skipped, the rest are done, all outputs complete.
-        #expect(try BatchCommand.run([jobs, "--resume", "--quiet"], environment: [:]) == 0)
+        #expect(try BatchCommand.run([jobs, "--resume", "--quiet", "--out-dir", dir], environment: [:]) == 0)
         let second = try resultLines(dir + "/jobs.results.jsonl").suffix(8)
         let skipped = Set(second.filter { $0["status"] as? String == "skipped" }.map { ($0["output"] as! String).split(separator: "/").last.map(String.init)! })
         #expect(skipped == finishedFirst)
@@ -105,15 +106,15 @@ struct BatchTests {
         for i in 0..<8 { #expect(try GIFReader(path: dir + "/out-\(i).gif").frames.count > 0) }
         // A record that does not match its file is not trusted.
         try Data("x".utf8).write(to: URL(fileURLWithPath: dir + "/out-0.gif"))
-        #expect(try BatchCommand.run([jobs, "--resume", "--quiet"], environment: [:]) == 0)
+        #expect(try BatchCommand.run([jobs, "--resume", "--quiet", "--out-dir", dir], environment: [:]) == 0)
         #expect(try GIFReader(path: dir + "/out-0.gif").frames.count > 0)
     }
 
     @Test("Job lines: options become render arguments; bad lines name the file and line")
     func jobParsing() throws {
         let j = try BatchJob(line: 3, text: #"{"before": "a.jpg", "after": "b.jpg", "output": "o.gif", "size": "10x10", "no-handle": true, "fps": 12, "codec-opt": ["a=1", "b=2"]}"#, file: "j.jsonl")
-        #expect(j.arguments == ["a.jpg", "b.jpg", "--output", "o.gif", "--codec-opt", "a=1", "--codec-opt", "b=2", "--fps", "12",
-                                "--no-handle", "--size", "10x10"])
+        #expect(j.arguments == ["--output=o.gif", "--codec-opt=a=1", "--codec-opt=b=2", "--fps=12", "--no-handle", "--size=10x10",
+                                "--", "a.jpg", "b.jpg"])
         do { _ = try BatchJob(line: 9, text: #"{"output": "o.gif"}"#, file: "j.jsonl"); Issue.record("should fail") } catch let e as SweepError {
             #expect(e.subject == "j.jsonl:9" && e.message.contains("before"))
         }

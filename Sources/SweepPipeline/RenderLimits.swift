@@ -1,0 +1,49 @@
+import SweepSupport
+import SweepTimeline
+
+/// The largest render sweep agrees to start: numbers from a command line, a job line or a
+/// preset file are multiplied together (size × size, duration × fps × loops), and a product
+/// nobody meant would otherwise allocate gigabytes of frame states or trap on overflow.
+public enum RenderLimits {
+    /// Frames in one output (a GIF's single pass, or a video's every loop): an hour at
+    /// about 28 fps.
+    public static let maxFrames = 100_000
+    /// Seconds in one pass of the animation.
+    public static let maxDuration = 3600.0
+    /// Pixels per side of the output (Cairo, giflib and the encoders all stay below 32767).
+    public static let maxSide = 16384
+
+    /// Throws unless `spec`'s size, frame rate and frame count are within the limits;
+    /// `expandLoops` counts a video's repeated passes.
+    ///
+    /// - Returns: the number of frames the render will take.
+    /// - Throws: `.usage` with the field concerned.
+    @discardableResult
+    public static func check(_ spec: RenderSpec, expandLoops: Bool, frames countFrames: Bool = true) throws -> Int {
+        for side in [spec.width, spec.height].compactMap({ $0 }) where !(2...maxSide).contains(side) {
+            throw SweepError(.usage, "output size \(spec.width ?? 0)x\(spec.height ?? 0) is out of range",
+                             fix: "use 2…\(maxSide) pixels per side", field: .size)
+        }
+        guard spec.fps.isFinite, spec.fps > 0, spec.fps <= 240 else {
+            throw SweepError(.usage, "frame rate \(spec.fps) is out of range", fix: "use 1…240", field: .fps)
+        }
+        if !countFrames { return 1 }
+        let pass = spec.animation.passDuration
+        guard pass.isFinite, pass >= 0, pass <= maxDuration else {
+            throw SweepError(.usage, "the animation lasts \(pass) s, over the limit of \(Int(maxDuration)) s",
+                             fix: "shorten the duration or the preset", field: .duration)
+        }
+        // In floating point first: the integer product could overflow before any check.
+        var frames = max(1, (pass * spec.fps).rounded())
+        switch spec.animation.loop {
+        case .boomerang: frames = max(1, 2 * frames - 2)
+        case let .count(k) where expandLoops: frames *= Double(max(1, k))
+        default: break
+        }
+        guard frames <= Double(maxFrames) else {
+            throw SweepError(.usage, "the render would take \(Int(frames)) frames, over the limit of \(maxFrames)",
+                             fix: "lower the frame rate, the duration or the loop count", field: .duration)
+        }
+        return Int(frames)
+    }
+}
