@@ -22,7 +22,7 @@ func hostileCorpus() throws -> [(name: String, bytes: [UInt8])] {
     var rng = SplitMix64(state: 42)
     for file in ["jpeg-baseline.jpg", "jpeg-progressive.jpg", "png-rgb8.png", "png-interlaced.png", "png-palette-trns.png",
                  "webp-lossy.webp", "webp-lossless.webp", "tiff.tiff", "bmp.bmp", "gif-animated.gif", "icc-adobergb.jpg",
-                 "orient-6.jpg", "png-rgb16.png"] {
+                 "orient-6.jpg", "png-rgb16.png", "heic.heic", "avif.avif", "heic-p3-icc.heic", "avif-alpha.avif"] {
         let good = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture(file))))
         var cuts = Set([0, 1, 2, 3, 4, 8, 12, 16, 24, 32, 48, 64, good.count - 1, good.count - 2])
         for k in 1..<12 { cuts.insert(good.count * k / 12) }
