@@ -68,8 +68,10 @@ enum HEIFDecoder {
             let type = heif_image_handle_get_color_profile_type(handle.ptr)
             if type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC {
                 let size = heif_image_handle_get_raw_color_profile_size(handle.ptr)
-                guard size <= PNGChunks.maxProfileBytes else {
-                    throw SweepError(.dataError, "the colour profile is \(size) bytes, over the limit of \(PNGChunks.maxProfileBytes >> 20) MB",
+                // The same cap as a PNG's profile: real ones are a few KB to 1 MB.
+                let cap = PNGChunks.maxProfileBytes
+                guard size <= cap else {
+                    throw SweepError(.dataError, "the colour profile is \(size) bytes, over the limit of \(cap >> 20) MB",
                                      subject: subject, fix: "re-export the image with a standard colour profile")
                 }
                 var icc = [UInt8](repeating: 0, count: size)
@@ -106,7 +108,7 @@ private enum HEIFCall {
                           fix: "check the libheif installation and its plugins")
     }()
 
-    static func corrupt(_ subject: String, _ detail: String? = nil) -> SweepError {
+    static func corrupt(_ subject: String, _ detail: Substring? = nil) -> SweepError {
         SweepError(.dataError, "the image is corrupt or truncated" + (detail.map { " (\($0))" } ?? ""), subject: subject,
                    fix: "re-export it from the original")
     }
@@ -115,7 +117,9 @@ private enum HEIFCall {
     /// (invalid, truncated, unsupported, over a size limit), an internal error for misuse.
     static func check(_ e: heif_error, _ what: String, subject: String, fix: String? = nil) throws {
         if e.code == heif_error_Ok { return }
-        let detail = String(cString: e.message)
+        // libheif ends some messages with a newline; errors print as one line.
+        var detail = Substring(String(cString: e.message))
+        while detail.last?.isWhitespace == true { detail.removeLast() }
         switch e.code {
         case heif_error_Memory_allocation_error where e.subcode == heif_suberror_Security_limit_exceeded:
             throw SweepError(.dataError, "the image is over the size limit (\(detail))", subject: subject,

@@ -119,6 +119,12 @@ struct HEIFDecoderTests {
         #expect(decodeError(name, maxPixels: 48 * 32) == nil)
     }
 
+    @Test("A limit below one side is refused by libheif's own guard, still as the pixel limit")
+    func libheifLimit() throws {
+        let e = try #require(decodeError("heic.heic", maxPixels: 40))
+        #expect(e.code == .dataError && e.field == .maxPixels, "\(e)")
+    }
+
     @Test("Truncated and damaged HEIC/AVIF fail with data errors", arguments: ["heic.heic", "avif.avif"])
     func truncated(name: String) throws {
         let good = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture(name))))

@@ -43,6 +43,12 @@ func hostileCorpus() throws -> [(name: String, bytes: [UInt8])] {
                    + le(1, 2) + le(24, 2) + [UInt8](repeating: 0, count: 24)))
     corpus.append(("WebP bomb", Array("RIFF".utf8) + le(30, 4) + Array("WEBPVP8X".utf8) + le(10, 4) + [0, 0, 0, 0]
                    + le(16383, 3) + le(16383, 3)))
+    // A HEIC whose every ispe box (image and thumbnail sizes) claims 60000×60000.
+    var heic = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture("heic.heic"))))
+    for i in heic.indices.dropLast(20) where heic[i..<(i + 4)].elementsEqual("ispe".utf8) {
+        heic.replaceSubrange((i + 8)..<(i + 16), with: [0, 0, 0xEA, 0x60, 0, 0, 0xEA, 0x60])
+    }
+    corpus.append(("HEIC bomb", heic))
     corpus.append(("only zeros", [UInt8](repeating: 0, count: 4096)))
     corpus.append(("text", Array("<html><body>not a picture</body></html>".utf8)))
     return corpus
