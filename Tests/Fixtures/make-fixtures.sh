@@ -13,15 +13,16 @@ heif_fixtures() {
   python3 - <<'EOF'
 import ctypes, os, struct, subprocess, tempfile, zlib
 tmp = tempfile.mkdtemp()
-def png(name, pixel, alpha=False, icc=None, w=48, h=32):
+def png(name, pixel, alpha=False, icc=None, w=48, h=32, deep=False):
     def chunk(t, b): return struct.pack(">I", len(b)) + t + b + struct.pack(">I", zlib.crc32(t + b) & 0xffffffff)
-    rows = b"".join(b"\0" + b"".join(bytes(pixel(x, y)[:4 if alpha else 3]) for x in range(w)) for y in range(h))
-    out = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6 if alpha else 2, 0, 0, 0))
+    def sample(p): return b"".join(struct.pack(">H", v * 257) for v in p) if deep else bytes(p)
+    rows = b"".join(b"\0" + b"".join(sample(pixel(x, y)[:4 if alpha else 3]) for x in range(w)) for y in range(h))
+    out = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 16 if deep else 8, 6 if alpha else 2, 0, 0, 0))
     if icc: out += chunk(b"iCCP", b"Display P3\0\0" + zlib.compress(icc))
     path = os.path.join(tmp, name)
     open(path, "wb").write(out + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
     return path
-def enc(src, dst): subprocess.run(["heif-enc", "-q", "90", src, "-o", dst], check=True, stdout=subprocess.DEVNULL)
+def enc(src, dst, *extra): subprocess.run(["heif-enc", "-q", "90", *extra, src, "-o", dst], check=True, stdout=subprocess.DEVNULL)
 def patch(src, dst, fn):
     b = bytearray(open(src, "rb").read()); fn(b); open(dst, "wb").write(b)
 def replace_pixi(kind, value):  # pixi (16 bytes) becomes a 16-byte irot/imir; libheif reads its first byte
@@ -41,6 +42,7 @@ def quad(x, y):
 enc(png("pattern.png", quad), "heic.heic")
 enc(png("pattern.png", quad), "avif.avif")
 enc(png("alpha.png", quad, alpha=True), "avif-alpha.avif")
+enc(png("deep.png", quad, deep=True), "heic-10bit.heic", "-b", "10")  # 10-bit SDR, as newer iPhones can shoot
 for k in (1, 2, 3): patch("heic.heic", f"heic-irot{k}.heic", replace_pixi(b"irot", k))
 patch("heic.heic", "heic-imir0.heic", replace_pixi(b"imir", 0))
 # Colour: flat (230,60,40) meant as Display P3, by an ICC profile lcms2 makes (EG 432-1
@@ -57,7 +59,9 @@ size = ctypes.c_uint32(0)
 lcms.cmsSaveProfileToMem(prof, None, ctypes.byref(size))
 icc = ctypes.create_string_buffer(size.value)
 lcms.cmsSaveProfileToMem(prof, icc, ctypes.byref(size))
-enc(png("p3.png", lambda x, y: (230, 60, 40), icc=icc.raw), "heic-p3-icc.heic")
+profile = bytearray(icc.raw)
+profile[24:36] = bytes(12)  # the creation date, so that a remake gives the same file
+enc(png("p3.png", lambda x, y: (230, 60, 40), icc=bytes(profile)), "heic-p3-icc.heic")
 flat = os.path.join(tmp, "flat.avif")
 enc(png("flat.png", lambda x, y: (230, 60, 40)), flat)
 patch(flat, "avif-p3-nclx.avif", nclx(12, 13))

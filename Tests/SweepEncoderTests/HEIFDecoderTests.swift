@@ -47,7 +47,8 @@ struct HEIFDecoderTests {
         #expect(ImageKind(sniffing: ftyp("isom", ["mp42", "iso2"])) == nil)
     }
 
-    @Test("HEIC and AVIF decode to the known pattern (lossy, within a tolerance)", arguments: ["heic.heic", "avif.avif"])
+    @Test("HEIC (8- and 10-bit) and AVIF decode to the known pattern (lossy, within a tolerance)",
+          arguments: ["heic.heic", "heic-10bit.heic", "avif.avif"])
     func colour(name: String) throws {
         let img = try ImageDecoder.decode(path: fixture(name))
         #expect(img.width == 48 && img.height == 32 && img.isOpaque)
