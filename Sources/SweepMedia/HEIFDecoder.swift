@@ -200,13 +200,22 @@ private struct HEIFImage: ~Copyable {
         guard w > 0, h > 0 else { throw HEIFCall.corrupt(subject) }
         // The bitstream, not the header, decides what came out: check it again.
         if ImageDecoder.exceeds(w, h, maxPixels) { throw ImageDecoder.overLimit(w, h, maxPixels, name: subject) }
-        var stride: Int32 = 0
-        guard let plane = heif_image_get_plane_readonly(ptr, heif_channel_interleaved, &stride),
-              Int(stride) >= w * 4 else { throw HEIFCall.corrupt(subject) }
+        var rowBytes: Int32 = 0
+        guard let plane = heif_image_get_plane_readonly(ptr, heif_channel_interleaved, &rowBytes),
+              Int(rowBytes) >= w * 4 else { throw HEIFCall.corrupt(subject) }
         var image = RGBAImage(width: w, height: h)
+        // libheif 1.15 hands premultiplied pixels (a `prem` reference) over as they are; the
+        // colour conversion and the compositing after it expect straight alpha.
+        let premultiplied = heif_image_is_premultiplied_alpha(ptr) != 0
         image.pixels.withUnsafeMutableBufferPointer { dst in
             for y in 0..<h {
-                (dst.baseAddress! + y * w * 4).update(from: plane + y * Int(stride), count: w * 4)
+                (dst.baseAddress! + y * w * 4).update(from: plane + y * Int(rowBytes), count: w * 4)
+            }
+            guard premultiplied else { return }
+            for i in stride(from: 0, to: dst.count, by: 4) {
+                let a = Int(dst[i + 3])
+                if a == 255 { continue }
+                for c in i..<(i + 3) { dst[c] = a == 0 ? 0 : UInt8(min(255, (Int(dst[c]) * 255 + a / 2) / a)) }
             }
         }
         return image

@@ -43,6 +43,9 @@ enc(png("pattern.png", quad), "heic.heic")
 enc(png("pattern.png", quad), "avif.avif")
 enc(png("alpha.png", quad, alpha=True), "avif-alpha.avif")
 enc(png("deep.png", quad, deep=True), "heic-10bit.heic", "-b", "10")  # 10-bit SDR, as newer iPhones can shoot
+# Premultiplied alpha: the right half is (220,20,20) at alpha 128, stored as (110,10,10).
+enc(png("prem.png", lambda x, y: (220, 20, 20, 255) if x < 24 else (110, 10, 10, 128), alpha=True),
+    "avif-premultiplied.avif", "--premultiplied-alpha")
 for k in (1, 2, 3): patch("heic.heic", f"heic-irot{k}.heic", replace_pixi(b"irot", k))
 patch("heic.heic", "heic-imir0.heic", replace_pixi(b"imir", 0))
 # Colour: flat (230,60,40) meant as Display P3, by an ICC profile lcms2 makes (EG 432-1

@@ -66,6 +66,16 @@ struct HEIFDecoderTests {
         #expect(white.isOpaque && black.isOpaque)
     }
 
+    @Test("Premultiplied alpha (a prem reference) is composited as premultiplied, not twice")
+    func premultiplied() throws {
+        // Right half: (220,20,20) at alpha 128, stored premultiplied as (110,10,10).
+        let black = try ImageDecoder.decode(path: fixture("avif-premultiplied.avif"), background: .black)
+        let white = try ImageDecoder.decode(path: fixture("avif-premultiplied.avif"), background: .white)
+        #expect(close(black[36, 16], RGBA8(r: 110, g: 10, b: 10), 6), "\(black[36, 16])")
+        #expect(close(white[36, 16], RGBA8(r: 237, g: 137, b: 137), 6), "\(white[36, 16])")
+        #expect(close(black[12, 16], RGBA8(r: 220, g: 20, b: 20), 8) && black[12, 16] == white[12, 16])
+    }
+
     /// `irot` turns anti-clockwise in quarter turns; `imir` 0 exchanges top and bottom (HEIF
     /// amendment 2's reading, which libheif and iPhones follow): the EXIF tags that do the same.
     @Test("irot and imir are applied by libheif: the picture comes out turned", arguments: [
