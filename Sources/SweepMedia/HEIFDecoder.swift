@@ -9,6 +9,9 @@ import SweepSupport
 /// `imir`, `clap`), so a photo stands as it was shot. Colour: an ICC profile (an iPhone's
 /// Display P3) is converted by lcms2; without one, coded primaries (`nclx`: Display P3,
 /// BT.2020, …) are. HDR transfer curves (PQ, HLG) are refused rather than shown wrong.
+///
+/// An EXIF orientation inside the file is not applied: HEIF makes `irot`/`imir` the
+/// authority, and iPhones write both, so applying the EXIF tag too would turn the photo twice.
 enum HEIFDecoder {
     /// Decodes `bytes` (already recognised as HEIF or AVIF) to opaque RGBA over `background`.
     ///
@@ -18,7 +21,7 @@ enum HEIFDecoder {
         if let failed = HEIFCall.initialisation { throw failed }
         // Everything libheif holds lives inside this closure: the context reads `bytes` in
         // place (no copy of a large photo), so it must not outlive the pointer.
-        var image = try bytes.withUnsafeBytes { raw throws -> RGBAImage in
+        let image = try bytes.withUnsafeBytes { raw throws -> RGBAImage in
             let context = try HEIFContext(subject: name)
             // libheif's own guard, per side (1.15 has no total-pixel limit): no side may exceed
             // the whole limit, which stops a grid or bitstream from allocating far past it.
@@ -41,8 +44,7 @@ enum HEIFDecoder {
             }
             return image
         }
-        image = ImageDecoder.flatten(image, over: background)
-        return image
+        return ImageDecoder.flatten(image, over: background)
     }
 
     /// What the pixels' colours mean, from the handle's `colr` boxes.
