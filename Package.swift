@@ -27,6 +27,9 @@ let package = Package(
         // zlib: only to inflate PNG colour profiles under a cap before FFmpeg sees them.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib",
                        providers: [.apt(["zlib1g-dev"])]),
+        // libheif: HEIC/HEIF and AVIF photos (its HEVC and AV1 decoders sit behind it).
+        .systemLibrary(name: "CHeif", path: "Sources/CHeif", pkgConfig: "libheif",
+                       providers: [.apt(["libheif-dev"])]),
 
         // Shared plumbing: typed errors, atomic output files. Pure Swift.
         .target(name: "SweepSupport"),
@@ -38,7 +41,7 @@ let package = Package(
         .target(name: "SweepWeb", dependencies: ["SweepImaging", "SweepTimeline"]),
         // Encoders.
         .target(name: "SweepGIF", dependencies: ["CGIF", "SweepImaging", "SweepSupport"]),
-        .target(name: "SweepMedia", dependencies: ["CFFmpeg", "CZlib", "SweepImaging", "SweepSupport"]),
+        .target(name: "SweepMedia", dependencies: ["CFFmpeg", "CZlib", "CHeif", "SweepImaging", "SweepSupport"]),
         // Pipeline: spec -> timeline -> frames -> encoder.
         .target(name: "SweepPipeline", dependencies: ["SweepImaging", "SweepTimeline", "SweepGIF", "SweepMedia", "SweepWeb"]),
         // The embedding API: one import for apps.

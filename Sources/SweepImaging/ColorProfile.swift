@@ -15,6 +15,58 @@ public enum ColorProfile {
         guard let source else { return false }
         defer { cmsCloseProfile(source) }
         guard cmsGetColorSpace(source) == cmsSigRgbData else { return false }
+        return convert(&image, from: source)
+    }
+
+    /// CIE xy chromaticities of an RGB colour space: its three primaries and white point.
+    public struct Primaries: Sendable, Equatable {
+        public var red: (x: Double, y: Double), green: (x: Double, y: Double), blue: (x: Double, y: Double)
+        public var white: (x: Double, y: Double)
+
+        public init(red: (x: Double, y: Double), green: (x: Double, y: Double), blue: (x: Double, y: Double),
+                    white: (x: Double, y: Double)) {
+            (self.red, self.green, self.blue, self.white) = (red, green, blue, white)
+        }
+
+        public static func == (a: Primaries, b: Primaries) -> Bool {
+            a.red == b.red && a.green == b.green && a.blue == b.blue && a.white == b.white
+        }
+
+        /// Display P3 (SMPTE EG 432-1, D65): iPhone photos.
+        public static let displayP3 = Primaries(red: (0.680, 0.320), green: (0.265, 0.690), blue: (0.150, 0.060),
+                                                white: (0.3127, 0.3290))
+        /// BT.2020 / BT.2100 (D65).
+        public static let bt2020 = Primaries(red: (0.708, 0.292), green: (0.170, 0.797), blue: (0.131, 0.046),
+                                             white: (0.3127, 0.3290))
+    }
+
+    /// Converts `image` (RGBA, alpha kept) from the colour space with `primaries` and the sRGB
+    /// transfer curve to sRGB in place: what a HEIF or AVIF photo tagged only with coded
+    /// primaries (an `nclx` box, no ICC profile) needs.
+    ///
+    /// The curve stays sRGB's on both sides, so only the gamut moves; colours outside sRGB
+    /// are clipped (perceptual intent has no gamut table in a matrix profile).
+    ///
+    /// - Returns: false (image unchanged) when lcms2 cannot build the profile, e.g. from
+    ///   degenerate chromaticities.
+    @discardableResult
+    public static func convertToSRGB(_ image: inout RGBAImage, primaries p: Primaries) -> Bool {
+        // sRGB's curve as ICC parametric type 4: Y = (aX + b)^g above d, cX below.
+        let params: [cmsFloat64Number] = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
+        guard let curve = cmsBuildParametricToneCurve(nil, 4, params) else { return false }
+        defer { cmsFreeToneCurve(curve) }
+        var white = cmsCIExyY(x: p.white.x, y: p.white.y, Y: 1)
+        var triple = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: p.red.x, y: p.red.y, Y: 1),
+                                     Green: cmsCIExyY(x: p.green.x, y: p.green.y, Y: 1),
+                                     Blue: cmsCIExyY(x: p.blue.x, y: p.blue.y, Y: 1))
+        var curves: [OpaquePointer?] = [curve, curve, curve]
+        guard let source = cmsCreateRGBProfile(&white, &triple, &curves) else { return false }
+        defer { cmsCloseProfile(source) }
+        return convert(&image, from: source)
+    }
+
+    /// Runs an lcms2 transform from `source` to sRGB over `image`'s pixels.
+    private static func convert(_ image: inout RGBAImage, from source: cmsHPROFILE) -> Bool {
         guard let srgb = cmsCreate_sRGBProfile() else { return false }
         defer { cmsCloseProfile(srgb) }
         guard let transform = cmsCreateTransform(source, sweep_type_rgba_8, srgb, sweep_type_rgba_8,

@@ -14,7 +14,7 @@ public struct Comparison: Sendable {
     /// Everything the renderer needs; the properties below are shortcuts into it.
     public var spec: RenderSpec
 
-    /// A comparison of two image files (decoded by content: JPEG, PNG, WebP, TIFF, …).
+    /// A comparison of two image files (decoded by content: JPEG, PNG, WebP, TIFF, HEIC, AVIF, …).
     public init(before: String, after: String) {
         spec = RenderSpec(before: .file(before), after: .file(after), animation: RenderSpec.sweep())
     }

@@ -6,11 +6,21 @@ import Foundation
 import SweepImaging
 import SweepSupport
 
-/// Decodes still images (JPEG, PNG, WebP, TIFF, BMP, the first frame of a GIF, …) through
-/// FFmpeg's decoders, recognising the format from the bytes, not the file name.
+/// Decodes still images (JPEG, PNG, WebP, TIFF, BMP, the first frame of a GIF through FFmpeg's
+/// decoders; HEIC/HEIF and AVIF through libheif), recognising the format from the bytes, not
+/// the file name.
 public enum ImageDecoder {
     /// The default pixel limit: 100 megapixels.
     public static let defaultMaxPixels = 100_000_000
+
+    /// The fix every "not an image" error gives: the formats sweep reads.
+    static let formatsFix = "give a JPEG, PNG, WebP, TIFF, BMP, GIF, HEIC or AVIF image"
+
+    /// The error for a picture of `w × h` over `maxPixels`, the same from every decoder.
+    static func overLimit(_ w: Int, _ h: Int, _ maxPixels: Int, name: String, claims: Bool = true) -> SweepError {
+        SweepError(.dataError, "the image \(claims ? "claims" : "has") \(w)×\(h) pixels, over the limit of \(maxPixels)",
+                   subject: name, fix: "raise the pixel limit if the image is genuine", field: .maxPixels)
+    }
 
     /// Decodes the first frame of the image at `path` as opaque RGBA over `background`.
     ///
@@ -27,16 +37,19 @@ public enum ImageDecoder {
                               maxPixels: Int = defaultMaxPixels) throws -> RGBAImage {
         _ = FFmpegCall.quiet
         let notImage = SweepError(.dataError, "not an image sweep can read", subject: name,
-                                  fix: "give a JPEG, PNG, WebP, TIFF, BMP or GIF image")
+                                  fix: formatsFix)
         if let still = AnimatedWebP.firstFrame(bytes) {
             return try decode(bytes: still, name: name, background: background, maxPixels: maxPixels)
         }
         if let (w, h) = ImageHeader.dimensions(bytes), Self.exceeds(w, h, maxPixels) {
-            throw SweepError(.dataError, "the image claims \(w)×\(h) pixels, over the limit of \(maxPixels)", subject: name,
-                             fix: "raise the pixel limit if the image is genuine", field: .maxPixels)
+            throw overLimit(w, h, maxPixels, name: name)
         }
         // Only the formats sweep documents reach FFmpeg, each through its own demuxer.
         guard let kind = ImageKind(sniffing: bytes) else { throw notImage }
+        if kind == .heif || kind == .avif {
+            return try HEIFDecoder.decode(bytes: bytes, name: name, background: background, maxPixels: maxPixels)
+        }
+        guard let demuxer = kind.demuxer else { throw notImage }
         var bytes = bytes
         var pngOrientation: Int?
         switch kind {
@@ -54,9 +67,9 @@ public enum ImageDecoder {
         prepared.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         // On failure avformat_open_input frees `prepared` (not the custom avio, which `avio` owns).
         // Declared after `avio`, so it is closed first: it reads through avio to the end.
-        let input = try InputFormatContext(url: nil, prepared: prepared, format: av_find_input_format(kind.demuxer),
+        let input = try InputFormatContext(url: nil, prepared: prepared, format: av_find_input_format(demuxer),
                                            what: "not an image sweep can read", subject: name,
-                                           fix: "give a JPEG, PNG, WebP, TIFF, BMP or GIF image")
+                                           fix: formatsFix)
         let ctx = input.ptr
         // No avformat_find_stream_info: it would decode a frame with no pixel limit. The
         // image demuxers know the codec from the header; the decoder below is capped.
@@ -64,10 +77,7 @@ public enum ImageDecoder {
         guard streamIndex >= 0, let par = ctx.pointee.streams[Int(streamIndex)]?.pointee.codecpar else { throw notImage }
         // Refuse decompression bombs before anything big is allocated.
         let w = Int(par.pointee.width), h = Int(par.pointee.height)
-        if w > 0 && h > 0 && Self.exceeds(w, h, maxPixels) {
-            throw SweepError(.dataError, "the image claims \(w)×\(h) pixels, over the limit of \(maxPixels)", subject: name,
-                             fix: "raise the pixel limit if the image is genuine", field: .maxPixels)
-        }
+        if w > 0 && h > 0 && Self.exceeds(w, h, maxPixels) { throw overLimit(w, h, maxPixels, name: name) }
         guard par.pointee.codec_id == kind.codec, let codec = avcodec_find_decoder(kind.codec) else { throw notImage }
         let decHandle = try CodecContextHandle(codec: codec)
         let dec = decHandle.ptr
@@ -80,7 +90,7 @@ public enum ImageDecoder {
         let padded = w > 0 && h > 0 ? (w + 128) * (h + 128) : maxPixels + maxPixels / 16
         dec.pointee.max_pixels = Int64(min(padded, Int(Int32.max)))
         try FFmpegCall.check(avcodec_open2(dec, codec, nil), "not an image sweep can read", subject: name, kind: .dataError,
-                             fix: "give a JPEG, PNG, WebP, TIFF, BMP or GIF image")
+                             fix: formatsFix)
         let frameHandle = try FrameHandle(), packetHandle = try PacketHandle()
         let frame = frameHandle.ptr, packet = packetHandle.ptr
         let corrupt = SweepError(.dataError, "the image is corrupt or truncated", subject: name,
@@ -101,16 +111,12 @@ public enum ImageDecoder {
             got = avcodec_receive_frame(dec, frame) >= 0
         }
         if !got, Self.exceeds(Int(dec.pointee.width), Int(dec.pointee.height), maxPixels) {
-            throw SweepError(.dataError, "the image claims \(dec.pointee.width)×\(dec.pointee.height) pixels, over the limit of \(maxPixels)",
-                             subject: name, fix: "raise the pixel limit if the image is genuine", field: .maxPixels)
+            throw overLimit(Int(dec.pointee.width), Int(dec.pointee.height), maxPixels, name: name)
         }
         guard got, frame.pointee.width > 0, frame.pointee.height > 0 else { throw corrupt }
         if frame.pointee.decode_error_flags != 0 || (frame.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 { throw corrupt }
         let fw = Int(frame.pointee.width), fh = Int(frame.pointee.height)
-        if Self.exceeds(fw, fh, maxPixels) {
-            throw SweepError(.dataError, "the image has \(fw)×\(fh) pixels, over the limit of \(maxPixels)", subject: name,
-                             fix: "raise the pixel limit if the image is genuine", field: .maxPixels)
-        }
+        if Self.exceeds(fw, fh, maxPixels) { throw overLimit(fw, fh, maxPixels, name: name, claims: false) }
         var image = try toRGBA(frame, name: name)
         // Embedded ICC profile → sRGB (before compositing, while alpha is still straight).
         if let sd = av_frame_get_side_data(frame, AV_FRAME_DATA_ICC_PROFILE), sd.pointee.size > 0 {

@@ -43,7 +43,7 @@ enum InputFile {
         }
         let size = Int(info.st_size)
         if size == 0 {
-            throw SweepError(.dataError, "the file is empty", subject: path, fix: "give a JPEG, PNG, WebP, TIFF, BMP or GIF image")
+            throw SweepError(.dataError, "the file is empty", subject: path, fix: ImageDecoder.formatsFix)
         }
         guard size <= maxBytes else {
             throw SweepError(.dataError, "the file is \(size) bytes, over the limit of \(maxBytes >> 20) MiB", subject: path,

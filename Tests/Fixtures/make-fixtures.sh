@@ -1,11 +1,78 @@
 #!/usr/bin/env bash
 # Regenerates the decoder fixtures in images/ (committed; tests do not run this).
-# Needs: imagemagick, libimage-exiftool-perl, webp, icc-profiles-free.
+# Needs: imagemagick, libimage-exiftool-perl, webp, icc-profiles-free, libheif-examples, python3.
 # Every image shows the same 48x32 pattern once decoded and oriented:
 #   top-left red (220,20,20)   top-right green (20,200,20)
 #   bottom-left blue (20,20,220)   bottom-right yellow (230,220,20)
 set -euo pipefail
 cd "$(dirname "$0")/images"
+# HEIC and AVIF (needs: libheif-examples, python3, liblcms2-2; no ImageMagick, so that
+# `make-fixtures.sh heif` remakes only these). heif-enc 1.15 writes neither irot/imir nor the
+# nclx values it is given, so those are patched in place (same sizes: no offset moves).
+heif_fixtures() {
+  python3 - <<'EOF'
+import ctypes, os, struct, subprocess, tempfile, zlib
+tmp = tempfile.mkdtemp()
+def png(name, pixel, alpha=False, icc=None, w=48, h=32, deep=False):
+    def chunk(t, b): return struct.pack(">I", len(b)) + t + b + struct.pack(">I", zlib.crc32(t + b) & 0xffffffff)
+    def sample(p): return b"".join(struct.pack(">H", v * 257) for v in p) if deep else bytes(p)
+    rows = b"".join(b"\0" + b"".join(sample(pixel(x, y)[:4 if alpha else 3]) for x in range(w)) for y in range(h))
+    out = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 16 if deep else 8, 6 if alpha else 2, 0, 0, 0))
+    if icc: out += chunk(b"iCCP", b"Display P3\0\0" + zlib.compress(icc))
+    path = os.path.join(tmp, name)
+    open(path, "wb").write(out + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+    return path
+def enc(src, dst, *extra): subprocess.run(["heif-enc", "-q", "90", *extra, src, "-o", dst], check=True, stdout=subprocess.DEVNULL)
+def patch(src, dst, fn):
+    b = bytearray(open(src, "rb").read()); fn(b); open(dst, "wb").write(b)
+def replace_pixi(kind, value):  # pixi (16 bytes) becomes a 16-byte irot/imir; libheif reads its first byte
+    def fn(b):
+        i = b.index(b"pixi") - 4
+        assert int.from_bytes(b[i:i + 4], "big") == 16
+        b[i + 4:i + 16] = kind + bytes([value]) + bytes(7)
+    return fn
+def nclx(primaries, transfer):  # the colr nclx box heif-enc writes for AVIF (BT.601 matrix kept)
+    def fn(b):
+        i = b.index(b"colrnclx") + 8
+        b[i:i + 4] = primaries.to_bytes(2, "big") + transfer.to_bytes(2, "big")
+    return fn
+# The pattern (as above); the right half transparent in the alpha one.
+def quad(x, y):
+    return [(220, 20, 20), (20, 200, 20), (20, 20, 220), (230, 220, 20)][(x >= 24) + 2 * (y >= 16)] + (255 if x < 24 else 0,)
+enc(png("pattern.png", quad), "heic.heic")
+enc(png("pattern.png", quad), "avif.avif")
+enc(png("alpha.png", quad, alpha=True), "avif-alpha.avif")
+enc(png("deep.png", quad, deep=True), "heic-10bit.heic", "-b", "10")  # 10-bit SDR, as newer iPhones can shoot
+# Premultiplied alpha: the right half is (220,20,20) at alpha 128, stored as (110,10,10).
+enc(png("prem.png", lambda x, y: (220, 20, 20, 255) if x < 24 else (110, 10, 10, 128), alpha=True),
+    "avif-premultiplied.avif", "--premultiplied-alpha")
+for k in (1, 2, 3): patch("heic.heic", f"heic-irot{k}.heic", replace_pixi(b"irot", k))
+patch("heic.heic", "heic-imir0.heic", replace_pixi(b"imir", 0))
+# Colour: flat (230,60,40) meant as Display P3, by an ICC profile lcms2 makes (EG 432-1
+# primaries, D65, the sRGB curve) or by nclx primaries 12; and as BT.2020 PQ/HLG (HDR, refused).
+lcms = ctypes.CDLL("liblcms2.so.2")
+class xyY(ctypes.Structure): _fields_ = [("x", ctypes.c_double), ("y", ctypes.c_double), ("Y", ctypes.c_double)]
+lcms.cmsBuildParametricToneCurve.restype = ctypes.c_void_p
+lcms.cmsCreateRGBProfile.restype = ctypes.c_void_p
+curve = lcms.cmsBuildParametricToneCurve(None, 4, (ctypes.c_double * 5)(2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045))
+prims = (xyY * 3)(xyY(0.680, 0.320, 1), xyY(0.265, 0.690, 1), xyY(0.150, 0.060, 1))
+prof = ctypes.c_void_p(lcms.cmsCreateRGBProfile(ctypes.byref(xyY(0.3127, 0.3290, 1)), prims,
+                                                (ctypes.c_void_p * 3)(curve, curve, curve)))
+size = ctypes.c_uint32(0)
+lcms.cmsSaveProfileToMem(prof, None, ctypes.byref(size))
+icc = ctypes.create_string_buffer(size.value)
+lcms.cmsSaveProfileToMem(prof, icc, ctypes.byref(size))
+profile = bytearray(icc.raw)
+profile[24:36] = bytes(12)  # the creation date, so that a remake gives the same file
+enc(png("p3.png", lambda x, y: (230, 60, 40), icc=bytes(profile)), "heic-p3-icc.heic")
+flat = os.path.join(tmp, "flat.avif")
+enc(png("flat.png", lambda x, y: (230, 60, 40)), flat)
+patch(flat, "avif-p3-nclx.avif", nclx(12, 13))
+patch(flat, "avif-pq.avif", nclx(9, 16))
+patch(flat, "avif-hlg.avif", nclx(9, 18))
+EOF
+}
+if [ "${1:-}" = heif ]; then heif_fixtures; ls -la ./*.heic ./*.avif; exit 0; fi
 rm -f ./*
 q() { convert -size 24x16 "xc:rgb($1)" "$2"; }
 q 220,20,20 tl.png; q 20,200,20 tr.png; q 20,20,220 bl.png; q 230,220,20 br.png
@@ -55,4 +122,5 @@ convert -size 48x32 'xc:rgb(150,100,80)' PNG24:icc-adobergb.png
 convert -size 48x32 'xc:rgb(150,100,80)' -quality 100 -sampling-factor 1x1 icc-adobergb.jpg
 for f in icc-adobergb.png icc-adobergb.jpg; do exiftool -q -overwrite_original "-icc_profile<=$ADOBE" $f; done
 rm -f pattern.png
+heif_fixtures
 ls -la

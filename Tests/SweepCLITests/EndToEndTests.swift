@@ -94,6 +94,23 @@ struct EndToEndTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["notes.jpg"])
     }
 
+    @Test("An iPhone-style HEIC against an AVIF renders a GIF; an HDR AVIF exits 65 saying why")
+    func heifInputs() throws {
+        let images = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/images").path
+        let dir = try scratchDir()
+        let r = try runSweep(["render", "\(images)/heic-irot1.heic", "\(images)/avif.avif", "-o", dir + "/x.gif",
+                              "--size", "96x64", "--fps", "10", "--quiet"])
+        #expect(r.code == 0, "\(r.stderr)")
+        let g = try GIFReader(path: dir + "/x.gif")
+        #expect(g.width == 96 && g.height == 64)
+        let hdr = try runSweep(["render", "\(images)/heic.heic", "\(images)/avif-pq.avif", "-o", dir + "/y.gif"])
+        #expect(hdr.code == 65 && hdr.stderr.contains("avif-pq.avif") && hdr.stderr.contains("HDR"), "\(hdr.stderr)")
+        let big = try runSweep(["render", "\(images)/heic.heic", "\(images)/avif.avif", "-o", dir + "/z.gif", "--max-pixels", "1000"])
+        #expect(big.code == 65 && big.stderr.contains("--max-pixels"), "\(big.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/y.gif") && !FileManager.default.fileExists(atPath: dir + "/z.gif"))
+    }
+
     @Test("--version and --help")
     func meta() throws {
         #expect(try runSweep(["--version"]).stdout.hasPrefix("sweep "))

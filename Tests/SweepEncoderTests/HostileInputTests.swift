@@ -22,7 +22,7 @@ func hostileCorpus() throws -> [(name: String, bytes: [UInt8])] {
     var rng = SplitMix64(state: 42)
     for file in ["jpeg-baseline.jpg", "jpeg-progressive.jpg", "png-rgb8.png", "png-interlaced.png", "png-palette-trns.png",
                  "webp-lossy.webp", "webp-lossless.webp", "tiff.tiff", "bmp.bmp", "gif-animated.gif", "icc-adobergb.jpg",
-                 "orient-6.jpg", "png-rgb16.png"] {
+                 "orient-6.jpg", "png-rgb16.png", "heic.heic", "avif.avif", "heic-p3-icc.heic", "avif-alpha.avif"] {
         let good = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture(file))))
         var cuts = Set([0, 1, 2, 3, 4, 8, 12, 16, 24, 32, 48, 64, good.count - 1, good.count - 2])
         for k in 1..<12 { cuts.insert(good.count * k / 12) }
@@ -43,6 +43,12 @@ func hostileCorpus() throws -> [(name: String, bytes: [UInt8])] {
                    + le(1, 2) + le(24, 2) + [UInt8](repeating: 0, count: 24)))
     corpus.append(("WebP bomb", Array("RIFF".utf8) + le(30, 4) + Array("WEBPVP8X".utf8) + le(10, 4) + [0, 0, 0, 0]
                    + le(16383, 3) + le(16383, 3)))
+    // A HEIC whose every ispe box (image and thumbnail sizes) claims 60000×60000.
+    var heic = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture("heic.heic"))))
+    for i in heic.indices.dropLast(20) where heic[i..<(i + 4)].elementsEqual("ispe".utf8) {
+        heic.replaceSubrange((i + 8)..<(i + 16), with: [0, 0, 0xEA, 0x60, 0, 0, 0xEA, 0x60])
+    }
+    corpus.append(("HEIC bomb", heic))
     corpus.append(("only zeros", [UInt8](repeating: 0, count: 4096)))
     corpus.append(("text", Array("<html><body>not a picture</body></html>".utf8)))
     return corpus
