@@ -8,7 +8,7 @@ DEB_PACKAGES := pkg-config libgif-dev libavcodec-dev libavformat-dev libavutil-d
                 chromium python3-venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build demo test test-slurm readme-gif bench clean asan fuzz presets install
+.PHONY: deps build demo test test-slurm readme-gif bench clean asan fuzz presets install lint
 
 PREFIX ?= /usr/local
 
@@ -66,5 +66,10 @@ asan: deps
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp swift test --sanitize=address --build-path .build/asan
 
 # Fuzz each parser of untrusted input for 60 s (see Fuzz/run.sh).
+# swift format (it ships with the toolchain) in check mode, with .swift-format's rules:
+# any line it would change fails. `swift format format -i -r …` on the same paths fixes them.
+lint:
+	swift format lint --strict --recursive --configuration .swift-format Sources Tests Package.swift Benchmarks Fuzz
+
 fuzz: deps
 	Fuzz/run.sh 60

@@ -16,20 +16,26 @@ let package = Package(
     ],
     targets: [
         // C shims: a module map and one header each, no logic.
-        .systemLibrary(name: "CGIF", path: "Sources/CGIF",
-                       providers: [.apt(["libgif-dev"])]),
-        .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
-                       providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev"])]),
-        .systemLibrary(name: "CPangoCairo", path: "Sources/CPangoCairo", pkgConfig: "pangocairo",
-                       providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
-        .systemLibrary(name: "CLCMS2", path: "Sources/CLCMS2",
-                       providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(
+            name: "CGIF", path: "Sources/CGIF",
+            providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(
+            name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev"])]),
+        .systemLibrary(
+            name: "CPangoCairo", path: "Sources/CPangoCairo", pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+        .systemLibrary(
+            name: "CLCMS2", path: "Sources/CLCMS2",
+            providers: [.apt(["liblcms2-dev"])]),
         // zlib: only to inflate PNG colour profiles under a cap before FFmpeg sees them.
-        .systemLibrary(name: "CZlib", path: "Sources/CZlib",
-                       providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CZlib", path: "Sources/CZlib",
+            providers: [.apt(["zlib1g-dev"])]),
         // libheif: HEIC/HEIF and AVIF photos (its HEVC and AV1 decoders sit behind it).
-        .systemLibrary(name: "CHeif", path: "Sources/CHeif", pkgConfig: "libheif",
-                       providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(
+            name: "CHeif", path: "Sources/CHeif", pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]),
 
         // Shared plumbing: typed errors, atomic output files. Pure Swift.
         .target(name: "SweepSupport"),
@@ -47,28 +53,38 @@ let package = Package(
         // The embedding API: one import for apps.
         .target(name: "SweepKit", dependencies: ["SweepPipeline", "SweepImaging", "SweepTimeline", "SweepSupport"]),
         // CLI library and the tiny executable.
-        .target(name: "SweepCLI", dependencies: ["SweepPipeline", "SweepImaging", "SweepMedia", "SweepTimeline", "SweepGIF", "SweepSupport"]),
+        .target(
+            name: "SweepCLI", dependencies: ["SweepPipeline", "SweepImaging", "SweepMedia", "SweepTimeline", "SweepGIF", "SweepSupport"]),
         .executableTarget(name: "sweep", dependencies: ["SweepCLI"]),
         // libFuzzer entry point (Fuzz/run.sh builds it with -sanitize=fuzzer; not a product).
-        .target(name: "SweepFuzz", dependencies: ["SweepCLI", "SweepMedia", "SweepImaging", "SweepPipeline", "SweepSupport"], path: "Fuzz",
-                exclude: ["run.sh"]),
+        .target(
+            name: "SweepFuzz", dependencies: ["SweepCLI", "SweepMedia", "SweepImaging", "SweepPipeline", "SweepSupport"], path: "Fuzz",
+            exclude: ["run.sh"]),
         // Benchmarks of the imaging core (the side-by-side runs with peers are Benchmarks/run.sh).
-        .executableTarget(name: "sweep-framebench", dependencies: ["SweepPipeline", "SweepImaging", "SweepTimeline"],
-                          path: "Benchmarks/FrameBench"),
+        .executableTarget(
+            name: "sweep-framebench", dependencies: ["SweepPipeline", "SweepImaging", "SweepTimeline"],
+            path: "Benchmarks/FrameBench"),
 
         // Test-only readers (giflib and libav decoders) that check what the encoders wrote.
         // Not shipped: the one-importer rule for CGIF and CFFmpeg applies to the products'
         // modules, and this target sits beside them only so the tests can share it.
-        .target(name: "SweepTestSupport", dependencies: ["CGIF", "CFFmpeg", "SweepImaging", "SweepMedia", "SweepSupport"],
-                path: "Tests/SweepTestSupport"),
+        .target(
+            name: "SweepTestSupport", dependencies: ["CGIF", "CFFmpeg", "SweepImaging", "SweepMedia", "SweepSupport"],
+            path: "Tests/SweepTestSupport"),
 
         .testTarget(name: "SweepImagingTests", dependencies: ["SweepImaging"]),
         .testTarget(name: "SweepTimelineTests", dependencies: ["SweepTimeline"]),
         .testTarget(name: "SweepWebTests", dependencies: ["SweepWeb", "SweepImaging", "SweepTimeline"]),
-        .testTarget(name: "SweepEncoderTests", dependencies: ["SweepTestSupport", "CZlib", "SweepGIF", "SweepMedia", "SweepImaging", "SweepSupport"]),
+        .testTarget(
+            name: "SweepEncoderTests",
+            dependencies: ["SweepTestSupport", "CZlib", "SweepGIF", "SweepMedia", "SweepImaging", "SweepSupport"]),
         .testTarget(name: "SweepPipelineTests", dependencies: ["SweepTestSupport", "SweepPipeline", "SweepGIF", "SweepMedia"]),
         .testTarget(name: "SweepKitTests", dependencies: ["SweepTestSupport", "SweepKit", "SweepGIF", "SweepMedia"]),
-        .testTarget(name: "SweepCLITests", dependencies: ["SweepTestSupport", "SweepCLI", "SweepPipeline", "SweepGIF", "SweepImaging", "SweepTimeline", "SweepSupport", "SweepMedia"]),
+        .testTarget(
+            name: "SweepCLITests",
+            dependencies: [
+                "SweepTestSupport", "SweepCLI", "SweepPipeline", "SweepGIF", "SweepImaging", "SweepTimeline", "SweepSupport", "SweepMedia",
+            ]),
     ]
 )
 

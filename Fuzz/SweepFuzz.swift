@@ -31,7 +31,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         // A parsed job must reach render with exactly its declared output and inputs: no
         // value may become an option of its own.
         if let job = try? BatchJob(line: 1, text: String(decoding: bytes, as: UTF8.self), file: "fuzz"),
-           let split = try? ArgumentSplitter(RenderOptions.common).split(job.arguments) {
+            let split = try? ArgumentSplitter(RenderOptions.common).split(job.arguments)
+        {
             precondition(split.options.filter { $0.name == "output" }.map(\.value) == [job.output], "output smuggled")
             precondition(split.positionals == job.inputs, "inputs changed")
         }
@@ -49,8 +50,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
                     keys += ((try? EncoderOptionPolicy.split(value, option: key)) ?? []).map(\.0)
                 }
                 for k in keys {
-                    for bad in ["stats", "passlog", "dump", "csv", "analysis", "qpfile", "zone", "scaling-list", "x264opts",
-                                "lambda-file", "recon", "file"] {
+                    for bad in [
+                        "stats", "passlog", "dump", "csv", "analysis", "qpfile", "zone", "scaling-list", "x264opts",
+                        "lambda-file", "recon", "file",
+                    ] {
                         precondition(!k.contains(bad), "\(k) passed the allow-list for \(codec.name)")
                     }
                 }

@@ -21,5 +21,7 @@ tmp=$out.tmp
   done
   printf '    ]\n}\n'
 } > "$tmp"
+# In the house style, so that `make lint` passes on the generated file as on the rest.
+swift format format --configuration .swift-format "$tmp" > "$tmp.fmt" && mv "$tmp.fmt" "$tmp"
 mv "$tmp" "$out"
 echo "wrote $out"

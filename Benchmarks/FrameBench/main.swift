@@ -18,7 +18,8 @@ func time(_ n: Int, _ body: (Int) -> Void) -> Double {
 }
 
 let args = CommandLine.arguments
-let photos = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/fixtures/photos").standardized.path
+let photos = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/fixtures/photos")
+    .standardized.path
 let beforePath = args.count > 2 ? args[1] : photos + "/bythewater.jpg"
 let afterPath = args.count > 2 ? args[2] : photos + "/bythewater-graded.jpg"
 var spec = RenderSpec(before: .file(beforePath), after: .file(afterPath), animation: RenderSpec.sweep())

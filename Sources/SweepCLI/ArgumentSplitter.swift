@@ -94,4 +94,3 @@ package struct ArgumentSplitter: Sendable {
         SweepError(.usage, "needs a value", subject: name, fix: "write \(name) VALUE or \(name)=VALUE")
     }
 }
-

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 import Foundation
 import SweepPipeline
 import SweepSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `sweep batch`: many renders from a JSONL file, in parallel, with a results file,
 /// sharding across a cluster's array jobs and resuming after an interruption.
@@ -50,7 +51,8 @@ enum BatchCommand {
             }
             all.append((all.count, n + 1, text, job))
         }
-        let resultsPath = r.value("results") ?? (file.hasSuffix(".jsonl") ? String(file.dropLast(6)) : file)
+        let resultsPath =
+            r.value("results") ?? (file.hasSuffix(".jsonl") ? String(file.dropLast(6)) : file)
             + (shard.map { ".shard-\($0.index)-of-\($0.count)" } ?? "") + ".results.jsonl"
         try refuseClashes(all, file: file, results: resultsPath)
         let mine = all.filter { shard?.owns($0.index) ?? true }
@@ -95,8 +97,9 @@ enum BatchCommand {
             for path in paths {
                 let key = OutputRoot.canonical(path)
                 if let other = outputs[key] {
-                    throw SweepError(.dataError, "line \(j.line) writes \(path), as line \(other) does", subject: "\(file):\(j.line)",
-                                     fix: "give each job its own output")
+                    throw SweepError(
+                        .dataError, "line \(j.line) writes \(path), as line \(other) does", subject: "\(file):\(j.line)",
+                        fix: "give each job its own output")
                 }
                 outputs[key] = j.line
             }
@@ -107,8 +110,9 @@ enum BatchCommand {
             for input in job.inputs {
                 inputs.append((input, j.line))
                 if let other = outputs[OutputRoot.canonical(input)] {
-                    throw SweepError(.dataError, "line \(j.line) reads \(input), which line \(other) writes", subject: "\(file):\(j.line)",
-                                     fix: "render it in an earlier batch, or read another file")
+                    throw SweepError(
+                        .dataError, "line \(j.line) reads \(input), which line \(other) writes", subject: "\(file):\(j.line)",
+                        fix: "render it in an earlier batch, or read another file")
                 }
             }
         }
@@ -117,12 +121,14 @@ enum BatchCommand {
         let resultsExists = stat(results, &resultsInfo) == 0
         for input in inputs {
             var info = stat()
-            let same = OutputRoot.canonical(input.path) == resultsKey
+            let same =
+                OutputRoot.canonical(input.path) == resultsKey
                 || (resultsExists && stat(input.path, &info) == 0 && info.st_dev == resultsInfo.st_dev && info.st_ino == resultsInfo.st_ino)
             if same {
                 let what = input.line.map { "line \($0)'s input" } ?? "the jobs file"
-                throw SweepError(.usage, "the results file would replace \(input.path), \(what)", subject: "--results",
-                                 fix: "choose another results file")
+                throw SweepError(
+                    .usage, "the results file would replace \(input.path), \(what)", subject: "--results",
+                    fix: "choose another results file")
             }
         }
         if let line = outputs[resultsKey] {
@@ -138,8 +144,9 @@ enum BatchCommand {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw SweepError(.cannotCreate, "cannot create the output folder", subject: folder,
-                             fix: "check that its parent is writable")
+            throw SweepError(
+                .cannotCreate, "cannot create the output folder", subject: folder,
+                fix: "check that its parent is writable")
         }
     }
 

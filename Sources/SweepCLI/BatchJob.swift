@@ -35,16 +35,19 @@ package struct BatchJob: Sendable, Equatable {
         self.text = text
         let at = "\(file):\(line)"
         guard text.utf8.count <= Self.maxLineBytes else {
-            throw SweepError(.dataError, "the line is \(text.utf8.count) bytes, over the limit of \(Self.maxLineBytes)", subject: at,
-                             fix: "shorten the job")
+            throw SweepError(
+                .dataError, "the line is \(text.utf8.count) bytes, over the limit of \(Self.maxLineBytes)", subject: at,
+                fix: "shorten the job")
         }
         if let position = StrictJSON.syntaxError(in: Data(text.utf8)) {
-            throw SweepError(.dataError, "invalid JSON\(position.replacingOccurrences(of: " at line 1,", with: " at"))", subject: at,
-                             fix: "write one {\"before\": …, \"output\": …} object per line")
+            throw SweepError(
+                .dataError, "invalid JSON\(position.replacingOccurrences(of: " at line 1,", with: " at"))", subject: at,
+                fix: "write one {\"before\": …, \"output\": …} object per line")
         }
         guard let obj = try? JSONDecoder().decode([String: JobValue].self, from: Data(text.utf8)) else {
-            throw SweepError(.dataError, "not a JSON object of strings, numbers, true/false or lists", subject: at,
-                             fix: "write one {\"before\": …, \"output\": …} object per line")
+            throw SweepError(
+                .dataError, "not a JSON object of strings, numbers, true/false or lists", subject: at,
+                fix: "write one {\"before\": …, \"output\": …} object per line")
         }
         guard case let .string(before)? = obj["before"], !before.isEmpty else {
             throw SweepError(.dataError, "field before is missing or not a string", subject: at, fix: "add \"before\": \"photo.jpg\"")
@@ -64,7 +67,8 @@ package struct BatchJob: Sendable, Equatable {
         var args: [String] = []
         for key in obj.keys.sorted() where !["before", "after", "output"].contains(key) {
             guard let option = Self.options[key] else {
-                let hint = Suggestion.nearest(key, in: Array(Self.options.keys)).map { "did you mean \"\($0)\"?" }
+                let hint =
+                    Suggestion.nearest(key, in: Array(Self.options.keys)).map { "did you mean \"\($0)\"?" }
                     ?? "use render's long option names (sweep render --help)"
                 throw SweepError(.dataError, "field \"\(key)\" is not an option of render", subject: at, fix: hint)
             }
@@ -74,8 +78,10 @@ package struct BatchJob: Sendable, Equatable {
                 case let (.string(v), true), let (.number(v), true): args.append("--\(key)=\(v)")
                 case (.list, _): throw SweepError(.dataError, "field \(key) nests lists", subject: at, fix: "use one flat list")
                 case (_, false): throw SweepError(.dataError, "field \(key) is a switch", subject: at, fix: "write \"\(key)\": true")
-                case (.flag, true): throw SweepError(.dataError, "field \(key) takes a value, not true/false", subject: at,
-                                                     fix: "write \"\(key)\": \"…\"")
+                case (.flag, true):
+                    throw SweepError(
+                        .dataError, "field \(key) takes a value, not true/false", subject: at,
+                        fix: "write \"\(key)\": \"…\"")
                 }
             }
         }

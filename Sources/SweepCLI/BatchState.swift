@@ -29,5 +29,9 @@ final class BatchState: Sendable {
 
     func fail() { state.withLock { $0.failures += 1 } }
     /// Counts a finished job and returns how many have finished.
-    func finished() -> Int { state.withLock { s in s.done += 1; return s.done } }
+    func finished() -> Int {
+        state.withLock { s in
+            s.done += 1; return s.done
+        }
+    }
 }

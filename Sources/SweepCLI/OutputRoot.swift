@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import SweepSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The folder a batch's outputs must stay in: the current folder, or `--out-dir`.
 ///
@@ -39,15 +40,17 @@ struct OutputRoot {
     func resolve(_ output: String, at: String) throws -> String {
         if output.hasPrefix("/") {
             guard allowAbsolute else {
-                throw SweepError(.dataError, "the output \(output) is an absolute path", subject: at,
-                                 fix: "write it relative to the output folder (\(path)), or pass --allow-absolute")
+                throw SweepError(
+                    .dataError, "the output \(output) is an absolute path", subject: at,
+                    fix: "write it relative to the output folder (\(path)), or pass --allow-absolute")
             }
             return output
         }
         let joined = path == "." ? output : path + "/" + output
         if !allowAbsolute && !Self.contains(canonical, Self.canonical(joined)) {
-            throw SweepError(.dataError, "the output \(output) leaves the output folder (\(path))", subject: at,
-                             fix: "keep outputs inside it (no .. or symlinks out), or pass --allow-absolute")
+            throw SweepError(
+                .dataError, "the output \(output) leaves the output folder (\(path))", subject: at,
+                fix: "keep outputs inside it (no .. or symlinks out), or pass --allow-absolute")
         }
         return joined
     }
@@ -61,7 +64,7 @@ struct OutputRoot {
     /// resolved to its real path (symlinks followed); the missing rest is taken as written.
     static func canonical(_ path: String) -> String {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        var current = ""           // "" stands for the root folder
+        var current = ""  // "" stands for the root folder
         var existing = true
         for part in absolute.split(separator: "/") where part != "." {
             if part == ".." {

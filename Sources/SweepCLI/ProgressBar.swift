@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A one-line progress bar on stderr (frames, frames per second, ETA), drawn only when
 /// both stdout and stderr are terminals.
@@ -53,8 +54,9 @@ final class ProgressBar: Sendable {
             let elapsed = now.timeIntervalSince(start)
             let fps = elapsed > 0 ? Double(done) / elapsed : 0
             let (firstDone, firstTime) = st.first ?? (done, now)
-            st.shownETA = Self.eta(frames: done - firstDone, seconds: now.timeIntervalSince(firstTime), remaining: total - done,
-                                   previous: st.shownETA.map { max(0, $0 - sinceDraw) })
+            st.shownETA = Self.eta(
+                frames: done - firstDone, seconds: now.timeIntervalSince(firstTime), remaining: total - done,
+                previous: st.shownETA.map { max(0, $0 - sinceDraw) })
             let width = 24
             let filled = total > 0 ? width * done / total : 0
             let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)

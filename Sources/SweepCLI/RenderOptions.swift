@@ -80,8 +80,9 @@ package struct RenderOptions: Sendable {
         if let v = r.value("hold") { hold = try ValueParser.double(v, option: "--hold", range: 0...3600) }
         if let v = r.value("ease") { curve = try ValueParser.curve(v) }
         if let v = r.value("loop") { loop = try ValueParser.loop(v) }
-        let anim = RenderSpec.sweep(from: from, to: to, duration: Self.sweepTime(pass: duration, hold: hold), hold: Self.holdTime(pass: duration, hold: hold),
-                                    curve: curve, loop: loop)
+        let anim = RenderSpec.sweep(
+            from: from, to: to, duration: Self.sweepTime(pass: duration, hold: hold), hold: Self.holdTime(pass: duration, hold: hold),
+            curve: curve, loop: loop)
         var o = RenderOptions(spec: RenderSpec(before: .file(""), after: nil, animation: anim))
         o.sweepSplit = (holdTime(pass: duration, hold: hold), sweepTime(pass: duration, hold: hold))
         o.preset = r.value("preset")
@@ -151,7 +152,9 @@ package struct RenderOptions: Sendable {
             o.spec.videoOptions.append(("crf", String(crf)))
         }
         if let v = r.value("encoder-preset") { o.spec.videoOptions.append(("preset", v)) }
-        if let v = r.value("bitrate") { o.spec.videoOptions.append(("b", String(try ValueParser.bytes(v, option: "--bitrate", minimum: 1000)))) }
+        if let v = r.value("bitrate") {
+            o.spec.videoOptions.append(("b", String(try ValueParser.bytes(v, option: "--bitrate", minimum: 1000))))
+        }
         o.spec.codec = r.value("codec")
         // The interactive page (.html).
         o.spec.html.retina = r.flag("retina")
@@ -162,7 +165,8 @@ package struct RenderOptions: Sendable {
         o.spec.html.posterURL = r.value("poster-url")
         for (name, value) in r.options where name == "codec-opt" {
             guard let value, let eq = value.firstIndex(of: "="), eq != value.startIndex else {
-                throw SweepError(.usage, "'\(value ?? "")' is not key=value", subject: "--codec-opt", fix: "write e.g. --codec-opt tune=film")
+                throw SweepError(
+                    .usage, "'\(value ?? "")' is not key=value", subject: "--codec-opt", fix: "write e.g. --codec-opt tune=film")
             }
             o.spec.videoOptions.append((String(value[..<eq]), String(value[value.index(after: eq)...])))
         }
@@ -174,17 +178,19 @@ package struct RenderOptions: Sendable {
     package mutating func resolveLooks(_ library: PresetLibrary) throws {
         if let format {
             let f = try library.format(format)
-            let kept = Set(["size", "fps", "codec", "max-bytes"].filter(given.contains).compactMap { flag in
-                OptionNames.flags.first { $0.value == "--" + flag }?.key
-            })
+            let kept = Set(
+                ["size", "fps", "codec", "max-bytes"].filter(given.contains).compactMap { flag in
+                    OptionNames.flags.first { $0.value == "--" + flag }?.key
+                })
             f.apply(to: &spec, keeping: kept)
             if !given.contains("duration"), let d = f.duration {
                 // The format's duration is the whole pass: the sweep fills what the holds leave.
                 duration = d
                 sweepSplit = (Self.holdTime(pass: d, hold: self.hold ?? 0.5), Self.sweepTime(pass: d, hold: self.hold ?? 0.5))
-                spec.animation = RenderSpec.sweep(from: from ?? 1, to: to ?? 0, duration: Self.sweepTime(pass: d, hold: self.hold ?? 0.5),
-                                                  hold: Self.holdTime(pass: d, hold: self.hold ?? 0.5),
-                                                  curve: curve ?? .easeInOut, loop: loop ?? .forever)
+                spec.animation = RenderSpec.sweep(
+                    from: from ?? 1, to: to ?? 0, duration: Self.sweepTime(pass: d, hold: self.hold ?? 0.5),
+                    hold: Self.holdTime(pass: d, hold: self.hold ?? 0.5),
+                    curve: curve ?? .easeInOut, loop: loop ?? .forever)
             }
             still = f.still
             if let out = output, URL(fileURLWithPath: out).pathExtension.isEmpty {
@@ -200,7 +206,12 @@ package struct RenderOptions: Sendable {
                 // video format) follows its extension, and --codec its codec.
                 if !given.contains("codec"), (try? OutputKind.infer(path: out, codec: spec.codec)) == nil { spec.codec = nil }
                 let chosen = try OutputKind.infer(path: out, codec: spec.codec)
-                let name: String? = switch chosen { case .gif: "gif"; case let .video(c, _): c.name; default: nil }
+                let name: String? =
+                    switch chosen {
+                    case .gif: "gif";
+                    case let .video(c, _): c.name;
+                    default: nil
+                    }
                 if let wanted = f.codec, let name, name != wanted {
                     var note = "\(format) is made for \(wanted); this is \(name), so the platform's own limits no longer apply"
                     if !given.contains("max-bytes"), let m = f.maxBytes {
@@ -214,8 +225,9 @@ package struct RenderOptions: Sendable {
         if let preset {
             sweepSplit = nil
             let (p, file) = try library.animationPreset(preset)
-            spec.animation = try p.animation(library: library, from: from ?? 1, to: to ?? 0, duration: duration,
-                                             curve: curve, file: file)
+            spec.animation = try p.animation(
+                library: library, from: from ?? 1, to: to ?? 0, duration: duration,
+                curve: curve, file: file)
             if let loop { spec.animation.loop = loop }
             if beforeLook == nil && afterLook == nil && afterOverrides.isEmpty { return }
         }

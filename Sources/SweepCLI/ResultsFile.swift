@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-import Synchronization
 import SweepSupport
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The results JSONL, one line per finished job, written to the batch's hidden temporary
 /// file (an ``AtomicOutput`` the batch commits at the end).
@@ -23,7 +24,9 @@ final class ResultsFile: Sendable {
     }
 
     func append(_ record: [String: Any]) {
-        guard let data = try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        guard let data = try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return
+        }
         handle.withLock { h in
             guard let h else { return }
             _ = data.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, h) }

@@ -27,14 +27,17 @@ package struct Shard: Sendable, Equatable {
     package static func resolve(option: String?, environment env: [String: String]) throws -> Shard? {
         func make(_ k: Int?, _ n: Int?, _ source: String) throws -> Shard {
             guard let k, let n, (1...maxCount).contains(n), k >= 0, k < n else {
-                throw SweepError(.usage, "shard from \(source) is not K/N with 0 ≤ K < N ≤ \(maxCount)", subject: source,
-                                 fix: "use e.g. --shard 0/4")
+                throw SweepError(
+                    .usage, "shard from \(source) is not K/N with 0 ≤ K < N ≤ \(maxCount)", subject: source,
+                    fix: "use e.g. --shard 0/4")
             }
             return Shard(index: k, count: n)
         }
         if let option {
             let parts = option.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 2 else { throw SweepError(.usage, "'\(option)' is not K/N", subject: "--shard", fix: "use e.g. --shard 0/4") }
+            guard parts.count == 2 else {
+                throw SweepError(.usage, "'\(option)' is not K/N", subject: "--shard", fix: "use e.g. --shard 0/4")
+            }
             return try make(Int(parts[0]), Int(parts[1]), "--shard")
         }
         if let k = env["JOB_COMPLETION_INDEX"] {

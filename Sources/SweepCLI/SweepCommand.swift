@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import SweepImaging
 import SweepMedia
 import SweepPipeline
 import SweepSupport
 import SweepTimeline
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The `sweep` command line: parses, runs, prints one line per message, and maps errors
 /// to sysexits codes. `main.swift` only calls ``run(_:)``.
@@ -15,120 +16,120 @@ package enum SweepCommand {
     package static let version = "0.1.0"
 
     static let usage = """
-    sweep \(version): animated before/after comparisons as GIF, video and stills
+        sweep \(version): animated before/after comparisons as GIF, video and stills
 
-    usage:
-      sweep demo [-o DIR]                          render the built-in demo (DIR/demo.gif, DIR/demo.mp4)
-      sweep render BEFORE [AFTER] -o OUT [options] OUT: .gif .mp4 .mov .webm .mkv .webp .apng .html or f-%04d.png
-      sweep preview BEFORE [AFTER] -o OUT.png|.jpg|.webp [--position P] [options]
-      sweep plan PRESET -o PLAN.png [BEFORE [AFTER]]   a picture of an animation preset
-      sweep presets list [looks|animations|formats] | sweep presets show NAME
-      sweep batch JOBS.jsonl [--jobs N] [--results FILE] [--shard K/N] [--resume]
-      sweep --version | --help | COMMAND --help
+        usage:
+          sweep demo [-o DIR]                          render the built-in demo (DIR/demo.gif, DIR/demo.mp4)
+          sweep render BEFORE [AFTER] -o OUT [options] OUT: .gif .mp4 .mov .webm .mkv .webp .apng .html or f-%04d.png
+          sweep preview BEFORE [AFTER] -o OUT.png|.jpg|.webp [--position P] [options]
+          sweep plan PRESET -o PLAN.png [BEFORE [AFTER]]   a picture of an animation preset
+          sweep presets list [looks|animations|formats] | sweep presets show NAME
+          sweep batch JOBS.jsonl [--jobs N] [--results FILE] [--shard K/N] [--resume]
+          sweep --version | --help | COMMAND --help
 
-    exit codes: 0 ok, 64 usage, 65 bad input data, 66 missing input, 69 unavailable,
-                70 internal, 73 cannot create output, 74 I/O error
-    """
+        exit codes: 0 ok, 64 usage, 65 bad input data, 66 missing input, 69 unavailable,
+                    70 internal, 73 cannot create output, 74 I/O error
+        """
 
     static let renderHelp = """
-    sweep render BEFORE [AFTER] -o OUT [options]      (one photo: AFTER is BEFORE with --look)
-    Renders the split sweeping from before to after as a GIF, a video or a PNG sequence.
+        sweep render BEFORE [AFTER] -o OUT [options]      (one photo: AFTER is BEFORE with --look)
+        Renders the split sweeping from before to after as a GIF, a video or a PNG sequence.
 
-    \(animationHelp)
-    output:
-    \(outputHelp)
-          --poster            also write OUT.poster.jpg (e.g. clip.mp4.poster.jpg), a still at --position
-          --position P        the poster's split position 0…1 (default 0.5); only with --poster
-    \(lookHelp)
-    """
+        \(animationHelp)
+        output:
+        \(outputHelp)
+              --poster            also write OUT.poster.jpg (e.g. clip.mp4.poster.jpg), a still at --position
+              --position P        the poster's split position 0…1 (default 0.5); only with --poster
+        \(lookHelp)
+        """
 
     static let previewHelp = """
-    sweep preview BEFORE [AFTER] -o OUT.png|.jpg|.webp [--position P] [options]
-    Writes one still of the comparison (a social preview, a thumbnail).
+        sweep preview BEFORE [AFTER] -o OUT.png|.jpg|.webp [--position P] [options]
+        Writes one still of the comparison (a social preview, a thumbnail).
 
-          --position P        where the split rests: the share 0…1 of the width (height with
-                              --vertical) that shows BEFORE; 1 is all before, 0 all after (default 0.5)
-      -s, --size WxH          1200x630, 1200×630, 1080 (square), 1200x or x630 (keep the aspect ratio);
-                              default: the before image's, within 1920 px
-      -f, --format NAME       og-image (or a .json);  --max-bytes N  refuse a still over N bytes
-          --fit fill|fit|stretch, --max-pixels N
-    \(lookHelp)
-    """
+              --position P        where the split rests: the share 0…1 of the width (height with
+                                  --vertical) that shows BEFORE; 1 is all before, 0 all after (default 0.5)
+          -s, --size WxH          1200x630, 1200×630, 1080 (square), 1200x or x630 (keep the aspect ratio);
+                                  default: the before image's, within 1920 px
+          -f, --format NAME       og-image (or a .json);  --max-bytes N  refuse a still over N bytes
+              --fit fill|fit|stretch, --max-pixels N
+        \(lookHelp)
+        """
 
     static let demoHelp = """
-    sweep demo [-o DIR] [options]
-    Renders the built-in demo, a flat landscape and its graded version, to DIR/demo.gif and
-    DIR/demo.mp4 (DIR defaults to out), both 600x800 unless --size says otherwise.
-    Takes render's options (see sweep render --help); --from, --to, --duration, --ease or
-    --hold replace the demo's own loop around the middle with a plain sweep.
-    """
+        sweep demo [-o DIR] [options]
+        Renders the built-in demo, a flat landscape and its graded version, to DIR/demo.gif and
+        DIR/demo.mp4 (DIR defaults to out), both 600x800 unless --size says otherwise.
+        Takes render's options (see sweep render --help); --from, --to, --duration, --ease or
+        --hold replace the demo's own loop around the middle with a plain sweep.
+        """
 
     static let animationHelp = """
-    animation:
-      -p, --preset NAME|FILE  reveal, compare, look-tour, spring-peek, or a .json
-                              (--from/--to retarget it, --duration rescales it, --ease replaces its sweeps)
-      -d, --duration S        length of one pass, holds included (default 4: 0.5 hold, 3 sweep, 0.5 hold)
-          --hold S            pause at each end, within the duration (default 0.5, at most a quarter of it)
-          --from P, --to P    split positions 0…1, the share showing before (default 1 → 0)
-          --ease NAME         linear, ease-in, ease-out, ease-in-out, spring, smooth, snappy, bouncy, hold
-          --loop MODE         forever (default), once, N, boomerang
-          --reduce-motion cut|dissolve      honour reduced motion;  --strict  refuse flashing output
-    """
+        animation:
+          -p, --preset NAME|FILE  reveal, compare, look-tour, spring-peek, or a .json
+                                  (--from/--to retarget it, --duration rescales it, --ease replaces its sweeps)
+          -d, --duration S        length of one pass, holds included (default 4: 0.5 hold, 3 sweep, 0.5 hold)
+              --hold S            pause at each end, within the duration (default 0.5, at most a quarter of it)
+              --from P, --to P    split positions 0…1, the share showing before (default 1 → 0)
+              --ease NAME         linear, ease-in, ease-out, ease-in-out, spring, smooth, snappy, bouncy, hold
+              --loop MODE         forever (default), once, N, boomerang
+              --reduce-motion cut|dissolve      honour reduced motion;  --strict  refuse flashing output
+        """
 
     static let outputHelp = """
-      -o, --output OUT        the file to write; its extension picks the format (a f-%04d.png pattern: PNG frames)
-      -f, --format NAME       instagram-square, instagram-portrait, story, x-post, x-post-gif, linkedin,
-                              youtube-shorts, og-image, github-readme (or a .json); options win over it
-      -s, --size WxH          1080x1080, 1080×1080, 1080 (square), 640x or x480 (keep the aspect ratio);
-                              default: the before image's, within 800 px for GIF, 1920 otherwise
-          --fps N             frames per second (default 30)
-      -c, --codec NAME        h264 (.mp4), hevc, vp9 (.webm), webp (.webp), apng (.apng), prores (.mov), gif (.gif)
-          --crf N, --encoder-preset NAME, --bitrate 5M, --codec-opt KEY=VALUE (repeatable)
-          --colors N, --dither none|ordered|diffusion, --lossy N, --max-bytes 15MB   (GIF)
-          --poster            also write OUT.poster.jpg, a still of the comparison (a page links it as og:image)
-          --retina, --fragment, --page-images jpeg|webp|png, --poster-url URL     (.html, an interactive page)
-          --fit fill|fit|stretch, --max-pixels N
-    """
+          -o, --output OUT        the file to write; its extension picks the format (a f-%04d.png pattern: PNG frames)
+          -f, --format NAME       instagram-square, instagram-portrait, story, x-post, x-post-gif, linkedin,
+                                  youtube-shorts, og-image, github-readme (or a .json); options win over it
+          -s, --size WxH          1080x1080, 1080×1080, 1080 (square), 640x or x480 (keep the aspect ratio);
+                                  default: the before image's, within 800 px for GIF, 1920 otherwise
+              --fps N             frames per second (default 30)
+          -c, --codec NAME        h264 (.mp4), hevc, vp9 (.webm), webp (.webp), apng (.apng), prores (.mov), gif (.gif)
+              --crf N, --encoder-preset NAME, --bitrate 5M, --codec-opt KEY=VALUE (repeatable)
+              --colors N, --dither none|ordered|diffusion, --lossy N, --max-bytes 15MB   (GIF)
+              --poster            also write OUT.poster.jpg, a still of the comparison (a page links it as og:image)
+              --retina, --fragment, --page-images jpeg|webp|png, --poster-url URL     (.html, an interactive page)
+              --fit fill|fit|stretch, --max-pixels N
+        """
 
     static let lookHelp = """
-    look:
-          --look NAME|FILE    the after side's look (vivid, noir, dream, or a .json)
-          --before-look NAME|FILE;  --brightness B, --contrast C, --saturation S, --hue DEG (after side)
-          --no-handle, --no-labels, --hard-edge, --rtl, --vertical, --ui-scale X, --corner-radius PT
-          --before-label T, --after-label T, --font FAMILY, --background #RRGGBB[AA]
-          --divider-width PT, --divider-color C, --knob-size PT, --knob-color C, --glyph-color C,
-          --label-size PT, --label-weight 100…1000, --label-color C, --capsule-color C
-    messages:
-      -q, --quiet             no progress or summary;  --json   a JSON summary (or error) on stdout
-    """
+        look:
+              --look NAME|FILE    the after side's look (vivid, noir, dream, or a .json)
+              --before-look NAME|FILE;  --brightness B, --contrast C, --saturation S, --hue DEG (after side)
+              --no-handle, --no-labels, --hard-edge, --rtl, --vertical, --ui-scale X, --corner-radius PT
+              --before-label T, --after-label T, --font FAMILY, --background #RRGGBB[AA]
+              --divider-width PT, --divider-color C, --knob-size PT, --knob-color C, --glyph-color C,
+              --label-size PT, --label-weight 100…1000, --label-color C, --capsule-color C
+        messages:
+          -q, --quiet             no progress or summary;  --json   a JSON summary (or error) on stdout
+        """
 
     static let batchHelp = """
-    sweep batch JOBS.jsonl [--jobs N] [--results FILE] [--shard K/N] [--resume] [--out-dir DIR] [--allow-absolute] [--quiet]
+        sweep batch JOBS.jsonl [--jobs N] [--results FILE] [--shard K/N] [--resume] [--out-dir DIR] [--allow-absolute] [--quiet]
 
-    One job per line: a JSON object with "before", "after" (optional), "output" and any of
-    render's long options as keys, e.g.
-      {"before": "a.jpg", "after": "b.jpg", "output": "out/1.gif", "size": "720x720", "no-handle": true}
-    --jobs N        jobs at once (default: the number of cores)
-    --results FILE  where the results go (default: JOBS.results.jsonl), one line per job
-    --shard K/N     only jobs with index % N == K; by default from JOB_COMPLETION_INDEX and
-                    JOB_COMPLETIONS (Kubernetes Indexed Jobs) or SLURM_ARRAY_TASK_ID,
-                    SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT (Slurm job arrays)
-    --resume        skip jobs whose output is complete (checked against its .sweep.json record)
-    --out-dir DIR   outputs are relative to DIR (default: the current folder) and must stay in it
-    --allow-absolute  also accept absolute outputs and outputs outside the output folder
-    Exits 0 when every job succeeded, 65 when any failed.
-    """
+        One job per line: a JSON object with "before", "after" (optional), "output" and any of
+        render's long options as keys, e.g.
+          {"before": "a.jpg", "after": "b.jpg", "output": "out/1.gif", "size": "720x720", "no-handle": true}
+        --jobs N        jobs at once (default: the number of cores)
+        --results FILE  where the results go (default: JOBS.results.jsonl), one line per job
+        --shard K/N     only jobs with index % N == K; by default from JOB_COMPLETION_INDEX and
+                        JOB_COMPLETIONS (Kubernetes Indexed Jobs) or SLURM_ARRAY_TASK_ID,
+                        SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT (Slurm job arrays)
+        --resume        skip jobs whose output is complete (checked against its .sweep.json record)
+        --out-dir DIR   outputs are relative to DIR (default: the current folder) and must stay in it
+        --allow-absolute  also accept absolute outputs and outputs outside the output folder
+        Exits 0 when every job succeeded, 65 when any failed.
+        """
 
     static let planHelp = """
-    sweep plan PRESET -o PLAN.png [BEFORE [AFTER]] [--reduce-motion cut|dissolve] [render options]
-    Draws each animated value over time with its keyframes, above a storyboard of six frames
-    (300x400 each unless --size says otherwise; the built-in demo pictures without BEFORE).
-    """
+        sweep plan PRESET -o PLAN.png [BEFORE [AFTER]] [--reduce-motion cut|dissolve] [render options]
+        Draws each animated value over time with its keyframes, above a storyboard of six frames
+        (300x400 each unless --size says otherwise; the built-in demo pictures without BEFORE).
+        """
 
     static let presetsHelp = """
-    sweep presets list [looks|animations|formats]    names and descriptions
-    sweep presets show NAME                         the preset file
-    """
+        sweep presets list [looks|animations|formats]    names and descriptions
+        sweep presets show NAME                         the preset file
+        """
 
     /// Runs the command line `args` (without the program name) and returns the exit code.
     package static func run(_ args: [String]) -> Int32 {
@@ -170,7 +171,8 @@ package enum SweepCommand {
         let subject: String? = e.subject ?? e.field.map(OptionNames.flag)
         body["subject"] = subject.map { $0 as Any } ?? NSNull()
         body["fix"] = e.fix.map { $0 as Any } ?? NSNull()
-        let data = (try? JSONSerialization.data(withJSONObject: ["error": body], options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        let data =
+            (try? JSONSerialization.data(withJSONObject: ["error": body], options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 
@@ -205,7 +207,9 @@ package enum SweepCommand {
             let failed = try BatchCommand.run(rest)
             if failed > 0 { throw SweepError(.dataError, "\(failed) job(s) failed", subject: "batch", fix: "see the results file") }
         default:
-            let hint = Suggestion.nearest(command, in: ["demo", "render", "preview", "plan", "presets", "batch"]).map { "did you mean \($0)?" } ?? "see sweep --help"
+            let hint =
+                Suggestion.nearest(command, in: ["demo", "render", "preview", "plan", "presets", "batch"]).map { "did you mean \($0)?" }
+                ?? "see sweep --help"
             throw SweepError(.usage, "unknown command", subject: command, fix: hint)
         }
     }
@@ -243,8 +247,9 @@ package enum SweepCommand {
         }
         let kind = try OutputKind.infer(path: out, codec: o.spec.codec)
         if o.positionGiven && !o.poster {
-            throw SweepError(.usage, "an animation moves the split, so a resting position means nothing here", subject: "--position",
-                             fix: "use sweep preview for a still, add --poster to set the poster's position, or --from/--to for the sweep")
+            throw SweepError(
+                .usage, "an animation moves the split, so a resting position means nothing here", subject: "--position",
+                fix: "use sweep preview for a still, add --poster to set the poster's position, or --from/--to for the sweep")
         }
         let posterPath = posterPath(for: out)
         if o.poster, kind == .html, o.spec.html.posterURL == nil {
@@ -274,11 +279,15 @@ package enum SweepCommand {
         let library = PresetLibrary.locate()
         switch (args.first, args.count) {
         case ("list", _):
-            let kinds = args.count > 1 ? [try ValueParser.choice(args[1], option: "presets list", as: PresetLibrary.Kind.self)]
-                                       : PresetLibrary.Kind.allCases
+            let kinds =
+                args.count > 1
+                ? [try ValueParser.choice(args[1], option: "presets list", as: PresetLibrary.Kind.self)]
+                : PresetLibrary.Kind.allCases
             for kind in kinds {
                 print("\(kind.rawValue):")
-                for n in library.names(kind) { print("  \(n.padding(toLength: 20, withPad: " ", startingAt: 0)) \(library.describe(n, kind: kind))") }
+                for n in library.names(kind) {
+                    print("  \(n.padding(toLength: 20, withPad: " ", startingAt: 0)) \(library.describe(n, kind: kind))")
+                }
             }
         case ("show", 2):
             let name = args[1]
@@ -288,8 +297,9 @@ package enum SweepCommand {
                 return
             }
             let all = PresetLibrary.Kind.allCases.flatMap { library.names($0) }
-            throw SweepError(.usage, "no preset called '\(name)'", subject: "presets show",
-                             fix: Suggestion.nearest(name, in: all).map { "did you mean \($0)?" } ?? "see sweep presets list")
+            throw SweepError(
+                .usage, "no preset called '\(name)'", subject: "presets show",
+                fix: Suggestion.nearest(name, in: all).map { "did you mean \($0)?" } ?? "see sweep presets list")
         default:
             throw SweepError(.usage, "unknown presets command", subject: "presets", fix: "use: sweep presets list | show NAME")
         }
@@ -339,7 +349,9 @@ package enum SweepCommand {
         o.spec.after = .image(DemoScenes.gradedLandscape())
         // The scenes are 900x1200; both outputs take one size within the GIF's 800 px default.
         if o.spec.width == nil && o.spec.height == nil { (o.spec.width, o.spec.height) = (600, 800) }
-        if !args.contains(where: { ["--from", "--to", "--duration", "-d", "--ease", "--hold"].contains($0.split(separator: "=").first.map(String.init) ?? $0) }) {
+        if !args.contains(where: {
+            ["--from", "--to", "--duration", "-d", "--ease", "--hold"].contains($0.split(separator: "=").first.map(String.init) ?? $0)
+        }) {
             o.spec.animation = RenderSpec.demoAnimation
             o.sweepSplit = nil
         }
@@ -356,7 +368,7 @@ package enum SweepCommand {
             let enc = JSONEncoder()
             enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             var r = r
-            r.seconds = (r.seconds * 1000).rounded() / 1000 // milliseconds, as in batch results
+            r.seconds = (r.seconds * 1000).rounded() / 1000  // milliseconds, as in batch results
             if let data = try? enc.encode(r) { print(String(decoding: data, as: UTF8.self)) }
             return
         }
@@ -367,21 +379,27 @@ package enum SweepCommand {
 
     /// The one-line summary of a render.
     static func summary(_ r: RenderResult, split: (hold: Double, sweep: Double)?) -> String {
-        let size = r.bytes >= 1_000_000 ? String(format: "%.2f MB", Double(r.bytes) / 1e6) : String(format: "%.0f KB", Double(r.bytes) / 1e3)
+        let size =
+            r.bytes >= 1_000_000 ? String(format: "%.2f MB", Double(r.bytes) / 1e6) : String(format: "%.0f KB", Double(r.bytes) / 1e3)
         if r.fps == 0 {  // a still: no frames or playing time to speak of
             return String(format: "wrote %@ (%@, %dx%d, still) in %.2f s", r.output, size, r.width, r.height, r.seconds)
         }
         // A GIF stores identical neighbouring frames once, with a longer delay: say so.
-        let frames = r.format.hasPrefix("html") ? "interactive"  // the browser draws the frames
-            : r.framesWritten == r.frames ? "\(r.frames) frames"
-            : "\(r.framesWritten) frames stored, \(r.frames) rendered (identical neighbours merged)"
+        let frames =
+            r.format.hasPrefix("html")
+            ? "interactive"  // the browser draws the frames
+            : r.framesWritten == r.frames
+                ? "\(r.frames) frames"
+                : "\(r.framesWritten) frames stored, \(r.frames) rendered (identical neighbours merged)"
         var length = String(format: "%.2f s", r.duration)
         if let split, split.hold > 0, abs(2 * split.hold + split.sweep - r.duration) < 0.001 {
             // Tenths at least ("3.0 s sweep"), more only when the value has them.
             func t(_ v: Double) -> String { (v * 10).rounded() == v * 10 ? String(format: "%.1f", v) : String(format: "%g", v) }
             length += ": \(t(split.hold)) s hold, \(t(split.sweep)) s sweep, \(t(split.hold)) s hold"
         }
-        return String(format: "wrote %@ (%@, %dx%d, %@, %@) in %.2f s", TerminalText.escape(r.output), size, r.width, r.height, frames, length, r.seconds)
+        return String(
+            format: "wrote %@ (%@, %dx%d, %@, %@) in %.2f s", TerminalText.escape(r.output), size, r.width, r.height, frames, length,
+            r.seconds)
     }
 
     /// Prints one message line on stderr, control characters escaped (see ``TerminalText``);

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SweepSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Text from strangers (file names, labels, job fields) made safe to print on a terminal.
 ///
@@ -49,7 +50,11 @@ enum TerminalText {
         var done = 0
         while done < bytes.count {
             let n = bytes.withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
-            if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else {
+            if n > 0 {
+                done += n
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
                 if n < 0 && errno == EPIPE && fd == 2 {
                     // Whoever read our messages is gone: end as SIGPIPE would have ended us
                     // (SIGPIPE itself is ignored so that writes fail instead), but cleanly.

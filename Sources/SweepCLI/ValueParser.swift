@@ -18,19 +18,23 @@ enum ValueParser {
 
     static func int(_ s: String, option: String, range: ClosedRange<Int>) throws -> Int {
         guard let v = Int(s) else {
-            throw SweepError(.usage, "'\(s)' is not a whole number", subject: option,
-                             fix: "give a whole number in \(range.lowerBound)…\(range.upperBound)")
+            throw SweepError(
+                .usage, "'\(s)' is not a whole number", subject: option,
+                fix: "give a whole number in \(range.lowerBound)…\(range.upperBound)")
         }
         guard range.contains(v) else {
-            throw SweepError(.usage, "\(s) is out of range", subject: option,
-                             fix: "give a whole number in \(range.lowerBound)…\(range.upperBound)")
+            throw SweepError(
+                .usage, "\(s) is out of range", subject: option,
+                fix: "give a whole number in \(range.lowerBound)…\(range.upperBound)")
         }
         return v
     }
 
     /// A byte count: 15000000, 15MB, 10MiB, 500KB.
     static func bytes(_ s: String, option: String, minimum: Double = 1024) throws -> Int {
-        let units: [(String, Double)] = [("KiB", 1024), ("MiB", 1_048_576), ("KB", 1000), ("MB", 1_000_000), ("K", 1000), ("M", 1_000_000), ("B", 1)]
+        let units: [(String, Double)] = [
+            ("KiB", 1024), ("MiB", 1_048_576), ("KB", 1000), ("MB", 1_000_000), ("K", 1000), ("M", 1_000_000), ("B", 1),
+        ]
         var text = s.trimmingCharacters(in: .whitespaces)
         var factor = 1.0
         for (u, f) in units where text.uppercased().hasSuffix(u.uppercased()) {
@@ -43,8 +47,9 @@ enum ValueParser {
         }
         // A well-formed size that is too small or too large is a range error, not a syntax one.
         guard v * factor >= minimum, v * factor <= 1e12 else {
-            throw SweepError(.usage, "\(s) is out of range", subject: option,
-                             fix: "give at least \(Self.byteText(minimum)) (e.g. 15MB, 10MiB or 500000)")
+            throw SweepError(
+                .usage, "\(s) is out of range", subject: option,
+                fix: "give at least \(Self.byteText(minimum)) (e.g. 15MB, 10MiB or 500000)")
         }
         return Int(v * factor)
     }
@@ -55,8 +60,9 @@ enum ValueParser {
     static func size(_ s: String, option: String = "--size") throws -> (Int?, Int?) {
         let text = s.lowercased().replacingOccurrences(of: "×", with: "x").trimmingCharacters(in: .whitespaces)
         let parts = text.split(separator: "x", omittingEmptySubsequences: false)
-        let bad = SweepError(.usage, "'\(s)' is not a size", subject: option,
-                             fix: "write WIDTHxHEIGHT (1080x1080), one side for a square (1080), or 640x / x480 to keep the aspect ratio")
+        let bad = SweepError(
+            .usage, "'\(s)' is not a size", subject: option,
+            fix: "write WIDTHxHEIGHT (1080x1080), one side for a square (1080), or 640x / x480 to keep the aspect ratio")
         let sides: [Int?]
         switch parts.count {
         case 1: guard let v = Int(parts[0]) else { throw bad }; sides = [v, v]
@@ -77,7 +83,8 @@ enum ValueParser {
 
     static func curve(_ s: String, option: String = "--ease") throws -> Curve {
         if let c = Curve.named[s] { return c }
-        let hint = Suggestion.nearest(s, in: Array(Curve.named.keys).sorted()).map { "did you mean \($0)?" }
+        let hint =
+            Suggestion.nearest(s, in: Array(Curve.named.keys).sorted()).map { "did you mean \($0)?" }
             ?? "use one of \(Curve.named.keys.sorted().joined(separator: ", "))"
         throw SweepError(.usage, "unknown curve '\(s)'", subject: option, fix: hint)
     }
@@ -107,7 +114,8 @@ enum ValueParser {
         var hex = s
         if hex.hasPrefix("#") { hex.removeFirst() }
         guard hex.count == 6 || hex.count == 8, let v = UInt32(hex, radix: 16) else {
-            throw SweepError(.usage, "'\(s)' is not a colour", subject: option, fix: "write #RRGGBB, #RRGGBBAA, white, black or transparent")
+            throw SweepError(
+                .usage, "'\(s)' is not a colour", subject: option, fix: "write #RRGGBB, #RRGGBBAA, white, black or transparent")
         }
         if hex.count == 6 { return RGBA8(r: UInt8(v >> 16 & 0xff), g: UInt8(v >> 8 & 0xff), b: UInt8(v & 0xff)) }
         return RGBA8(r: UInt8(v >> 24), g: UInt8(v >> 16 & 0xff), b: UInt8(v >> 8 & 0xff), a: UInt8(v & 0xff))

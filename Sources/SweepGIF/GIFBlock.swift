@@ -26,8 +26,9 @@ struct GIFBlock {
         for (i, c) in colors.enumerated() { map[c] = UInt8(i) }
         let newTransparent = transparent.map { _ in colors.count }
         if let t = transparent { map[t] = UInt8(colors.count) }
-        return GIFBlock(rect: rect, data: data.map { map[Int($0)] }, transparent: newTransparent,
-                        localColors: colors.map { palette.colors[$0] })
+        return GIFBlock(
+            rect: rect, data: data.map { map[Int($0)] }, transparent: newTransparent,
+            localColors: colors.map { palette.colors[$0] })
     }
 
     /// giflib's colour map for the local table (caller frees), or nil.

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CGIF
 import SweepSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The byte sink behind giflib's output callback. giflib's extension writers ignore write
 /// errors, so the sink remembers the first failure itself and the writer checks it.
@@ -15,8 +16,9 @@ final class GIFFileSink {
     init(path: String) throws {
         self.path = path
         guard let f = fopen(path, "wb") else {
-            throw SweepError(.cannotCreate, "cannot create the file (\(String(cString: strerror(errno))))", subject: path,
-                             fix: "check the folder exists and is writable")
+            throw SweepError(
+                .cannotCreate, "cannot create the file (\(String(cString: strerror(errno))))", subject: path,
+                fix: "check the folder exists and is writable")
         }
         file = f
     }
@@ -37,8 +39,9 @@ final class GIFFileSink {
             self.file = nil
         }
         if failure != 0 {
-            throw SweepError(.ioError, "writing failed (\(String(cString: strerror(failure))))", subject: destination,
-                             fix: "check free disk space and permissions")
+            throw SweepError(
+                .ioError, "writing failed (\(String(cString: strerror(failure))))", subject: destination,
+                fix: "check free disk space and permissions")
         }
     }
 

@@ -40,8 +40,10 @@ public struct GIFPalette: Sendable {
     ///   - samples: images with their weights (screen time); sampled on a sparse grid.
     ///   - count: total entries including the transparent one when `transparent` is set.
     ///   - reserved: colours that must be present exactly.
-    public static func build(samples: [(image: RGBAImage, weight: Double)], count: Int,
-                             reserved: [RGBA8] = [], transparent: Bool = true) -> GIFPalette {
+    public static func build(
+        samples: [(image: RGBAImage, weight: Double)], count: Int,
+        reserved: [RGBA8] = [], transparent: Bool = true
+    ) -> GIFPalette {
         let visible = max(1, min(256, count) - (transparent ? 1 : 0))
         let fixed = Array(Set(reserved.map { RGBA8(r: $0.r, g: $0.g, b: $0.b) })).sorted { ($0.r, $0.g, $0.b) < ($1.r, $1.g, $1.b) }
         let fixedCount = min(fixed.count, visible)
@@ -49,8 +51,9 @@ public struct GIFPalette: Sendable {
         if let exact = exactColors(samples, limit: visible - fixedCount) {
             let extra = exact.filter { !fixed.contains($0) }
             let colors = Array(fixed.prefix(fixedCount)) + extra
-            return GIFPalette(colors: colors.isEmpty ? [.black] : colors, transparentIndex: transparent ? max(1, colors.count) : nil,
-                              isExact: true)
+            return GIFPalette(
+                colors: colors.isEmpty ? [.black] : colors, transparentIndex: transparent ? max(1, colors.count) : nil,
+                isExact: true)
         }
         // Weighted histogram on 5 bits per channel, keeping each bin's mean colour.
         var sums = [Double](repeating: 0, count: 32768 * 4)

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CGIF
 import SweepImaging
 import SweepSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Writes an animated GIF89a frame by frame through giflib, keeping one frame in memory.
 ///
@@ -43,8 +44,10 @@ public final class GIFWriter {
     ///   - lossy: extra colour error allowed in textured areas for smaller files; `nil`
     ///     chooses 0 for exact palettes and ``defaultLossy`` otherwise.
     ///   - loopCount: `nil` for no loop extension (play once); 0 for forever; n for n repeats.
-    public init(path: String, destination: String? = nil, width: Int, height: Int, palette: GIFPalette,
-                dither: DitherMode = .diffusion, lossy: Int? = nil, loopCount: Int? = 0) throws {
+    public init(
+        path: String, destination: String? = nil, width: Int, height: Int, palette: GIFPalette,
+        dither: DitherMode = .diffusion, lossy: Int? = nil, loopCount: Int? = 0
+    ) throws {
         precondition(width > 0 && width <= 65535 && height > 0 && height <= 65535)
         self.width = width
         self.height = height
@@ -53,9 +56,10 @@ public final class GIFWriter {
         sink = try GIFFileSink(path: path)
         // Auto: exact palettes stay lossless; photographic ones allow a little error in texture.
         globalMapper = PaletteMapper(palette: palette)
-        quantizer = FrameQuantizer(mapper: globalMapper, dither: dither,
-                                   lossy: lossy ?? (palette.isExact ? 0 : GIFWriter.defaultLossy),
-                                   width: width, height: height)
+        quantizer = FrameQuantizer(
+            mapper: globalMapper, dither: dither,
+            lossy: lossy ?? (palette.isExact ? 0 : GIFWriter.defaultLossy),
+            width: width, height: height)
         indices = [UInt8](repeating: 0, count: width * height)
         shown = [UInt32](repeating: 0, count: width * height)
         changed = [Bool](repeating: true, count: width * height)
@@ -85,8 +89,9 @@ public final class GIFWriter {
 
     private func gifError(_ code: Int32, _ what: String) -> SweepError {
         if sink.failure != 0 {
-            return SweepError(.ioError, "\(what): \(String(cString: strerror(sink.failure)))", subject: destination,
-                              fix: "check free disk space and permissions")
+            return SweepError(
+                .ioError, "\(what): \(String(cString: strerror(sink.failure)))", subject: destination,
+                fix: "check free disk space and permissions")
         }
         let text = GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
         return SweepError(.ioError, "\(what): \(text)", subject: destination, fix: nil)
@@ -206,7 +211,7 @@ public final class GIFWriter {
                 let want: UInt32
                 if isNew {
                     if let t, Int(v) == t {
-                        want = 0 // transparent in the source
+                        want = 0  // transparent in the source
                     } else {
                         let c = colors[Int(v)]
                         want = 0xFF00_0000 | UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)
@@ -218,8 +223,13 @@ public final class GIFWriter {
                 if isNew {
                     plain[i] = v
                 } else if plainPossible {
-                    let g = want == 0 ? Int16(t ?? 0) : globalMapper.exactIndex(of: RGBA8(r: UInt8((want >> 16) & 0xff),
-                                                                                        g: UInt8((want >> 8) & 0xff), b: UInt8(want & 0xff)))
+                    let g =
+                        want == 0
+                        ? Int16(t ?? 0)
+                        : globalMapper.exactIndex(
+                            of: RGBA8(
+                                r: UInt8((want >> 16) & 0xff),
+                                g: UInt8((want >> 8) & 0xff), b: UInt8(want & 0xff)))
                     if g >= 0 { plain[i] = UInt8(g) } else { plainPossible = false }
                 }
                 if let t, !first, want == shown[p] {
@@ -257,9 +267,10 @@ public final class GIFWriter {
         }
         let early = lzw.encode(block.data, minCodeSize: block.codeSize(globalTableSize: palette.tableSize), policy: .whereCheapest)
         if early.count < stream.count { stream = early }
-        var gcb = GraphicsControlBlock(DisposalMode: DISPOSE_DO_NOT, UserInputFlag: false,
-                                       DelayTime: Int32(max(2, min(65535, p.delay))),
-                                       TransparentColor: block.transparent.map(Int32.init) ?? NO_TRANSPARENT_COLOR)
+        var gcb = GraphicsControlBlock(
+            DisposalMode: DISPOSE_DO_NOT, UserInputFlag: false,
+            DelayTime: Int32(max(2, min(65535, p.delay))),
+            TransparentColor: block.transparent.map(Int32.init) ?? NO_TRANSPARENT_COLOR)
         var ext = [UInt8](repeating: 0, count: 4)
         let len = EGifGCBToExtension(&gcb, &ext)
         try check(EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, Int32(len), &ext), "cannot write a frame's timing")

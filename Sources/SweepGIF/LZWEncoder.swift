@@ -63,7 +63,7 @@ struct LZWEncoder {
                     bits.put(clear, width: width)
                 }
             }
-            bits.put(clear + 1, width: width) // end of information
+            bits.put(clear + 1, width: width)  // end of information
         }
         return bits.subBlocks()
     }
@@ -71,8 +71,10 @@ struct LZWEncoder {
     /// Parses greedily from `start` with a fresh dictionary, keeps in `codes` the codes of the
     /// cheapest stretch (in bits per pixel, counting the clear code that ends it) and returns
     /// where that stretch ends.
-    private mutating func parseStretch(_ d: UnsafeBufferPointer<UInt8>, from start: Int, minCodeSize: Int,
-                                       mask: UInt8, policy: Policy) -> Int {
+    private mutating func parseStretch(
+        _ d: UnsafeBufferPointer<UInt8>, from start: Int, minCodeSize: Int,
+        mask: UInt8, policy: Policy
+    ) -> Int {
         for slot in touched { child[Int(slot)] = -1 }
         touched.removeAll(keepingCapacity: true)
         codes.removeAll(keepingCapacity: true)
@@ -106,11 +108,13 @@ struct LZWEncoder {
                 }
                 guard j < n else { break }
                 let entries = next - clear - 2
-                if (policy == .whereCheapest || next == 4096) && entries >= Self.shortest && (entries % Self.checkpoint == 0 || next == 4096) {
+                if (policy == .whereCheapest || next == 4096) && entries >= Self.shortest
+                    && (entries % Self.checkpoint == 0 || next == 4096)
+                {
                     let rate = Double(bits + width) / Double(j - start)
                     if rate < best?.rate ?? .infinity { best = (rate, j, codes.count) }
                 }
-                if next == 4096 { break } // full: the stretch must end by now
+                if next == 4096 { break }  // full: the stretch must end by now
             }
             if j >= n, Double(bits) / Double(n - start) <= best?.rate ?? .infinity { return n }
             guard let best else { return j }

@@ -37,26 +37,33 @@ public struct Adjustments: Sendable, Equatable, Hashable, Codable {
     /// Linear interpolation per field (hue linearly in degrees, no wrapping).
     public func interpolated(to other: Adjustments, _ f: Double) -> Adjustments {
         func mix(_ a: Double, _ b: Double) -> Double { a + (b - a) * f }
-        return Adjustments(brightness: mix(brightness, other.brightness), contrast: mix(contrast, other.contrast),
-                           saturation: mix(saturation, other.saturation), hue: mix(hue, other.hue))
+        return Adjustments(
+            brightness: mix(brightness, other.brightness), contrast: mix(contrast, other.contrast),
+            saturation: mix(saturation, other.saturation), hue: mix(hue, other.hue))
     }
 
     /// The composed affine map: hue ∘ brightness ∘ contrast ∘ saturation.
     public var matrix: ColorMatrix {
         let s = saturation
-        let sat = ColorMatrix(m: [0.213 + 0.787 * s, 0.715 - 0.715 * s, 0.072 - 0.072 * s,
-                                  0.213 - 0.213 * s, 0.715 + 0.285 * s, 0.072 - 0.072 * s,
-                                  0.213 - 0.213 * s, 0.715 - 0.715 * s, 0.072 + 0.928 * s],
-                              offset: [0, 0, 0])
+        let sat = ColorMatrix(
+            m: [
+                0.213 + 0.787 * s, 0.715 - 0.715 * s, 0.072 - 0.072 * s,
+                0.213 - 0.213 * s, 0.715 + 0.285 * s, 0.072 - 0.072 * s,
+                0.213 - 0.213 * s, 0.715 - 0.715 * s, 0.072 + 0.928 * s,
+            ],
+            offset: [0, 0, 0])
         let c = contrast
         let con = ColorMatrix(m: [c, 0, 0, 0, c, 0, 0, 0, c], offset: [0.5 - 0.5 * c, 0.5 - 0.5 * c, 0.5 - 0.5 * c])
         let bri = ColorMatrix(m: [1, 0, 0, 0, 1, 0, 0, 0, 1], offset: [brightness, brightness, brightness])
         let th = hue * Double.pi / 180
         let a = cos(th), b = sin(th)
-        let rot = ColorMatrix(m: [0.213 + 0.787 * a - 0.213 * b, 0.715 - 0.715 * a - 0.715 * b, 0.072 - 0.072 * a + 0.928 * b,
-                                  0.213 - 0.213 * a + 0.143 * b, 0.715 + 0.285 * a + 0.140 * b, 0.072 - 0.072 * a - 0.283 * b,
-                                  0.213 - 0.213 * a - 0.787 * b, 0.715 - 0.715 * a + 0.715 * b, 0.072 + 0.928 * a + 0.072 * b],
-                              offset: [0, 0, 0])
+        let rot = ColorMatrix(
+            m: [
+                0.213 + 0.787 * a - 0.213 * b, 0.715 - 0.715 * a - 0.715 * b, 0.072 - 0.072 * a + 0.928 * b,
+                0.213 - 0.213 * a + 0.143 * b, 0.715 + 0.285 * a + 0.140 * b, 0.072 - 0.072 * a - 0.283 * b,
+                0.213 - 0.213 * a - 0.787 * b, 0.715 - 0.715 * a + 0.715 * b, 0.072 + 0.928 * a + 0.072 * b,
+            ],
+            offset: [0, 0, 0])
         return rot.after(bri.after(con.after(sat)))
     }
 

@@ -21,8 +21,9 @@ struct CairoCanvas: ~Copyable {
         cr = cairo_create(surface)
         // Cairo never returns nil: a failure is an inert "error" object that draws nothing
         // and has no pixels, so say so here rather than crash later without a reason.
-        precondition(cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS && cairo_status(cr) == CAIRO_STATUS_SUCCESS,
-                     "cannot make a \(width)×\(height) Cairo canvas")
+        precondition(
+            cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS && cairo_status(cr) == CAIRO_STATUS_SUCCESS,
+            "cannot make a \(width)×\(height) Cairo canvas")
     }
 
     deinit {
@@ -131,7 +132,8 @@ struct CairoCanvas: ~Copyable {
         for y in 0..<height {
             for x in 0..<width {
                 let i = (y * width + x) * 4
-                let word = UInt32(image.pixels[i + 3]) << 24 | UInt32(image.pixels[i]) << 16 | UInt32(image.pixels[i + 1]) << 8
+                let word =
+                    UInt32(image.pixels[i + 3]) << 24 | UInt32(image.pixels[i]) << 16 | UInt32(image.pixels[i + 1]) << 8
                     | UInt32(image.pixels[i + 2])
                 UnsafeMutableRawPointer(data + y * stride + x * 4).storeBytes(of: word, as: UInt32.self)
             }
@@ -182,16 +184,18 @@ struct CairoCanvas: ~Copyable {
     ///   - cap: how open ends look; Cairo's default is `.butt`.
     ///   - join: how corners look; Cairo's default is `.miter`.
     func stroke(width: Double, cap: LineCap = .butt, join: LineJoin = .miter) {
-        let cairoCap: cairo_line_cap_t = switch cap {
-        case .butt: CAIRO_LINE_CAP_BUTT
-        case .round: CAIRO_LINE_CAP_ROUND
-        case .square: CAIRO_LINE_CAP_SQUARE
-        }
-        let cairoJoin: cairo_line_join_t = switch join {
-        case .miter: CAIRO_LINE_JOIN_MITER
-        case .round: CAIRO_LINE_JOIN_ROUND
-        case .bevel: CAIRO_LINE_JOIN_BEVEL
-        }
+        let cairoCap: cairo_line_cap_t =
+            switch cap {
+            case .butt: CAIRO_LINE_CAP_BUTT
+            case .round: CAIRO_LINE_CAP_ROUND
+            case .square: CAIRO_LINE_CAP_SQUARE
+            }
+        let cairoJoin: cairo_line_join_t =
+            switch join {
+            case .miter: CAIRO_LINE_JOIN_MITER
+            case .round: CAIRO_LINE_JOIN_ROUND
+            case .bevel: CAIRO_LINE_JOIN_BEVEL
+            }
         cairo_set_line_width(cr, width)
         cairo_set_line_cap(cr, cairoCap)
         cairo_set_line_join(cr, cairoJoin)
@@ -207,8 +211,9 @@ struct CairoCanvas: ~Copyable {
     func paintLinearGradient(x0: Double, y0: Double, x1: Double, y1: Double, stops: [(Double, RGBA8)]) {
         let gradient = PatternOwner(cairo_pattern_create_linear(x0, y0, x1, y1))
         for (offset, c) in stops {
-            cairo_pattern_add_color_stop_rgba(gradient.ptr, offset, Double(c.r) / 255, Double(c.g) / 255, Double(c.b) / 255,
-                                              Double(c.a) / 255)
+            cairo_pattern_add_color_stop_rgba(
+                gradient.ptr, offset, Double(c.r) / 255, Double(c.g) / 255, Double(c.b) / 255,
+                Double(c.a) / 255)
         }
         cairo_set_source(cr, gradient.ptr)
         cairo_paint(cr)

@@ -27,9 +27,11 @@ public struct ColorMatrix: Sendable, Equatable {
 
     /// Maps one colour in 0…1 floats (no clamping): the float reference.
     public func map(_ r: Double, _ g: Double, _ b: Double) -> (Double, Double, Double) {
-        (m[0] * r + m[1] * g + m[2] * b + offset[0],
-         m[3] * r + m[4] * g + m[5] * b + offset[1],
-         m[6] * r + m[7] * g + m[8] * b + offset[2])
+        (
+            m[0] * r + m[1] * g + m[2] * b + offset[0],
+            m[3] * r + m[4] * g + m[5] * b + offset[1],
+            m[6] * r + m[7] * g + m[8] * b + offset[2]
+        )
     }
 
     /// The map in 16-bit fixed point, ready for pixel loops.

@@ -23,8 +23,10 @@ public enum ColorProfile {
         public var red: (x: Double, y: Double), green: (x: Double, y: Double), blue: (x: Double, y: Double)
         public var white: (x: Double, y: Double)
 
-        public init(red: (x: Double, y: Double), green: (x: Double, y: Double), blue: (x: Double, y: Double),
-                    white: (x: Double, y: Double)) {
+        public init(
+            red: (x: Double, y: Double), green: (x: Double, y: Double), blue: (x: Double, y: Double),
+            white: (x: Double, y: Double)
+        ) {
             (self.red, self.green, self.blue, self.white) = (red, green, blue, white)
         }
 
@@ -33,11 +35,13 @@ public enum ColorProfile {
         }
 
         /// Display P3 (SMPTE EG 432-1, D65): iPhone photos.
-        public static let displayP3 = Primaries(red: (0.680, 0.320), green: (0.265, 0.690), blue: (0.150, 0.060),
-                                                white: (0.3127, 0.3290))
+        public static let displayP3 = Primaries(
+            red: (0.680, 0.320), green: (0.265, 0.690), blue: (0.150, 0.060),
+            white: (0.3127, 0.3290))
         /// BT.2020 / BT.2100 (D65).
-        public static let bt2020 = Primaries(red: (0.708, 0.292), green: (0.170, 0.797), blue: (0.131, 0.046),
-                                             white: (0.3127, 0.3290))
+        public static let bt2020 = Primaries(
+            red: (0.708, 0.292), green: (0.170, 0.797), blue: (0.131, 0.046),
+            white: (0.3127, 0.3290))
     }
 
     /// Converts `image` (RGBA, alpha kept) from the colour space with `primaries` and the sRGB
@@ -56,9 +60,10 @@ public enum ColorProfile {
         guard let curve = cmsBuildParametricToneCurve(nil, 4, params) else { return false }
         defer { cmsFreeToneCurve(curve) }
         var white = cmsCIExyY(x: p.white.x, y: p.white.y, Y: 1)
-        var triple = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: p.red.x, y: p.red.y, Y: 1),
-                                     Green: cmsCIExyY(x: p.green.x, y: p.green.y, Y: 1),
-                                     Blue: cmsCIExyY(x: p.blue.x, y: p.blue.y, Y: 1))
+        var triple = cmsCIExyYTRIPLE(
+            Red: cmsCIExyY(x: p.red.x, y: p.red.y, Y: 1),
+            Green: cmsCIExyY(x: p.green.x, y: p.green.y, Y: 1),
+            Blue: cmsCIExyY(x: p.blue.x, y: p.blue.y, Y: 1))
         var curves: [OpaquePointer?] = [curve, curve, curve]
         guard let source = cmsCreateRGBProfile(&white, &triple, &curves) else { return false }
         defer { cmsCloseProfile(source) }
@@ -69,8 +74,11 @@ public enum ColorProfile {
     private static func convert(_ image: inout RGBAImage, from source: cmsHPROFILE) -> Bool {
         guard let srgb = cmsCreate_sRGBProfile() else { return false }
         defer { cmsCloseProfile(srgb) }
-        guard let transform = cmsCreateTransform(source, sweep_type_rgba_8, srgb, sweep_type_rgba_8,
-                                                 cmsUInt32Number(INTENT_PERCEPTUAL), sweep_flags_copy_alpha) else { return false }
+        guard
+            let transform = cmsCreateTransform(
+                source, sweep_type_rgba_8, srgb, sweep_type_rgba_8,
+                cmsUInt32Number(INTENT_PERCEPTUAL), sweep_flags_copy_alpha)
+        else { return false }
         defer { cmsDeleteTransform(transform) }
         let count = image.width * image.height
         image.pixels.withUnsafeMutableBytes { p in

@@ -28,7 +28,7 @@ public enum Orientation {
                                 case 5: (sx, sy) = (y, x)
                                 case 6: (sx, sy) = (y, h - 1 - x)
                                 case 7: (sx, sy) = (w - 1 - y, h - 1 - x)
-                                default: (sx, sy) = (w - 1 - y, x) // 8
+                                default: (sx, sy) = (w - 1 - y, x)  // 8
                                 }
                                 d32[y * ow + x] = s32[sy * w + sx]
                             }

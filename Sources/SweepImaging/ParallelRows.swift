@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Splits `0..<count` rows into bands and runs `body` on them across the cores.
 ///
@@ -21,9 +22,9 @@ func parallelRows(_ count: Int, minimumRowsPerBand: Int = 16, _ body: @Sendable 
 enum ParallelConfig {
     @usableFromInline static let bands: Int = {
         #if os(Linux)
-        let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+            let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         #else
-        let cores = 4
+            let cores = 4
         #endif
         return max(1, cores) * 2
     }()

@@ -19,12 +19,16 @@ public enum PlanChart {
         }
     }
 
-    static let palette: [RGBA8] = [RGBA8(r: 0, g: 122, b: 255), RGBA8(r: 255, g: 59, b: 48), RGBA8(r: 52, g: 199, b: 89),
-                                   RGBA8(r: 255, g: 149, b: 0), RGBA8(r: 175, g: 82, b: 222), RGBA8(r: 90, g: 200, b: 250)]
+    static let palette: [RGBA8] = [
+        RGBA8(r: 0, g: 122, b: 255), RGBA8(r: 255, g: 59, b: 48), RGBA8(r: 52, g: 199, b: 89),
+        RGBA8(r: 255, g: 149, b: 0), RGBA8(r: 175, g: 82, b: 222), RGBA8(r: 90, g: 200, b: 250),
+    ]
 
     /// The plan picture, `width` pixels wide.
-    public static func draw(title: String, duration: Double, series: [Series],
-                            storyboard: [(time: Double, image: RGBAImage)], width: Int = 1200) -> RGBAImage {
+    public static func draw(
+        title: String, duration: Double, series: [Series],
+        storyboard: [(time: Double, image: RGBAImage)], width: Int = 1200
+    ) -> RGBAImage {
         let margin = 24.0, labelW = 150.0, laneH = 90.0, gap = 14.0
         let thumbs = storyboard.count
         let thumbW = thumbs > 0 ? (Double(width) - 2 * margin - Double(thumbs - 1) * 8) / Double(thumbs) : 0
@@ -49,11 +53,14 @@ public enum PlanChart {
             func vy(_ v: Double) -> Double { top + laneH - (v - lo) / (hi - lo) * laneH }
             canvas.setColor(RGBA8(r: 246, g: 246, b: 248))
             canvas.rectangle(x: x0, y: top, w: x1 - x0, h: laneH); canvas.fill()
-            canvas.drawText(s.name, x: margin, y: top + laneH / 2 - 10, font: font, pixelSize: 15, weight: 600,
-                            color: RGBA8(r: 40, g: 40, b: 40))
+            canvas.drawText(
+                s.name, x: margin, y: top + laneH / 2 - 10, font: font, pixelSize: 15, weight: 600,
+                color: RGBA8(r: 40, g: 40, b: 40))
             let fmt = { (v: Double) in String(format: abs(v) >= 10 ? "%.0f" : "%.2f", v) }
-            canvas.drawText(fmt(hi - pad), x: margin, y: top - 2, font: font, pixelSize: 11, weight: 400, color: RGBA8(r: 120, g: 120, b: 120))
-            canvas.drawText(fmt(lo + pad), x: margin, y: top + laneH - 14, font: font, pixelSize: 11, weight: 400, color: RGBA8(r: 120, g: 120, b: 120))
+            canvas.drawText(
+                fmt(hi - pad), x: margin, y: top - 2, font: font, pixelSize: 11, weight: 400, color: RGBA8(r: 120, g: 120, b: 120))
+            canvas.drawText(
+                fmt(lo + pad), x: margin, y: top + laneH - 14, font: font, pixelSize: 11, weight: 400, color: RGBA8(r: 120, g: 120, b: 120))
             let color = palette[k % palette.count]
             canvas.setColor(color)
             canvas.newPath()
@@ -75,8 +82,9 @@ public enum PlanChart {
         var t = 0.0
         while t <= duration + 1e-9 {
             canvas.rectangle(x: tx(t) - 0.5, y: axisY - 6, w: 1, h: 6); canvas.fill()
-            canvas.drawText(String(format: "%.1f s", t), x: tx(t) - 14, y: axisY, font: font, pixelSize: 12, weight: 400,
-                            color: RGBA8(r: 100, g: 100, b: 100))
+            canvas.drawText(
+                String(format: "%.1f s", t), x: tx(t) - 14, y: axisY, font: font, pixelSize: 12, weight: 400,
+                color: RGBA8(r: 100, g: 100, b: 100))
             t += step
         }
         // Storyboard.
@@ -88,8 +96,9 @@ public enum PlanChart {
             var img = canvas.image(over: .white)
             sprite.draw(into: &img, x: Int(x), y: Int(stripTop))
             canvas.load(img)
-            canvas.drawText(String(format: "%.2f s", shot.time), x: x, y: stripTop + thumbH + 6, font: font, pixelSize: 12,
-                            weight: 400, color: RGBA8(r: 80, g: 80, b: 80))
+            canvas.drawText(
+                String(format: "%.2f s", shot.time), x: x, y: stripTop + thumbH + 6, font: font, pixelSize: 12,
+                weight: 400, color: RGBA8(r: 80, g: 80, b: 80))
         }
         return canvas.image(over: .white)
     }

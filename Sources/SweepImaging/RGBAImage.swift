@@ -26,8 +26,9 @@ public struct RGBAImage: Sendable, Equatable {
 
     /// Wraps existing pixel bytes; `pixels.count` must be `width * height * 4`.
     public init(width: Int, height: Int, pixels: [UInt8]) {
-        precondition(width > 0 && height > 0 && pixels.count == width * height * 4,
-                     "pixel count does not match the dimensions")
+        precondition(
+            width > 0 && height > 0 && pixels.count == width * height * 4,
+            "pixel count does not match the dimensions")
         self.width = width
         self.height = height
         self.pixels = pixels

@@ -7,29 +7,34 @@ public enum Resampler {
     ///
     /// The image is expected to be opaque (flatten alpha first). When it already has the
     /// output size and the mode needs no letterbox, it is returned unchanged, bit for bit.
-    public static func resize(_ image: RGBAImage, width: Int, height: Int,
-                              mode: FitMode = .fill, background: RGBA8 = .black) -> RGBAImage {
+    public static func resize(
+        _ image: RGBAImage, width: Int, height: Int,
+        mode: FitMode = .fill, background: RGBA8 = .black
+    ) -> RGBAImage {
         if image.width == width && image.height == height { return image }
         let sw = Double(image.width), sh = Double(image.height)
         let ow = Double(width), oh = Double(height)
         switch mode {
         case .stretch:
-            return resample(image, srcRect: (0, 0, sw, sh), into: RGBAImage(width: width, height: height, fill: background),
-                            dstRect: (0, 0, width, height))
+            return resample(
+                image, srcRect: (0, 0, sw, sh), into: RGBAImage(width: width, height: height, fill: background),
+                dstRect: (0, 0, width, height))
         case .fill:
             let s = max(ow / sw, oh / sh)
             let cw = ow / s, ch = oh / s
-            return resample(image, srcRect: ((sw - cw) / 2, (sh - ch) / 2, cw, ch),
-                            into: RGBAImage(width: width, height: height, fill: background),
-                            dstRect: (0, 0, width, height))
+            return resample(
+                image, srcRect: ((sw - cw) / 2, (sh - ch) / 2, cw, ch),
+                into: RGBAImage(width: width, height: height, fill: background),
+                dstRect: (0, 0, width, height))
         case .fit:
             let s = min(ow / sw, oh / sh)
             let dw = max(1, min(width, Int((sw * s).rounded())))
             let dh = max(1, min(height, Int((sh * s).rounded())))
             let dx = (width - dw) / 2, dy = (height - dh) / 2
-            return resample(image, srcRect: (0, 0, sw, sh),
-                            into: RGBAImage(width: width, height: height, fill: background),
-                            dstRect: (dx, dy, dw, dh))
+            return resample(
+                image, srcRect: (0, 0, sw, sh),
+                into: RGBAImage(width: width, height: height, fill: background),
+                dstRect: (dx, dy, dw, dh))
         }
     }
 
@@ -37,7 +42,7 @@ public enum Resampler {
     struct Taps {
         var first: [Int32]
         var count: Int
-        var weights: [Float]   // outputCount * count, zero-padded
+        var weights: [Float]  // outputCount * count, zero-padded
     }
 
     static func lanczos3(_ x: Double) -> Double {
@@ -78,8 +83,10 @@ public enum Resampler {
         return Taps(first: first, count: n, weights: weights)
     }
 
-    static func resample(_ src: RGBAImage, srcRect: (Double, Double, Double, Double),
-                         into canvas: RGBAImage, dstRect: (Int, Int, Int, Int)) -> RGBAImage {
+    static func resample(
+        _ src: RGBAImage, srcRect: (Double, Double, Double, Double),
+        into canvas: RGBAImage, dstRect: (Int, Int, Int, Int)
+    ) -> RGBAImage {
         var out = canvas
         let (dx, dy, dw, dh) = dstRect
         let hx = taps(srcStart: srcRect.0, srcLength: srcRect.2, srcCount: src.width, outCount: dw)

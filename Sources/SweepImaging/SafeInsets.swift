@@ -22,7 +22,8 @@ public struct SafeInsets: Sendable, Equatable, Codable {
 
     /// The larger margin of the two on each side.
     public func union(_ other: SafeInsets) -> SafeInsets {
-        SafeInsets(top: max(top, other.top), left: max(left, other.left),
-                   bottom: max(bottom, other.bottom), right: max(right, other.right))
+        SafeInsets(
+            top: max(top, other.top), left: max(left, other.left),
+            bottom: max(bottom, other.bottom), right: max(right, other.right))
     }
 }

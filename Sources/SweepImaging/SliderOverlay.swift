@@ -52,8 +52,10 @@ public struct SliderOverlay: Sendable {
         let scale = resolved.isFinite && resolved > 0 ? min(resolved, 1000) : Double(min(width, height)) / 390
         self.scale = scale
         let vertical = style.orientation == .vertical
-        let px = (top: Int((safe.top * Double(height)).rounded()), left: Int((safe.left * Double(width)).rounded()),
-                  bottom: Int((safe.bottom * Double(height)).rounded()), right: Int((safe.right * Double(width)).rounded()))
+        let px = (
+            top: Int((safe.top * Double(height)).rounded()), left: Int((safe.left * Double(width)).rounded()),
+            bottom: Int((safe.bottom * Double(height)).rounded()), right: Int((safe.right * Double(width)).rounded())
+        )
         insets = px
         let extent = Double(vertical ? height : width)
         endInset = style.showHandle ? min((style.knobDiameter / 2 + 4) * scale, extent / 4) : 0
@@ -77,9 +79,10 @@ public struct SliderOverlay: Sendable {
             let acrossFrac = acrossCentre - floor(acrossCentre)
             knobs = (0..<Self.phases).map { k in
                 let along = Double(k) / Double(Self.phases)
-                return Self.drawKnob(style: style, scale: knobScale, half: half,
-                                     cx: Double(half) + (vertical ? acrossFrac : along),
-                                     cy: Double(half) + (vertical ? along : acrossFrac))
+                return Self.drawKnob(
+                    style: style, scale: knobScale, half: half,
+                    cx: Double(half) + (vertical ? acrossFrac : along),
+                    cy: Double(half) + (vertical ? along : acrossFrac))
             }
         } else {
             knobs = []
@@ -107,7 +110,8 @@ public struct SliderOverlay: Sendable {
             beforeTag = nil; afterTag = nil
             beforeTagOrigin = (0, 0); afterTagOrigin = (0, 0)
         }
-        cornerMask = style.cornerRadius > 0
+        cornerMask =
+            style.cornerRadius > 0
             ? CornerMask(radius: style.cornerRadius * scale, width: width, height: height) : nil
         self.notes = notes
     }
@@ -152,8 +156,10 @@ public struct SliderOverlay: Sendable {
 
     /// A tag's sprite, no larger than `room`: a label too long or too large for the frame is
     /// shrunk to fit (and said so in `notes`), or left out when it would become unreadable.
-    static func drawTag(_ text: String, style: SliderStyle, scale: Double, room: (width: Int, height: Int),
-                        notes: inout [String]) -> Sprite? {
+    static func drawTag(
+        _ text: String, style: SliderStyle, scale: Double, room: (width: Int, height: Int),
+        notes: inout [String]
+    ) -> Sprite? {
         if text.isEmpty { return nil }
         let probe = CairoCanvas(width: 1, height: 1)
         var scale = scale
@@ -209,8 +215,9 @@ public struct SliderOverlay: Sendable {
         let canvas = CairoCanvas(width: w, height: h)
         canvas.setColor(style.capsuleColor)
         canvas.roundedRect(x: 0, y: 0, w: Double(w), h: Double(h), r: Double(h) / 2)
-        canvas.drawText(text, x: (Double(w) - size.w) / 2, y: (Double(h) - size.h) / 2 - size.y,
-                        font: style.labelFont, pixelSize: px, weight: style.labelWeight, color: style.labelColor)
+        canvas.drawText(
+            text, x: (Double(w) - size.w) / 2, y: (Double(h) - size.h) / 2 - size.y,
+            font: style.labelFont, pixelSize: px, weight: style.labelWeight, color: style.labelColor)
         return canvas.sprite()
     }
 
@@ -249,9 +256,10 @@ public struct SliderOverlay: Sendable {
         }
         let q = max(0, min(1, p))
         let tags = style.showLabels ? max(0, min(1, tagOpacity)) : 0
-        return OverlayLayout(edge: edge, beforeFirst: beforeFirst, vertical: vertical, wholeLines: whole,
-                             edgeCoverage: coverage, divider: divider, knob: knob,
-                             beforeTagOpacity: min(q / 0.25, 1) * tags, afterTagOpacity: min((1 - q) / 0.25, 1) * tags)
+        return OverlayLayout(
+            edge: edge, beforeFirst: beforeFirst, vertical: vertical, wholeLines: whole,
+            edgeCoverage: coverage, divider: divider, knob: knob,
+            beforeTagOpacity: min(q / 0.25, 1) * tags, afterTagOpacity: min((1 - q) / 0.25, 1) * tags)
     }
 
     /// The overlay over a reduced-motion dissolve from split position `a` to `b`: one
@@ -262,11 +270,12 @@ public struct SliderOverlay: Sendable {
         let f = max(0, min(1, f))
         let start = layout(position: a), end = layout(position: b)
         let handle = f < 0.5 ? start : end
-        return OverlayLayout(edge: handle.edge, beforeFirst: handle.beforeFirst, vertical: handle.vertical,
-                             wholeLines: handle.wholeLines, edgeCoverage: handle.edgeCoverage, divider: handle.divider,
-                             knob: handle.knob,
-                             beforeTagOpacity: start.beforeTagOpacity * (1 - f) + end.beforeTagOpacity * f,
-                             afterTagOpacity: start.afterTagOpacity * (1 - f) + end.afterTagOpacity * f)
+        return OverlayLayout(
+            edge: handle.edge, beforeFirst: handle.beforeFirst, vertical: handle.vertical,
+            wholeLines: handle.wholeLines, edgeCoverage: handle.edgeCoverage, divider: handle.divider,
+            knob: handle.knob,
+            beforeTagOpacity: start.beforeTagOpacity * (1 - f) + end.beforeTagOpacity * f,
+            afterTagOpacity: start.afterTagOpacity * (1 - f) + end.afterTagOpacity * f)
     }
 
     /// Draws divider, knob and tags for split position `p` onto an opaque frame,
@@ -288,22 +297,28 @@ public struct SliderOverlay: Sendable {
     }
 
     /// Paints `layout` on raw RGBA frame pixels, for frame rows in `rows` only (one band).
-    func paint(_ layout: OverlayLayout, on frame: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int,
-               rows: Range<Int>) {
+    func paint(
+        _ layout: OverlayLayout, on frame: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int,
+        rows: Range<Int>
+    ) {
         if layout.divider != nil { paintDivider(layout, on: frame, width: w, height: h, rows: rows) }
         if let knob = layout.knob {
             knobs[knob.phase].draw(into: frame, width: w, height: h, x: knob.x, y: knob.y, opacity: 1, rows: rows)
         }
-        beforeTag?.draw(into: frame, width: w, height: h, x: beforeTagOrigin.x, y: beforeTagOrigin.y,
-                        opacity: layout.beforeTagOpacity, rows: rows)
-        afterTag?.draw(into: frame, width: w, height: h, x: afterTagOrigin.x, y: afterTagOrigin.y,
-                       opacity: layout.afterTagOpacity, rows: rows)
+        beforeTag?.draw(
+            into: frame, width: w, height: h, x: beforeTagOrigin.x, y: beforeTagOrigin.y,
+            opacity: layout.beforeTagOpacity, rows: rows)
+        afterTag?.draw(
+            into: frame, width: w, height: h, x: afterTagOrigin.x, y: afterTagOrigin.y,
+            opacity: layout.afterTagOpacity, rows: rows)
         cornerMask?.apply(to: frame, width: w, height: h, background: style.background, rows: rows)
     }
 
     /// The divider: `dividerWidth` points centred on the edge, anti-aliased by coverage.
-    func paintDivider(_ layout: OverlayLayout, on base: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int,
-                      rows: Range<Int>) {
+    func paintDivider(
+        _ layout: OverlayLayout, on base: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int,
+        rows: Range<Int>
+    ) {
         guard let lines = layout.dividerLines(extent: layout.vertical ? h : w) else { return }
         let c = style.dividerColor
         let cr = Int(c.r), cg = Int(c.g), cb = Int(c.b)

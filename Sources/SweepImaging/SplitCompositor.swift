@@ -7,35 +7,45 @@ public enum SplitCompositor {
     ///
     /// All three images must have the same size. The boundary pixel mixes both sides by
     /// coverage, so fractional positions glide smoothly.
-    public static func compose(before: RGBAImage, after: RGBAImage, overlay: SliderOverlay,
-                               position p: Double, into frame: inout RGBAImage) {
+    public static func compose(
+        before: RGBAImage, after: RGBAImage, overlay: SliderOverlay,
+        position p: Double, into frame: inout RGBAImage
+    ) {
         compose(before: before, beforeMatrix: nil, after: after, afterMatrix: nil, overlay: overlay, position: p, into: &frame)
     }
 
     /// Like ``compose(before:after:overlay:position:into:)``, applying a colour map to a
     /// side while copying it: only the visible part of each side is ever adjusted, so a
     /// frame whose looks change costs one pass over its pixels.
-    public static func compose(before: RGBAImage, beforeMatrix: FixedColorMatrix?, after: RGBAImage,
-                               afterMatrix: FixedColorMatrix?, overlay: SliderOverlay,
-                               position p: Double, into frame: inout RGBAImage) {
-        pass(before: before, beforeMatrix: beforeMatrix, after: after, afterMatrix: afterMatrix, overlay: overlay,
-             position: p, drawOverlay: false, into: &frame)
+    public static func compose(
+        before: RGBAImage, beforeMatrix: FixedColorMatrix?, after: RGBAImage,
+        afterMatrix: FixedColorMatrix?, overlay: SliderOverlay,
+        position p: Double, into frame: inout RGBAImage
+    ) {
+        pass(
+            before: before, beforeMatrix: beforeMatrix, after: after, afterMatrix: afterMatrix, overlay: overlay,
+            position: p, drawOverlay: false, into: &frame)
     }
 
     /// A whole frame in one parallel pass: each band of rows is composed and gets its part
     /// of the overlay while it is still in cache.
-    public static func render(before: RGBAImage, beforeMatrix: FixedColorMatrix?, after: RGBAImage,
-                              afterMatrix: FixedColorMatrix?, overlay: SliderOverlay,
-                              position p: Double, into frame: inout RGBAImage) {
-        pass(before: before, beforeMatrix: beforeMatrix, after: after, afterMatrix: afterMatrix, overlay: overlay,
-             position: p, drawOverlay: true, into: &frame)
+    public static func render(
+        before: RGBAImage, beforeMatrix: FixedColorMatrix?, after: RGBAImage,
+        afterMatrix: FixedColorMatrix?, overlay: SliderOverlay,
+        position p: Double, into frame: inout RGBAImage
+    ) {
+        pass(
+            before: before, beforeMatrix: beforeMatrix, after: after, afterMatrix: afterMatrix, overlay: overlay,
+            position: p, drawOverlay: true, into: &frame)
     }
 
-    static func pass(before: RGBAImage, beforeMatrix: FixedColorMatrix?, after: RGBAImage,
-                     afterMatrix: FixedColorMatrix?, overlay: SliderOverlay,
-                     position p: Double, drawOverlay: Bool, into frame: inout RGBAImage) {
-        precondition(before.width == frame.width && before.height == frame.height &&
-                     after.width == frame.width && after.height == frame.height)
+    static func pass(
+        before: RGBAImage, beforeMatrix: FixedColorMatrix?, after: RGBAImage,
+        afterMatrix: FixedColorMatrix?, overlay: SliderOverlay,
+        position p: Double, drawOverlay: Bool, into frame: inout RGBAImage
+    ) {
+        precondition(
+            before.width == frame.width && before.height == frame.height && after.width == frame.width && after.height == frame.height)
         let layout = overlay.layout(position: p)
         let beforeFirst = layout.beforeFirst
         let first = beforeFirst ? before : after
@@ -90,8 +100,10 @@ public enum SplitCompositor {
     }
 
     /// The boundary pixels: each side mapped, then mixed by coverage.
-    static func edge(_ a: UnsafePointer<UInt8>, _ am: FixedColorMatrix?, _ b: UnsafePointer<UInt8>, _ bm: FixedColorMatrix?,
-                     _ d: UnsafeMutablePointer<UInt8>, count: Int, cov: Int) {
+    static func edge(
+        _ a: UnsafePointer<UInt8>, _ am: FixedColorMatrix?, _ b: UnsafePointer<UInt8>, _ bm: FixedColorMatrix?,
+        _ d: UnsafeMutablePointer<UInt8>, count: Int, cov: Int
+    ) {
         if am == nil && bm == nil { mix(a, b, d, count: count * 4, cov: cov); return }
         var pa = [UInt8](repeating: 0, count: 4), pb = pa
         for i in 0..<count {

@@ -29,8 +29,10 @@ public struct Sprite: Sendable {
 
     /// The same, on raw frame pixels, touching only frame rows in `rows` (one band of a
     /// parallel pass).
-    func draw(into frame: UnsafeMutablePointer<UInt8>, width fw: Int, height fh: Int, x: Int, y: Int,
-              opacity: Double, rows: Range<Int>) {
+    func draw(
+        into frame: UnsafeMutablePointer<UInt8>, width fw: Int, height fh: Int, x: Int, y: Int,
+        opacity: Double, rows: Range<Int>
+    ) {
         let op = Int((max(0, min(1, opacity)) * 256).rounded())
         if op == 0 { return }
         let x0 = max(0, x), y0 = max(rows.lowerBound, y)

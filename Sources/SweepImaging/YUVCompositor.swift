@@ -14,8 +14,9 @@ public final class YUVCompositor: Sendable {
 
     /// - Parameters: `before` and `after` already at the overlay's size and in their looks.
     public init(before: YUVImage, after: YUVImage, overlay: SliderOverlay) {
-        precondition(before.width == overlay.width && before.height == overlay.height && after.width == before.width
-                     && after.height == before.height)
+        precondition(
+            before.width == overlay.width && before.height == overlay.height && after.width == before.width
+                && after.height == before.height)
         self.before = before
         self.after = after
         self.overlay = overlay
@@ -38,88 +39,124 @@ public final class YUVCompositor: Sendable {
         let cov = Int32(layout.edgeCoverage)
         // Coverage of `first` per luma line across the travel axis (256 = all first).
         @Sendable @inline(__always) func lumaCover(_ i: Int) -> Int32 { Int32(layout.splitCoverage(i)) }
-        first.y.withUnsafeBufferPointer { fy in first.u.withUnsafeBufferPointer { fu in first.v.withUnsafeBufferPointer { fv in
-        second.y.withUnsafeBufferPointer { sy in second.u.withUnsafeBufferPointer { su in second.v.withUnsafeBufferPointer { sv in
-        frame.y.withUnsafeMutableBufferPointer { dy in frame.u.withUnsafeMutableBufferPointer { du in frame.v.withUnsafeMutableBufferPointer { dv in
-            let F = (UnsafeSendableReadPointer(fy.baseAddress!), UnsafeSendableReadPointer(fu.baseAddress!), UnsafeSendableReadPointer(fv.baseAddress!))
-            let S = (UnsafeSendableReadPointer(sy.baseAddress!), UnsafeSendableReadPointer(su.baseAddress!), UnsafeSendableReadPointer(sv.baseAddress!))
-            let D = (UnsafeSendablePointer(dy.baseAddress!), UnsafeSendablePointer(du.baseAddress!), UnsafeSendablePointer(dv.baseAddress!))
-            let cw = w / 2
-            // Bands of chroma rows, so that each band owns whole 2×2 blocks.
-            parallelRows(h / 2, minimumRowsPerBand: 8) { crows in
-                let rows = (crows.lowerBound * 2)..<(crows.upperBound * 2)
-                for y in rows {
-                    let o = y * w
-                    if vertical {
-                        let c = lumaCover(y)
-                        Self.line(F.0.base + o, S.0.base + o, D.0.base + o, 0, w, c)
-                    } else {
-                        let n = min(whole, w)
-                        if n > 0 { (D.0.base + o).update(from: F.0.base + o, count: n) }
-                        var rest = n
-                        if whole < w && cov > 0 { Self.line(F.0.base + o, S.0.base + o, D.0.base + o, whole, whole + 1, cov); rest += 1 }
-                        if rest < w { (D.0.base + o + rest).update(from: S.0.base + o + rest, count: w - rest) }
+        first.y.withUnsafeBufferPointer { fy in
+            first.u.withUnsafeBufferPointer { fu in
+                first.v.withUnsafeBufferPointer { fv in
+                    second.y.withUnsafeBufferPointer { sy in
+                        second.u.withUnsafeBufferPointer { su in
+                            second.v.withUnsafeBufferPointer { sv in
+                                frame.y.withUnsafeMutableBufferPointer { dy in
+                                    frame.u.withUnsafeMutableBufferPointer { du in
+                                        frame.v.withUnsafeMutableBufferPointer { dv in
+                                            let F = (
+                                                UnsafeSendableReadPointer(fy.baseAddress!), UnsafeSendableReadPointer(fu.baseAddress!),
+                                                UnsafeSendableReadPointer(fv.baseAddress!)
+                                            )
+                                            let S = (
+                                                UnsafeSendableReadPointer(sy.baseAddress!), UnsafeSendableReadPointer(su.baseAddress!),
+                                                UnsafeSendableReadPointer(sv.baseAddress!)
+                                            )
+                                            let D = (
+                                                UnsafeSendablePointer(dy.baseAddress!), UnsafeSendablePointer(du.baseAddress!),
+                                                UnsafeSendablePointer(dv.baseAddress!)
+                                            )
+                                            let cw = w / 2
+                                            // Bands of chroma rows, so that each band owns whole 2×2 blocks.
+                                            parallelRows(h / 2, minimumRowsPerBand: 8) { crows in
+                                                let rows = (crows.lowerBound * 2)..<(crows.upperBound * 2)
+                                                for y in rows {
+                                                    let o = y * w
+                                                    if vertical {
+                                                        let c = lumaCover(y)
+                                                        Self.line(F.0.base + o, S.0.base + o, D.0.base + o, 0, w, c)
+                                                    } else {
+                                                        let n = min(whole, w)
+                                                        if n > 0 { (D.0.base + o).update(from: F.0.base + o, count: n) }
+                                                        var rest = n
+                                                        if whole < w && cov > 0 {
+                                                            Self.line(F.0.base + o, S.0.base + o, D.0.base + o, whole, whole + 1, cov);
+                                                            rest += 1
+                                                        }
+                                                        if rest < w {
+                                                            (D.0.base + o + rest).update(from: S.0.base + o + rest, count: w - rest)
+                                                        }
+                                                    }
+                                                }
+                                                for cy in crows {
+                                                    let o = cy * cw
+                                                    if vertical {
+                                                        let c = (lumaCover(cy * 2) + lumaCover(cy * 2 + 1)) / 2
+                                                        Self.line(F.1.base + o, S.1.base + o, D.1.base + o, 0, cw, c)
+                                                        Self.line(F.2.base + o, S.2.base + o, D.2.base + o, 0, cw, c)
+                                                    } else {
+                                                        // Chroma columns fully on one side are copies; the one or two
+                                                        // around the edge mix by their two luma columns' coverage.
+                                                        let full = whole / 2
+                                                        if full > 0 {
+                                                            (D.1.base + o).update(from: F.1.base + o, count: full)
+                                                            (D.2.base + o).update(from: F.2.base + o, count: full)
+                                                        }
+                                                        var cx = full
+                                                        while cx < cw {
+                                                            let c = (lumaCover(cx * 2) + lumaCover(cx * 2 + 1)) / 2
+                                                            if c == 0 { break }
+                                                            Self.line(F.1.base + o, S.1.base + o, D.1.base + o, cx, cx + 1, c)
+                                                            Self.line(F.2.base + o, S.2.base + o, D.2.base + o, cx, cx + 1, c)
+                                                            cx += 1
+                                                        }
+                                                        if cx < cw {
+                                                            (D.1.base + o + cx).update(from: S.1.base + o + cx, count: cw - cx)
+                                                            (D.2.base + o + cx).update(from: S.2.base + o + cx, count: cw - cx)
+                                                        }
+                                                    }
+                                                }
+                                                paint(layout, D.0.base, D.1.base, D.2.base, w, h, rows: rows)
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
                     }
                 }
-                for cy in crows {
-                    let o = cy * cw
-                    if vertical {
-                        let c = (lumaCover(cy * 2) + lumaCover(cy * 2 + 1)) / 2
-                        Self.line(F.1.base + o, S.1.base + o, D.1.base + o, 0, cw, c)
-                        Self.line(F.2.base + o, S.2.base + o, D.2.base + o, 0, cw, c)
-                    } else {
-                        // Chroma columns fully on one side are copies; the one or two
-                        // around the edge mix by their two luma columns' coverage.
-                        let full = whole / 2
-                        if full > 0 {
-                            (D.1.base + o).update(from: F.1.base + o, count: full)
-                            (D.2.base + o).update(from: F.2.base + o, count: full)
-                        }
-                        var cx = full
-                        while cx < cw {
-                            let c = (lumaCover(cx * 2) + lumaCover(cx * 2 + 1)) / 2
-                            if c == 0 { break }
-                            Self.line(F.1.base + o, S.1.base + o, D.1.base + o, cx, cx + 1, c)
-                            Self.line(F.2.base + o, S.2.base + o, D.2.base + o, cx, cx + 1, c)
-                            cx += 1
-                        }
-                        if cx < cw {
-                            (D.1.base + o + cx).update(from: S.1.base + o + cx, count: cw - cx)
-                            (D.2.base + o + cx).update(from: S.2.base + o + cx, count: cw - cx)
-                        }
-                    }
-                }
-                paint(layout, D.0.base, D.1.base, D.2.base, w, h, rows: rows)
             }
-        }}}}}}}}}
+        }
     }
 
     /// `d = (a·c + b·(256 − c)) / 256` over `lo..<hi`.
     @inline(__always)
-    static func line(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ lo: Int, _ hi: Int, _ c: Int32) {
+    static func line(
+        _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ lo: Int, _ hi: Int, _ c: Int32
+    ) {
         if c >= 256 { (d + lo).update(from: a + lo, count: hi - lo); return }
         if c <= 0 { (d + lo).update(from: b + lo, count: hi - lo); return }
         for i in lo..<hi { d[i] = UInt8(truncatingIfNeeded: (Int32(a[i]) * c + Int32(b[i]) * (256 - c) + 128) >> 8) }
     }
 
     /// Paints `layout` on the planes, for luma rows in `rows` (an even-aligned band) only.
-    func paint(_ layout: OverlayLayout, _ y: UnsafeMutablePointer<UInt8>, _ u: UnsafeMutablePointer<UInt8>,
-               _ v: UnsafeMutablePointer<UInt8>, _ w: Int, _ h: Int, rows: Range<Int>) {
+    func paint(
+        _ layout: OverlayLayout, _ y: UnsafeMutablePointer<UInt8>, _ u: UnsafeMutablePointer<UInt8>,
+        _ v: UnsafeMutablePointer<UInt8>, _ w: Int, _ h: Int, rows: Range<Int>
+    ) {
         if layout.divider != nil { paintDivider(layout, y, u, v, w, h, rows: rows) }
         if let knob = layout.knob {
             knobs[knob.phase].draw(y: y, u: u, v: v, width: w, height: h, x: knob.x, y: knob.y, opacity: 1, rows: rows)
         }
-        beforeTag?.draw(y: y, u: u, v: v, width: w, height: h, x: overlay.beforeTagOrigin.x, y: overlay.beforeTagOrigin.y,
-                        opacity: layout.beforeTagOpacity, rows: rows)
-        afterTag?.draw(y: y, u: u, v: v, width: w, height: h, x: overlay.afterTagOrigin.x, y: overlay.afterTagOrigin.y,
-                       opacity: layout.afterTagOpacity, rows: rows)
+        beforeTag?.draw(
+            y: y, u: u, v: v, width: w, height: h, x: overlay.beforeTagOrigin.x, y: overlay.beforeTagOrigin.y,
+            opacity: layout.beforeTagOpacity, rows: rows)
+        afterTag?.draw(
+            y: y, u: u, v: v, width: w, height: h, x: overlay.afterTagOrigin.x, y: overlay.afterTagOrigin.y,
+            opacity: layout.afterTagOpacity, rows: rows)
         if let mask = overlay.cornerMask { applyCorners(mask, y, u, v, w, h, rows: rows) }
     }
 
     /// The divider with sub-pixel edges in luma, as on RGBA frames; each chroma sample takes
     /// the mean coverage of the two luma lines it spans (4:2:0 is handled here only).
-    func paintDivider(_ layout: OverlayLayout, _ y: UnsafeMutablePointer<UInt8>, _ u: UnsafeMutablePointer<UInt8>,
-                      _ v: UnsafeMutablePointer<UInt8>, _ w: Int, _ h: Int, rows: Range<Int>) {
+    func paintDivider(
+        _ layout: OverlayLayout, _ y: UnsafeMutablePointer<UInt8>, _ u: UnsafeMutablePointer<UInt8>,
+        _ v: UnsafeMutablePointer<UInt8>, _ w: Int, _ h: Int, rows: Range<Int>
+    ) {
         let vertical = layout.vertical
         guard let lines = layout.dividerLines(extent: vertical ? h : w) else { return }
         // Alpha in 1/256, rounded as the RGBA painter rounds its 1/255 alpha.
@@ -155,8 +192,10 @@ public final class YUVCompositor: Sendable {
         }
     }
 
-    func applyCorners(_ mask: CornerMask, _ y: UnsafeMutablePointer<UInt8>, _ u: UnsafeMutablePointer<UInt8>,
-                      _ v: UnsafeMutablePointer<UInt8>, _ w: Int, _ h: Int, rows: Range<Int>) {
+    func applyCorners(
+        _ mask: CornerMask, _ y: UnsafeMutablePointer<UInt8>, _ u: UnsafeMutablePointer<UInt8>,
+        _ v: UnsafeMutablePointer<UInt8>, _ w: Int, _ h: Int, rows: Range<Int>
+    ) {
         let s = mask.size
         guard s > 0, s <= w, s <= h else { return }
         func cover(_ x: Int, _ yy: Int) -> Int32 {
@@ -175,7 +214,9 @@ public final class YUVCompositor: Sendable {
         let cw = w / 2
         for crow in (rows.lowerBound / 2)..<((rows.upperBound + 1) / 2) where crow * 2 < s || crow * 2 + 1 >= h - s {
             for cx in Array(0..<((s + 1) / 2)) + Array(((w - s) / 2)..<cw) {
-                let c = (cover(cx * 2, crow * 2) + cover(cx * 2 + 1, crow * 2) + cover(cx * 2, crow * 2 + 1) + cover(cx * 2 + 1, crow * 2 + 1)) / 4
+                let c =
+                    (cover(cx * 2, crow * 2) + cover(cx * 2 + 1, crow * 2) + cover(cx * 2, crow * 2 + 1) + cover(cx * 2 + 1, crow * 2 + 1))
+                    / 4
                 if c < 255 {
                     u[crow * cw + cx] = UInt8((Int32(u[crow * cw + cx]) * c + bg.1 * (255 - c) + 127) / 255)
                     v[crow * cw + cx] = UInt8((Int32(v[crow * cw + cx]) * c + bg.2 * (255 - c) + 127) / 255)

@@ -19,8 +19,9 @@ struct YUVSprite: Sendable {
         var pu = [Double](repeating: 0, count: width * height), pv = pu, pa = pu
         for i in 0..<(width * height) {
             let a = Double(s.pixels[i * 4 + 3])
-            let (y, u, v) = YUVImage.premultiplied(r: Double(s.pixels[i * 4]), g: Double(s.pixels[i * 4 + 1]),
-                                                     b: Double(s.pixels[i * 4 + 2]), a: a)
+            let (y, u, v) = YUVImage.premultiplied(
+                r: Double(s.pixels[i * 4]), g: Double(s.pixels[i * 4 + 1]),
+                b: Double(s.pixels[i * 4 + 2]), a: a)
             luma[i] = Int32((y * 16).rounded())
             la[i] = Int32((a * 256 / 255).rounded())
             pu[i] = u; pv[i] = v; pa[i] = a
@@ -56,8 +57,10 @@ struct YUVSprite: Sendable {
 
     /// Blends the sprite at (`x`, `y`) with `opacity` onto planes, for luma rows in `rows`
     /// (even-aligned band) only.
-    func draw(y yPlane: UnsafeMutablePointer<UInt8>, u uPlane: UnsafeMutablePointer<UInt8>, v vPlane: UnsafeMutablePointer<UInt8>,
-              width fw: Int, height fh: Int, x: Int, y: Int, opacity: Double, rows: Range<Int>) {
+    func draw(
+        y yPlane: UnsafeMutablePointer<UInt8>, u uPlane: UnsafeMutablePointer<UInt8>, v vPlane: UnsafeMutablePointer<UInt8>,
+        width fw: Int, height fh: Int, x: Int, y: Int, opacity: Double, rows: Range<Int>
+    ) {
         let op = Int32((max(0, min(1, opacity)) * 256).rounded())
         if op == 0 { return }
         // Luma.
@@ -70,7 +73,7 @@ struct YUVSprite: Sendable {
                 for xx in x0..<x1 {
                     let a = (lumaAlpha[srow + xx] * op) >> 8
                     if a == 0 { continue }
-                    let src = (luma[srow + xx] * op) >> 8 // ×16
+                    let src = (luma[srow + xx] * op) >> 8  // ×16
                     let d = Int32(drow[xx])
                     drow[xx] = UInt8(clamping: (src + d * (256 - a) / 16 + 8) >> 4)
                 }

@@ -26,8 +26,9 @@ public struct Comparison: Sendable {
 
     /// One photo against itself in another look.
     public init(photo: String, look: Adjustments) {
-        spec = RenderSpec(before: .file(photo), after: nil,
-                          animation: RenderSpec.sweep(after: look))
+        spec = RenderSpec(
+            before: .file(photo), after: nil,
+            animation: RenderSpec.sweep(after: look))
     }
 
     /// Output size in pixels; `nil` uses the before image's size.
@@ -65,8 +66,10 @@ public struct Comparison: Sendable {
     }
 
     /// A simple sweep: hold on `from`, ease to `to` over `duration` seconds, hold.
-    public static func sweep(from: Double = 1, to: Double = 0, duration: Double = 3, hold: Double = 0.5,
-                             curve: Curve = .easeInOut) -> Animation<Adjustments> {
+    public static func sweep(
+        from: Double = 1, to: Double = 0, duration: Double = 3, hold: Double = 0.5,
+        curve: Curve = .easeInOut
+    ) -> Animation<Adjustments> {
         RenderSpec.sweep(from: from, to: to, duration: duration, hold: hold, curve: curve)
     }
 

@@ -1,8 +1,8 @@
 // SweepKit is the one import an app needs: the pipeline and the types it speaks in.
 @_exported import SweepImaging
 @_exported import SweepPipeline
-@_exported import SweepTimeline
 import SweepSupport
+@_exported import SweepTimeline
 
 /// Every failure sweep reports: a code (mapped to an exit status), a message, the file or
 /// setting concerned, and a fix. The plumbing module it lives in is not re-exported.

@@ -45,10 +45,15 @@ package struct ScalerHandle: ~Copyable {
     /// Makes a `width × height` converter from `source` to `destination` (bicubic, accurate rounding).
     ///
     /// - Throws: `kind` when swscale cannot convert between the two formats.
-    package init(width: Int, height: Int, from source: AVPixelFormat, to destination: AVPixelFormat, subject: String,
-                 kind: SweepError.Code = .internalError, fix: String? = nil) throws {
-        guard let p = sws_getContext(Int32(width), Int32(height), source, Int32(width), Int32(height), destination,
-                                     sweep_sws_bicubic | sweep_sws_accurate, nil, nil, nil) else {
+    package init(
+        width: Int, height: Int, from source: AVPixelFormat, to destination: AVPixelFormat, subject: String,
+        kind: SweepError.Code = .internalError, fix: String? = nil
+    ) throws {
+        guard
+            let p = sws_getContext(
+                Int32(width), Int32(height), source, Int32(width), Int32(height), destination,
+                sweep_sws_bicubic | sweep_sws_accurate, nil, nil, nil)
+        else {
             throw SweepError(kind, "cannot set up colour conversion", subject: subject, fix: fix)
         }
         ptr = p
@@ -62,8 +67,9 @@ package struct ScalerHandle: ~Copyable {
     package func setColorspace(_ matrix: Int32, sourceFullRange: Bool, destinationFullRange: Bool) throws {
         let table = sws_getCoefficients(matrix)
         // Returns -1 (not an AVERROR) when the pair of formats takes no matrix.
-        let r = sws_setColorspaceDetails(ptr, table, sourceFullRange ? 1 : 0, table, destinationFullRange ? 1 : 0,
-                                         0, 1 << 16, 1 << 16)
+        let r = sws_setColorspaceDetails(
+            ptr, table, sourceFullRange ? 1 : 0, table, destinationFullRange ? 1 : 0,
+            0, 1 << 16, 1 << 16)
         if r < 0 { throw SweepError(.internalError, "cannot set the colour matrix", subject: subject) }
     }
 
@@ -84,8 +90,10 @@ package struct ScalerHandle: ~Copyable {
     }
 
     /// Converts `frame`'s planes into a packed picture (one plane, `stride` bytes a row).
-    package func scale(frame: UnsafeMutablePointer<AVFrame>, height: Int, into packed: UnsafeMutablePointer<UInt8>,
-                       stride: Int) throws {
+    package func scale(
+        frame: UnsafeMutablePointer<AVFrame>, height: Int, into packed: UnsafeMutablePointer<UInt8>,
+        stride: Int
+    ) throws {
         var dst: [UnsafeMutablePointer<UInt8>?] = [packed, nil, nil, nil]
         var strides: [Int32] = [Int32(stride), 0, 0, 0]
         let r = withUnsafePointer(to: &frame.pointee.data) { d in
@@ -112,8 +120,9 @@ package struct DictionaryHandle: ~Copyable {
 
     /// Sets `key` to `value`, replacing an earlier value.
     package mutating func set(_ key: String, _ value: String) throws {
-        try FFmpegCall.check(av_dict_set(&ptr, key, value, 0), "cannot set the option \(key)", subject: key,
-                             kind: .internalError)
+        try FFmpegCall.check(
+            av_dict_set(&ptr, key, value, 0), "cannot set the option \(key)", subject: key,
+            kind: .internalError)
     }
 
     /// The keys still in the dictionary: after an open call, the options nobody took.
@@ -140,8 +149,9 @@ package struct OutputFormatContext: ~Copyable {
     /// Allocates a muxer context for `container` (a libavformat short name) writing `path`.
     package init(container: String, path: String, subject: String) throws {
         var ctx: UnsafeMutablePointer<AVFormatContext>?
-        try FFmpegCall.check(avformat_alloc_output_context2(&ctx, nil, container, path),
-                             "cannot set up the \(container) container", subject: subject, kind: .internalError)
+        try FFmpegCall.check(
+            avformat_alloc_output_context2(&ctx, nil, container, path),
+            "cannot set up the \(container) container", subject: subject, kind: .internalError)
         guard let ctx else { throw SweepError(.internalError, "cannot set up the \(container) container", subject: subject) }
         ptr = ctx
         self.subject = subject
@@ -153,16 +163,18 @@ package struct OutputFormatContext: ~Copyable {
     /// Opens `path` for writing unless the muxer writes no file itself.
     package func openFile(_ path: String) throws {
         guard sweep_fmt_needs_no_file(ptr.pointee.oformat) == 0 else { return }
-        try FFmpegCall.check(avio_open(&ptr.pointee.pb, path, sweep_avio_flag_write), "cannot create the file",
-                             subject: subject, kind: .cannotCreate, fix: "check the folder exists and is writable")
+        try FFmpegCall.check(
+            avio_open(&ptr.pointee.pb, path, sweep_avio_flag_write), "cannot create the file",
+            subject: subject, kind: .cannotCreate, fix: "check the folder exists and is writable")
     }
 
     /// Reports a deferred write error and closes the file; the context stays until `deinit`.
     package func closeFile() throws {
         guard let pb = ptr.pointee.pb else { return }
         if pb.pointee.error < 0 {
-            try FFmpegCall.check(pb.pointee.error, "writing failed", subject: subject, kind: .ioError,
-                                 fix: "check free disk space and permissions")
+            try FFmpegCall.check(
+                pb.pointee.error, "writing failed", subject: subject, kind: .ioError,
+                fix: "check free disk space and permissions")
         }
         try FFmpegCall.check(avio_closep(&ptr.pointee.pb), "cannot close the file", subject: subject, kind: .ioError)
     }
@@ -183,9 +195,11 @@ package struct InputFormatContext: ~Copyable {
     ///
     /// - Parameter prepared: a context made by `avformat_alloc_context` (e.g. with custom
     ///   I/O set); on failure libavformat frees it.
-    package init(url: String?, prepared: UnsafeMutablePointer<AVFormatContext>? = nil,
-                 format: UnsafePointer<AVInputFormat>? = nil, what: String, subject: String,
-                 kind: SweepError.Code = .dataError, fix: String? = nil) throws {
+    package init(
+        url: String?, prepared: UnsafeMutablePointer<AVFormatContext>? = nil,
+        format: UnsafePointer<AVInputFormat>? = nil, what: String, subject: String,
+        kind: SweepError.Code = .dataError, fix: String? = nil
+    ) throws {
         var ctx = prepared
         try FFmpegCall.check(avformat_open_input(&ctx, url, format, nil), what, subject: subject, kind: kind, fix: fix)
         guard let ctx else { throw SweepError(kind, what, subject: subject, fix: fix) }
@@ -209,8 +223,11 @@ package struct MemoryIOContext: ~Copyable {
             throw SweepError(.internalError, "out of memory", subject: subject)
         }
         // av_malloc gives fresh untyped memory that avio reads and writes as bytes: bind it once.
-        guard let avio = avio_alloc_context(buffer.bindMemory(to: UInt8.self, capacity: Int(bufSize)), bufSize, 0,
-                                            input.toOpaque(), MemoryInput.read, nil, MemoryInput.seek) else {
+        guard
+            let avio = avio_alloc_context(
+                buffer.bindMemory(to: UInt8.self, capacity: Int(bufSize)), bufSize, 0,
+                input.toOpaque(), MemoryInput.read, nil, MemoryInput.seek)
+        else {
             av_free(buffer)
             input.release()
             throw SweepError(.internalError, "out of memory", subject: subject)

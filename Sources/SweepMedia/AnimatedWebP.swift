@@ -4,7 +4,8 @@ enum AnimatedWebP {
     /// The first frame as a still WebP file, or `nil` when `b` is not an animated WebP.
     static func firstFrame(_ b: [UInt8]) -> [UInt8]? {
         guard b.count >= 30, Array(b[0..<4]) == Array("RIFF".utf8), Array(b[8..<12]) == Array("WEBP".utf8),
-              Array(b[12..<16]) == Array("VP8X".utf8), b[20] & 0x02 != 0 else { return nil }
+            Array(b[12..<16]) == Array("VP8X".utf8), b[20] & 0x02 != 0
+        else { return nil }
         func le32(_ i: Int) -> Int { Int(b[i]) | Int(b[i + 1]) << 8 | Int(b[i + 2]) << 16 | Int(b[i + 3]) << 24 }
         func le24(_ i: Int) -> Int { Int(b[i]) | Int(b[i + 1]) << 8 | Int(b[i + 2]) << 16 }
         var i = 12

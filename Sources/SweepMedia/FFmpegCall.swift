@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CFFmpeg
 import SweepSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The one call-through point to FFmpeg: turns a negative return code into a typed error
 /// naming the file and the step that failed. Every libav* call whose result can fail goes
@@ -17,8 +18,10 @@ package enum FFmpegCall {
 
     /// Returns `code` when it is not negative; otherwise throws `kind` naming `subject`.
     @discardableResult
-    package static func check(_ code: Int32, _ what: String, subject: String, kind: SweepError.Code = .ioError,
-                      fix: String? = nil, field: SweepError.Field? = nil) throws -> Int32 {
+    package static func check(
+        _ code: Int32, _ what: String, subject: String, kind: SweepError.Code = .ioError,
+        fix: String? = nil, field: SweepError.Field? = nil
+    ) throws -> Int32 {
         if code >= 0 { return code }
         var kind = kind
         // Disk full and permission problems are I/O failures whatever the step.
@@ -28,8 +31,10 @@ package enum FFmpegCall {
 
     /// For the send/receive calls: `true` when a packet or frame came out, `false` when the
     /// codec wants more input or is drained (EAGAIN, EOF); any other error throws.
-    package static func received(_ code: Int32, _ what: String, subject: String, kind: SweepError.Code = .ioError,
-                                 fix: String? = nil) throws -> Bool {
+    package static func received(
+        _ code: Int32, _ what: String, subject: String, kind: SweepError.Code = .ioError,
+        fix: String? = nil
+    ) throws -> Bool {
         if code == sweep_averror(EAGAIN) || code == sweep_averror_eof() { return false }
         try check(code, what, subject: subject, kind: kind, fix: fix)
         return true

@@ -26,8 +26,9 @@ enum HEIFDecoder {
             // libheif's own guard, per side (1.15 has no total-pixel limit): no side may exceed
             // the whole limit, which stops a grid or bitstream from allocating far past it.
             heif_context_set_maximum_image_size_limit(context.ptr, Int32(clamping: maxPixels))
-            try HEIFCall.check(heif_context_read_from_memory_without_copy(context.ptr, raw.baseAddress, raw.count, nil),
-                               "not an image sweep can read", subject: name, fix: ImageDecoder.formatsFix)
+            try HEIFCall.check(
+                heif_context_read_from_memory_without_copy(context.ptr, raw.baseAddress, raw.count, nil),
+                "not an image sweep can read", subject: name, fix: ImageDecoder.formatsFix)
             let handle = try HEIFImageHandle(primaryOf: context, subject: name)
             // The size after rotation and cropping, from the header: refuse a bomb before decoding.
             let w = Int(heif_image_handle_get_width(handle.ptr)), h = Int(heif_image_handle_get_height(handle.ptr))
@@ -56,15 +57,17 @@ enum HEIFDecoder {
         init(of handle: borrowing HEIFImageHandle, subject: String) throws {
             // Both boxes may be present; the nclx one is read for its transfer curve either way.
             var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-            let hasNclx = try HEIFCall.present(heif_image_handle_get_nclx_color_profile(handle.ptr, &nclx),
-                                               "the colour description is unreadable", subject: subject)
+            let hasNclx = try HEIFCall.present(
+                heif_image_handle_get_nclx_color_profile(handle.ptr, &nclx),
+                "the colour description is unreadable", subject: subject)
             defer { heif_nclx_color_profile_free(nclx) }
             if hasNclx, let n = nclx?.pointee {
                 let tc = n.transfer_characteristics
                 if tc == heif_transfer_characteristic_ITU_R_BT_2100_0_PQ || tc == heif_transfer_characteristic_ITU_R_BT_2100_0_HLG {
                     let curve = tc == heif_transfer_characteristic_ITU_R_BT_2100_0_PQ ? "PQ" : "HLG"
-                    throw SweepError(.dataError, "HDR photos (\(curve) transfer) are not supported yet", subject: subject,
-                                     fix: "export the photo as SDR (JPEG, or HEIC/AVIF without HDR)")
+                    throw SweepError(
+                        .dataError, "HDR photos (\(curve) transfer) are not supported yet", subject: subject,
+                        fix: "export the photo as SDR (JPEG, or HEIC/AVIF without HDR)")
                 }
             }
             let type = heif_image_handle_get_color_profile_type(handle.ptr)
@@ -73,28 +76,32 @@ enum HEIFDecoder {
                 // The same cap as a PNG's profile: real ones are a few KB to 1 MB.
                 let cap = PNGChunks.maxProfileBytes
                 guard size <= cap else {
-                    throw SweepError(.dataError, "the colour profile is \(size) bytes, over the limit of \(cap >> 20) MB",
-                                     subject: subject, fix: "re-export the image with a standard colour profile")
+                    throw SweepError(
+                        .dataError, "the colour profile is \(size) bytes, over the limit of \(cap >> 20) MB",
+                        subject: subject, fix: "re-export the image with a standard colour profile")
                 }
                 var icc = [UInt8](repeating: 0, count: size)
                 try icc.withUnsafeMutableBytes { p in
-                    try HEIFCall.check(heif_image_handle_get_raw_color_profile(handle.ptr, p.baseAddress),
-                                       "the colour profile is unreadable", subject: subject)
+                    try HEIFCall.check(
+                        heif_image_handle_get_raw_color_profile(handle.ptr, p.baseAddress),
+                        "the colour profile is unreadable", subject: subject)
                 }
                 self = .icc(icc)
                 return
             }
             // BT.709 primaries are sRGB's, and "unspecified" is taken as sRGB, as browsers do.
             guard hasNclx, let n = nclx?.pointee, n.color_primaries != heif_color_primaries_ITU_R_BT_709_5,
-                  n.color_primaries != heif_color_primaries_unspecified, n.color_primary_white_y > 0 else {
+                n.color_primaries != heif_color_primaries_unspecified, n.color_primary_white_y > 0
+            else {
                 self = .sRGB
                 return
             }
-            self = .primaries(ColorProfile.Primaries(
-                red: (Double(n.color_primary_red_x), Double(n.color_primary_red_y)),
-                green: (Double(n.color_primary_green_x), Double(n.color_primary_green_y)),
-                blue: (Double(n.color_primary_blue_x), Double(n.color_primary_blue_y)),
-                white: (Double(n.color_primary_white_x), Double(n.color_primary_white_y))))
+            self = .primaries(
+                ColorProfile.Primaries(
+                    red: (Double(n.color_primary_red_x), Double(n.color_primary_red_y)),
+                    green: (Double(n.color_primary_green_x), Double(n.color_primary_green_y)),
+                    blue: (Double(n.color_primary_blue_x), Double(n.color_primary_blue_y)),
+                    white: (Double(n.color_primary_white_x), Double(n.color_primary_white_y))))
         }
     }
 }
@@ -106,13 +113,15 @@ private enum HEIFCall {
     static let initialisation: SweepError? = {
         let e = heif_init(nil)
         guard e.code != heif_error_Ok else { return nil }
-        return SweepError(.unavailable, "libheif cannot start: \(String(cString: e.message))",
-                          fix: "check the libheif installation and its plugins")
+        return SweepError(
+            .unavailable, "libheif cannot start: \(String(cString: e.message))",
+            fix: "check the libheif installation and its plugins")
     }()
 
     static func corrupt(_ subject: String, _ detail: Substring? = nil) -> SweepError {
-        SweepError(.dataError, "the image is corrupt or truncated" + (detail.map { " (\($0))" } ?? ""), subject: subject,
-                   fix: "re-export it from the original")
+        SweepError(
+            .dataError, "the image is corrupt or truncated" + (detail.map { " (\($0))" } ?? ""), subject: subject,
+            fix: "re-export it from the original")
     }
 
     /// Returns when `e` is success; otherwise throws: a data error for what the file did
@@ -124,15 +133,17 @@ private enum HEIFCall {
         while detail.last?.isWhitespace == true { detail.removeLast() }
         switch e.code {
         case heif_error_Memory_allocation_error where e.subcode == heif_suberror_Security_limit_exceeded:
-            throw SweepError(.dataError, "the image is over the size limit (\(detail))", subject: subject,
-                             fix: "raise the pixel limit if the image is genuine", field: .maxPixels)
+            throw SweepError(
+                .dataError, "the image is over the size limit (\(detail))", subject: subject,
+                fix: "raise the pixel limit if the image is genuine", field: .maxPixels)
         case heif_error_Usage_error:
             throw SweepError(.internalError, "\(what): \(detail)", subject: subject)
         case heif_error_Invalid_input, heif_error_Decoder_plugin_error:
             throw corrupt(subject, detail)
         case heif_error_Unsupported_feature, heif_error_Unsupported_filetype:
-            throw SweepError(.dataError, "\(what): unsupported (\(detail))", subject: subject,
-                             fix: "convert it to JPEG or PNG")
+            throw SweepError(
+                .dataError, "\(what): unsupported (\(detail))", subject: subject,
+                fix: "convert it to JPEG or PNG")
         default:
             throw SweepError(.dataError, "\(what): \(detail)", subject: subject, fix: fix ?? "re-export it from the original")
         }
@@ -167,8 +178,9 @@ private struct HEIFImageHandle: ~Copyable {
     /// The file's primary image: the one a viewer shows.
     init(primaryOf context: borrowing HEIFContext, subject: String) throws {
         var p: OpaquePointer?
-        try HEIFCall.check(heif_context_get_primary_image_handle(context.ptr, &p), "the file has no readable image",
-                           subject: subject)
+        try HEIFCall.check(
+            heif_context_get_primary_image_handle(context.ptr, &p), "the file has no readable image",
+            subject: subject)
         guard let p else { throw HEIFCall.corrupt(subject) }
         ptr = p
     }
@@ -185,11 +197,12 @@ private struct HEIFImage: ~Copyable {
             throw SweepError(.internalError, "out of memory", subject: subject)
         }
         defer { heif_decoding_options_free(options) }
-        options.pointee.ignore_transformations = 0   // the default, stated: upright is the point
-        options.pointee.convert_hdr_to_8bit = 1      // 10-bit SDR photos come out as 8-bit RGBA
+        options.pointee.ignore_transformations = 0  // the default, stated: upright is the point
+        options.pointee.convert_hdr_to_8bit = 1  // 10-bit SDR photos come out as 8-bit RGBA
         var p: OpaquePointer?
-        try HEIFCall.check(heif_decode_image(handle.ptr, &p, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options),
-                           "the image cannot be decoded", subject: subject)
+        try HEIFCall.check(
+            heif_decode_image(handle.ptr, &p, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options),
+            "the image cannot be decoded", subject: subject)
         guard let p else { throw HEIFCall.corrupt(subject) }
         ptr = p
     }
@@ -204,7 +217,8 @@ private struct HEIFImage: ~Copyable {
         if ImageDecoder.exceeds(w, h, maxPixels) { throw ImageDecoder.overLimit(w, h, maxPixels, name: subject) }
         var rowBytes: Int32 = 0
         guard let plane = heif_image_get_plane_readonly(ptr, heif_channel_interleaved, &rowBytes),
-              Int(rowBytes) >= w * 4 else { throw HEIFCall.corrupt(subject) }
+            Int(rowBytes) >= w * 4
+        else { throw HEIFCall.corrupt(subject) }
         var image = RGBAImage(width: w, height: h)
         // libheif 1.15 hands premultiplied pixels (a `prem` reference) over as they are; the
         // colour conversion and the compositing after it expect straight alpha.

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CFFmpeg
 import Foundation
 import SweepImaging
 import SweepSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Decodes still images (JPEG, PNG, WebP, TIFF, BMP, the first frame of a GIF through FFmpeg's
 /// decoders; HEIC/HEIF and AVIF through libheif), recognising the format from the bytes, not
@@ -18,26 +19,32 @@ public enum ImageDecoder {
 
     /// The error for a picture of `w × h` over `maxPixels`, the same from every decoder.
     static func overLimit(_ w: Int, _ h: Int, _ maxPixels: Int, name: String, claims: Bool = true) -> SweepError {
-        SweepError(.dataError, "the image \(claims ? "claims" : "has") \(w)×\(h) pixels, over the limit of \(maxPixels)",
-                   subject: name, fix: "raise the pixel limit if the image is genuine", field: .maxPixels)
+        SweepError(
+            .dataError, "the image \(claims ? "claims" : "has") \(w)×\(h) pixels, over the limit of \(maxPixels)",
+            subject: name, fix: "raise the pixel limit if the image is genuine", field: .maxPixels)
     }
 
     /// Decodes the first frame of the image at `path` as opaque RGBA over `background`.
     ///
     /// - Throws: ``SweepError`` with `.noInput` (missing, unreadable, a folder) or
     ///   `.dataError` (not an image, corrupt, too many pixels).
-    public static func decode(path: String, background: RGBA8 = .black,
-                              maxPixels: Int = defaultMaxPixels) throws -> RGBAImage {
+    public static func decode(
+        path: String, background: RGBA8 = .black,
+        maxPixels: Int = defaultMaxPixels
+    ) throws -> RGBAImage {
         _ = FFmpegCall.quiet
         return try decode(bytes: InputFile.read(path), name: path, background: background, maxPixels: maxPixels)
     }
 
     /// Decodes an image held in memory; `name` is used in error messages.
-    public static func decode(bytes: [UInt8], name: String, background: RGBA8 = .black,
-                              maxPixels: Int = defaultMaxPixels) throws -> RGBAImage {
+    public static func decode(
+        bytes: [UInt8], name: String, background: RGBA8 = .black,
+        maxPixels: Int = defaultMaxPixels
+    ) throws -> RGBAImage {
         _ = FFmpegCall.quiet
-        let notImage = SweepError(.dataError, "not an image sweep can read", subject: name,
-                                  fix: formatsFix)
+        let notImage = SweepError(
+            .dataError, "not an image sweep can read", subject: name,
+            fix: formatsFix)
         if let still = AnimatedWebP.firstFrame(bytes) {
             return try decode(bytes: still, name: name, background: background, maxPixels: maxPixels)
         }
@@ -67,9 +74,10 @@ public enum ImageDecoder {
         prepared.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         // On failure avformat_open_input frees `prepared` (not the custom avio, which `avio` owns).
         // Declared after `avio`, so it is closed first: it reads through avio to the end.
-        let input = try InputFormatContext(url: nil, prepared: prepared, format: av_find_input_format(demuxer),
-                                           what: "not an image sweep can read", subject: name,
-                                           fix: formatsFix)
+        let input = try InputFormatContext(
+            url: nil, prepared: prepared, format: av_find_input_format(demuxer),
+            what: "not an image sweep can read", subject: name,
+            fix: formatsFix)
         let ctx = input.ptr
         // No avformat_find_stream_info: it would decode a frame with no pixel limit. The
         // image demuxers know the codec from the header; the decoder below is capped.
@@ -81,20 +89,23 @@ public enum ImageDecoder {
         guard par.pointee.codec_id == kind.codec, let codec = avcodec_find_decoder(kind.codec) else { throw notImage }
         let decHandle = try CodecContextHandle(codec: codec)
         let dec = decHandle.ptr
-        try FFmpegCall.check(avcodec_parameters_to_context(dec, par), "cannot copy codec parameters", subject: name,
-                             kind: .internalError)
+        try FFmpegCall.check(
+            avcodec_parameters_to_context(dec, par), "cannot copy codec parameters", subject: name,
+            kind: .internalError)
         dec.pointee.thread_count = 1
         // The decoder refuses to allocate a picture over the limit (a decompression bomb).
         // Its check counts the row padding too, so a genuine picture right at the limit
         // needs some slack; the exact limit was checked above from the header.
         let padded = w > 0 && h > 0 ? (w + 128) * (h + 128) : maxPixels + maxPixels / 16
         dec.pointee.max_pixels = Int64(min(padded, Int(Int32.max)))
-        try FFmpegCall.check(avcodec_open2(dec, codec, nil), "not an image sweep can read", subject: name, kind: .dataError,
-                             fix: formatsFix)
+        try FFmpegCall.check(
+            avcodec_open2(dec, codec, nil), "not an image sweep can read", subject: name, kind: .dataError,
+            fix: formatsFix)
         let frameHandle = try FrameHandle(), packetHandle = try PacketHandle()
         let frame = frameHandle.ptr, packet = packetHandle.ptr
-        let corrupt = SweepError(.dataError, "the image is corrupt or truncated", subject: name,
-                                 fix: "re-export it from the original")
+        let corrupt = SweepError(
+            .dataError, "the image is corrupt or truncated", subject: name,
+            fix: "re-export it from the original")
         var got = false
         while !got {
             let r = av_read_frame(ctx, packet)
@@ -125,7 +136,8 @@ public enum ImageDecoder {
         image = flatten(image, over: background)
         // EXIF orientation, which FFmpeg's JPEG decoder reports as frame metadata.
         if let e = av_dict_get(frame.pointee.metadata, "Orientation", nil, 0),
-           let tag = Int(String(cString: e.pointee.value).trimmingCharacters(in: .whitespaces)) {
+            let tag = Int(String(cString: e.pointee.value).trimmingCharacters(in: .whitespaces))
+        {
             image = Orientation.upright(image, tag: tag)
         } else if let tag = pngOrientation {
             image = Orientation.upright(image, tag: tag)  // PNG's eXIf chunk, which FFmpeg leaves unread
@@ -149,8 +161,9 @@ public enum ImageDecoder {
         let deep = (av_pix_fmt_desc_get(src)?.pointee.comp.0.depth ?? 8) > 8
         let dstFormat = deep ? AV_PIX_FMT_RGBA64LE : AV_PIX_FMT_RGBA
         let bytesPerPixel = deep ? 8 : 4
-        let scaler = try ScalerHandle(width: w, height: h, from: src, to: dstFormat, subject: name, kind: .dataError,
-                                      fix: "convert the image to PNG or JPEG")
+        let scaler = try ScalerHandle(
+            width: w, height: h, from: src, to: dstFormat, subject: name, kind: .dataError,
+            fix: "convert the image to PNG or JPEG")
         var buffer = [UInt8](repeating: 0, count: w * h * bytesPerPixel)
         try buffer.withUnsafeMutableBufferPointer { p in
             try scaler.scale(frame: frame, height: h, into: p.baseAddress!, stride: w * bytesPerPixel)

@@ -8,13 +8,13 @@ enum ImageHeader {
         func le16(_ i: Int) -> Int { Int(b[i]) | Int(b[i + 1]) << 8 }
         func le24(_ i: Int) -> Int { le16(i) | Int(b[i + 2]) << 16 }
         func le32(_ i: Int) -> Int { le16(i) | le16(i + 2) << 16 }
-        if b.count >= 24, b[0] == 0x89, b[1] == 0x50, b[2] == 0x4E, b[3] == 0x47 {            // PNG IHDR
+        if b.count >= 24, b[0] == 0x89, b[1] == 0x50, b[2] == 0x4E, b[3] == 0x47 {  // PNG IHDR
             return (be32(16), be32(20))
         }
-        if b.count >= 10, b[0] == 0x47, b[1] == 0x49, b[2] == 0x46 {                            // GIF screen
+        if b.count >= 10, b[0] == 0x47, b[1] == 0x49, b[2] == 0x46 {  // GIF screen
             return (le16(6), le16(8))
         }
-        if b.count >= 26, b[0] == 0x42, b[1] == 0x4D {                                          // BMP
+        if b.count >= 26, b[0] == 0x42, b[1] == 0x4D {  // BMP
             return (abs(Int(Int32(truncatingIfNeeded: le32(18)))), abs(Int(Int32(truncatingIfNeeded: le32(22)))))
         }
         if b.count >= 30, Array(b[0..<4]) == Array("RIFF".utf8), Array(b[8..<12]) == Array("WEBP".utf8) {
@@ -25,7 +25,7 @@ enum ImageHeader {
             default: return nil
             }
         }
-        if b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 {                                           // JPEG: first SOFn
+        if b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 {  // JPEG: first SOFn
             var i = 2
             while i + 9 < b.count {
                 guard b[i] == 0xFF else { return nil }

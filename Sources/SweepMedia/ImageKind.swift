@@ -19,14 +19,23 @@ enum ImageKind: String, CaseIterable {
     /// The kind whose signature `bytes` start with, if any.
     init?(sniffing b: [UInt8]) {
         func starts(_ s: [UInt8], at i: Int = 0) -> Bool { b.count >= i + s.count && Array(b[i..<(i + s.count)]) == s }
-        if starts([0xFF, 0xD8, 0xFF]) { self = .jpeg }
-        else if starts(PNGChunks.signature) { self = .png }
-        else if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { self = .gif }
-        else if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { self = .webp }
-        else if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { self = .tiff }
-        else if starts(Array("BM".utf8)) && b.count >= 26 { self = .bmp }
-        else if let kind = Self.isobmff(b) { self = kind }
-        else { return nil }
+        if starts([0xFF, 0xD8, 0xFF]) {
+            self = .jpeg
+        } else if starts(PNGChunks.signature) {
+            self = .png
+        } else if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) {
+            self = .gif
+        } else if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) {
+            self = .webp
+        } else if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) {
+            self = .tiff
+        } else if starts(Array("BM".utf8)) && b.count >= 26 {
+            self = .bmp
+        } else if let kind = Self.isobmff(b) {
+            self = kind
+        } else {
+            return nil
+        }
     }
 
     /// HEIF or AVIF from a leading `ftyp` box: its major brand, then its compatible brands.

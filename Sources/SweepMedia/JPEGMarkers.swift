@@ -43,8 +43,9 @@ public enum JPEGMarkers {
                 guard code == 0xDA else { continue }
                 scans += 1
                 if scans > maxScans {
-                    throw SweepError(.dataError, "the JPEG has more than \(maxScans) scans", subject: name,
-                                     fix: "re-export it as a baseline or ordinary progressive JPEG")
+                    throw SweepError(
+                        .dataError, "the JPEG has more than \(maxScans) scans", subject: name,
+                        fix: "re-export it as a baseline or ordinary progressive JPEG")
                 }
                 // Entropy-coded data: skip to the next marker that is not a stuffed 0xFF00
                 // or a restart marker.

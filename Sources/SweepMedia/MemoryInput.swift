@@ -27,9 +27,9 @@ final class MemoryInput {
         if whence & 0x10000 != 0 { return Int64(input.bytes.count) }
         let base: Int
         switch whence & 3 {
-        case 0: base = 0                 // SEEK_SET
-        case 1: base = input.offset      // SEEK_CUR
-        case 2: base = input.bytes.count // SEEK_END
+        case 0: base = 0  // SEEK_SET
+        case 1: base = input.offset  // SEEK_CUR
+        case 2: base = input.bytes.count  // SEEK_END
         default: return -1
         }
         let target = base + Int(offset)

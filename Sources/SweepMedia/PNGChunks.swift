@@ -89,8 +89,9 @@ public enum PNGChunks {
             }
         }
         if total > maxProfileBytes {
-            throw SweepError(.dataError, "the PNG's colour profile inflates to more than \(maxProfileBytes >> 20) MB",
-                             subject: name, fix: "re-export it with a standard profile (sRGB or Display P3)")
+            throw SweepError(
+                .dataError, "the PNG's colour profile inflates to more than \(maxProfileBytes >> 20) MB",
+                subject: name, fix: "re-export it with a standard profile (sRGB or Display P3)")
         }
     }
 

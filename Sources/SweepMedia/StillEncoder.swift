@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CFFmpeg
 import SweepImaging
 import SweepSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Encodes single images (PNG, JPEG, WebP) with FFmpeg's image encoders.
 public enum StillEncoder {
@@ -25,14 +26,16 @@ public enum StillEncoder {
     /// Encodes `image` and returns the file's bytes.
     public static func encode(_ image: RGBAImage, format: Format, quality: Int = 90, name: String) throws -> [UInt8] {
         _ = FFmpegCall.quiet
-        let (encName, pix): (String, AVPixelFormat) = switch format {
-        case .png: ("png", image.isOpaque ? AV_PIX_FMT_RGB24 : AV_PIX_FMT_RGBA)
-        case .jpeg: ("mjpeg", AV_PIX_FMT_YUVJ444P)
-        case .webp: ("libwebp", image.isOpaque ? AV_PIX_FMT_YUV420P : AV_PIX_FMT_YUVA420P)
-        }
+        let (encName, pix): (String, AVPixelFormat) =
+            switch format {
+            case .png: ("png", image.isOpaque ? AV_PIX_FMT_RGB24 : AV_PIX_FMT_RGBA)
+            case .jpeg: ("mjpeg", AV_PIX_FMT_YUVJ444P)
+            case .webp: ("libwebp", image.isOpaque ? AV_PIX_FMT_YUV420P : AV_PIX_FMT_YUVA420P)
+            }
         guard let codec = avcodec_find_encoder_by_name(encName) else {
-            throw SweepError(.unavailable, "this FFmpeg build has no \(encName) encoder", subject: name,
-                             fix: "choose another still format")
+            throw SweepError(
+                .unavailable, "this FFmpeg build has no \(encName) encoder", subject: name,
+                fix: "choose another still format")
         }
         let ctx = try CodecContextHandle(codec: codec)
         let c = ctx.ptr
@@ -50,8 +53,9 @@ public enum StillEncoder {
             c.pointee.color_range = AVCOL_RANGE_JPEG
         case .webp: try opts.set("quality", String(quality))
         }
-        try FFmpegCall.check(avcodec_open2(c, codec, &opts.ptr), "cannot start the \(encName) encoder", subject: name,
-                             kind: .internalError)
+        try FFmpegCall.check(
+            avcodec_open2(c, codec, &opts.ptr), "cannot start the \(encName) encoder", subject: name,
+            kind: .internalError)
         let frame = try FrameHandle()
         let f = frame.ptr
         f.pointee.format = pix.rawValue
@@ -72,8 +76,10 @@ public enum StillEncoder {
         try FFmpegCall.check(avcodec_send_frame(c, nil), "encoding failed", subject: name, kind: .internalError)
         let packet = try PacketHandle()
         var bytes: [UInt8] = []
-        while try FFmpegCall.received(avcodec_receive_packet(c, packet.ptr), "encoding failed", subject: name,
-                                      kind: .internalError) {
+        while try FFmpegCall.received(
+            avcodec_receive_packet(c, packet.ptr), "encoding failed", subject: name,
+            kind: .internalError)
+        {
             bytes += UnsafeBufferPointer(start: packet.ptr.pointee.data, count: Int(packet.ptr.pointee.size))
             av_packet_unref(packet.ptr)
         }

@@ -25,32 +25,38 @@ public struct VideoCodec: Sendable, Equatable {
     public var isRGB: Bool { pixelFormat.hasPrefix("rgb") }
 
     /// H.264 High: CRF 20, preset medium, yuv420p, `+faststart` in MP4; the default.
-    public static let h264 = VideoCodec(name: "h264", encoder: "libx264", pixelFormat: "yuv420p", alphaPixelFormat: nil,
-                                        defaults: [("crf", "20"), ("preset", "medium"), ("profile", "high")],
-                                        muxerOptions: [("movflags", "+faststart")], tag: nil, container: "mp4",
-                                        containers: ["mp4", "mov", "matroska"])
+    public static let h264 = VideoCodec(
+        name: "h264", encoder: "libx264", pixelFormat: "yuv420p", alphaPixelFormat: nil,
+        defaults: [("crf", "20"), ("preset", "medium"), ("profile", "high")],
+        muxerOptions: [("movflags", "+faststart")], tag: nil, container: "mp4",
+        containers: ["mp4", "mov", "matroska"])
     /// HEVC Main (libx265), tagged `hvc1` so that Apple players play it.
-    public static let hevc = VideoCodec(name: "hevc", encoder: "libx265", pixelFormat: "yuv420p", alphaPixelFormat: nil,
-                                        defaults: [("crf", "22"), ("preset", "medium"), ("x265-params", "log-level=error")],
-                                        muxerOptions: [("movflags", "+faststart")], tag: "hvc1", container: "mp4",
-                                        containers: ["mp4", "mov", "matroska"])
+    public static let hevc = VideoCodec(
+        name: "hevc", encoder: "libx265", pixelFormat: "yuv420p", alphaPixelFormat: nil,
+        defaults: [("crf", "22"), ("preset", "medium"), ("x265-params", "log-level=error")],
+        muxerOptions: [("movflags", "+faststart")], tag: "hvc1", container: "mp4",
+        containers: ["mp4", "mov", "matroska"])
     /// VP9 in WebM at constant quality (crf with b=0), row-based multithreading; carries
     /// alpha when the background is transparent.
-    public static let vp9 = VideoCodec(name: "vp9", encoder: "libvpx-vp9", pixelFormat: "yuv420p", alphaPixelFormat: "yuva420p",
-                                       defaults: [("crf", "32"), ("b", "0"), ("row-mt", "1"), ("deadline", "good"), ("cpu-used", "2")],
-                                       muxerOptions: [], tag: nil, container: "webm", containers: ["webm", "matroska"])
+    public static let vp9 = VideoCodec(
+        name: "vp9", encoder: "libvpx-vp9", pixelFormat: "yuv420p", alphaPixelFormat: "yuva420p",
+        defaults: [("crf", "32"), ("b", "0"), ("row-mt", "1"), ("deadline", "good"), ("cpu-used", "2")],
+        muxerOptions: [], tag: nil, container: "webm", containers: ["webm", "matroska"])
     /// Animated WebP, looping forever by default.
-    public static let webp = VideoCodec(name: "webp", encoder: "libwebp_anim", pixelFormat: "yuv420p", alphaPixelFormat: "yuva420p",
-                                        defaults: [("quality", "80")], muxerOptions: [("loop", "0")], tag: nil,
-                                        container: "webp", containers: ["webp"])
+    public static let webp = VideoCodec(
+        name: "webp", encoder: "libwebp_anim", pixelFormat: "yuv420p", alphaPixelFormat: "yuva420p",
+        defaults: [("quality", "80")], muxerOptions: [("loop", "0")], tag: nil,
+        container: "webp", containers: ["webp"])
     /// Animated PNG, lossless, looping forever by default.
-    public static let apng = VideoCodec(name: "apng", encoder: "apng", pixelFormat: "rgb24", alphaPixelFormat: "rgba",
-                                        defaults: [], muxerOptions: [("plays", "0")], tag: nil, container: "apng",
-                                        containers: ["apng"])
+    public static let apng = VideoCodec(
+        name: "apng", encoder: "apng", pixelFormat: "rgb24", alphaPixelFormat: "rgba",
+        defaults: [], muxerOptions: [("plays", "0")], tag: nil, container: "apng",
+        containers: ["apng"])
     /// ProRes 422 HQ in QuickTime, for video editors.
-    public static let prores = VideoCodec(name: "prores", encoder: "prores_ks", pixelFormat: "yuv422p10le", alphaPixelFormat: nil,
-                                          defaults: [("profile", "3"), ("vendor", "apl0")], muxerOptions: [], tag: nil,
-                                          container: "mov", containers: ["mov"])
+    public static let prores = VideoCodec(
+        name: "prores", encoder: "prores_ks", pixelFormat: "yuv422p10le", alphaPixelFormat: nil,
+        defaults: [("profile", "3"), ("vendor", "apl0")], muxerOptions: [], tag: nil,
+        container: "mov", containers: ["mov"])
 
     /// Every codec, by `--codec` name.
     public static let all: [VideoCodec] = [.h264, .hevc, .vp9, .webp, .apng, .prores]

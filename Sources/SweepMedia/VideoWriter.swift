@@ -46,9 +46,11 @@ public final class VideoWriter {
     ///     encoder does not take is an error.
     /// - Throws: `.unavailable` when this FFmpeg lacks the encoder, `.usage` for an
     ///   unused option, `.cannotCreate`/`.ioError` for file problems.
-    public init(path: String, destination: String? = nil, width: Int, height: Int, fps: Double,
-                codec: VideoCodec = .h264, container: String? = nil, alpha: Bool = false,
-                options: [(String, String)] = []) throws {
+    public init(
+        path: String, destination: String? = nil, width: Int, height: Int, fps: Double,
+        codec: VideoCodec = .h264, container: String? = nil, alpha: Bool = false,
+        options: [(String, String)] = []
+    ) throws {
         _ = FFmpegCall.quiet
         self.width = width
         self.height = height
@@ -56,8 +58,9 @@ public final class VideoWriter {
         let dest = destination ?? path
         self.destination = dest
         guard let encoder = avcodec_find_encoder_by_name(codec.encoder) else {
-            throw SweepError(.unavailable, "this FFmpeg build has no \(codec.encoder) encoder", subject: dest,
-                             fix: "install a build with \(codec.encoder) or choose another codec", field: .codec)
+            throw SweepError(
+                .unavailable, "this FFmpeg build has no \(codec.encoder) encoder", subject: dest,
+                fix: "install a build with \(codec.encoder) or choose another codec", field: .codec)
         }
         output = try OutputFormatContext(container: container ?? codec.container, path: path, subject: dest)
         let oc = output.ptr
@@ -91,17 +94,20 @@ public final class VideoWriter {
         scaler = try ScalerHandle(width: width, height: height, from: AV_PIX_FMT_RGBA, to: pixFmt, subject: dest)
         var opts = try DictionaryHandle(codec.defaults)
         for (k, v) in options { try opts.set(k, v) }
-        try FFmpegCall.check(avcodec_open2(c, encoder, &opts.ptr), "\(codec.encoder) refused the settings",
-                             subject: dest, kind: .usage, fix: "check the encoder options (CRF, preset and the others)",
-                             field: .codecOptions)
+        try FFmpegCall.check(
+            avcodec_open2(c, encoder, &opts.ptr), "\(codec.encoder) refused the settings",
+            subject: dest, kind: .usage, fix: "check the encoder options (CRF, preset and the others)",
+            field: .codecOptions)
         // Leftover keys were not used: a typo would otherwise fail silently.
         let unused = opts.keys
         if !unused.isEmpty {
-            throw SweepError(.usage, "\(codec.encoder) does not take the option \(unused.joined(separator: ", "))",
-                             fix: "run `ffmpeg -h encoder=\(codec.encoder)` for its options", field: .codecOptions)
+            throw SweepError(
+                .usage, "\(codec.encoder) does not take the option \(unused.joined(separator: ", "))",
+                fix: "run `ffmpeg -h encoder=\(codec.encoder)` for its options", field: .codecOptions)
         }
-        try FFmpegCall.check(avcodec_parameters_from_context(st.pointee.codecpar, c), "cannot copy codec parameters",
-                             subject: dest, kind: .internalError)
+        try FFmpegCall.check(
+            avcodec_parameters_from_context(st.pointee.codecpar, c), "cannot copy codec parameters",
+            subject: dest, kind: .internalError)
         if let tag = codec.tag {
             let b = Array(tag.utf8)
             st.pointee.codecpar.pointee.codec_tag = UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16 | UInt32(b[3]) << 24
@@ -124,7 +130,8 @@ public final class VideoWriter {
         try output.openFile(path)
         // MP4/MOV options only where they apply.
         let muxName = output.muxerName
-        var mux = try DictionaryHandle(codec.muxerOptions.filter { $0.0 != "movflags" || muxName.contains("mp4") || muxName.contains("mov") })
+        var mux = try DictionaryHandle(
+            codec.muxerOptions.filter { $0.0 != "movflags" || muxName.contains("mp4") || muxName.contains("mov") })
         try FFmpegCall.check(avformat_write_header(oc, &mux.ptr), "cannot write the \(muxName) header", subject: dest)
     }
 
@@ -199,8 +206,9 @@ public final class VideoWriter {
             av_packet_rescale_ts(packet.ptr, enc.ptr.pointee.time_base, stream.pointee.time_base)
             packet.ptr.pointee.stream_index = stream.pointee.index
             let w = av_interleaved_write_frame(output.ptr, packet.ptr)
-            try FFmpegCall.check(w, "writing failed", subject: destination, kind: .ioError,
-                                 fix: "check free disk space and permissions")
+            try FFmpegCall.check(
+                w, "writing failed", subject: destination, kind: .ioError,
+                fix: "check free disk space and permissions")
         }
     }
 
@@ -211,8 +219,9 @@ public final class VideoWriter {
         finished = true
         try FFmpegCall.check(avcodec_send_frame(enc.ptr, nil), "encoding failed", subject: destination)
         try drain()
-        try FFmpegCall.check(av_write_trailer(output.ptr), "cannot finish the file", subject: destination, kind: .ioError,
-                             fix: "check free disk space")
+        try FFmpegCall.check(
+            av_write_trailer(output.ptr), "cannot finish the file", subject: destination, kind: .ioError,
+            fix: "check free disk space")
         try output.closeFile()
     }
 }

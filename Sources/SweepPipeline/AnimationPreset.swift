@@ -43,12 +43,15 @@ public struct AnimationPreset: Sendable, Decodable {
         position = try c.decode([KeyframeSpec<Double>].self, forKey: .position)
         before = try c.decodeIfPresent([KeyframeSpec<LookRef>].self, forKey: .before)
         after = try c.decodeIfPresent([KeyframeSpec<LookRef>].self, forKey: .after)
-        for (name, keys) in [("position", position.map(\.time)), ("before", before?.map(\.time) ?? []), ("after", after?.map(\.time) ?? [])] {
+        for (name, keys) in [
+            ("position", position.map(\.time)), ("before", before?.map(\.time) ?? []), ("after", after?.map(\.time) ?? []),
+        ] {
             if name == "position" && keys.isEmpty { throw SweepError(.dataError, "field position needs at least one keyframe") }
             // Every keyframe is kept and searched per frame: a bound keeps memory and time sane.
             if keys.count > Self.maxKeyframes {
-                throw SweepError(.dataError, "field \(name) has \(keys.count) keyframes, over the limit of \(Self.maxKeyframes)",
-                                 fix: "use fewer keyframes")
+                throw SweepError(
+                    .dataError, "field \(name) has \(keys.count) keyframes, over the limit of \(Self.maxKeyframes)",
+                    fix: "use fewer keyframes")
             }
             if zip(keys, keys.dropFirst()).contains(where: { $0 > $1 }) {
                 throw SweepError(.dataError, "field \(name): keyframe times must not go backwards", fix: "sort the keyframes by time")
@@ -59,16 +62,19 @@ public struct AnimationPreset: Sendable, Decodable {
     /// The animation, with looks resolved through `library` and the shortcuts applied:
     /// positions mapped so that 1 → `from` and 0 → `to`, times scaled to `duration`, and
     /// every moving position segment given `curve`.
-    public func animation(library: PresetLibrary, from: Double = 1, to: Double = 0, duration newDuration: Double? = nil,
-                          curve: Curve? = nil, file: String) throws -> Animation<Adjustments> {
+    public func animation(
+        library: PresetLibrary, from: Double = 1, to: Double = 0, duration newDuration: Double? = nil,
+        curve: Curve? = nil, file: String
+    ) throws -> Animation<Adjustments> {
         let length = duration ?? ([position.last?.time, before?.last?.time, after?.last?.time].compactMap { $0 }.max() ?? 0)
         let scale = newDuration.map { length > 0 ? $0 / length : 1 } ?? 1
         func track<V: Interpolatable>(_ keys: [KeyframeSpec<V>], _ value: (V) throws -> V, retime: Bool) rethrows -> Track<V> {
-            Track(try keys.map { k in
-                var c = k.curve
-                if retime, let curve, c != .hold { c = curve }
-                return Keyframe(time: k.time * scale, value: try value(k.value), curve: c)
-            })
+            Track(
+                try keys.map { k in
+                    var c = k.curve
+                    if retime, let curve, c != .hold { c = curve }
+                    return Keyframe(time: k.time * scale, value: try value(k.value), curve: c)
+                })
         }
         let pos = track(position, { to + (from - to) * $0 }, retime: true)
         func looks(_ keys: [KeyframeSpec<LookRef>]?) throws -> Track<Adjustments> {
@@ -78,8 +84,9 @@ public struct AnimationPreset: Sendable, Decodable {
             }
             return track(resolved, { $0 }, retime: false)
         }
-        return Animation(position: pos, before: try looks(before), after: try looks(after),
-                         duration: duration.map { $0 * scale }, loop: loop)
+        return Animation(
+            position: pos, before: try looks(before), after: try looks(after),
+            duration: duration.map { $0 * scale }, loop: loop)
     }
 }
 

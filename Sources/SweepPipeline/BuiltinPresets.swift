@@ -5,142 +5,142 @@
 enum BuiltinPresets {
     static let files: [String: String] = [
         "animations/compare.json": ##"""
-{
-  "version": 1,
-  "description": "A seamless back-and-forth around the middle.",
-  "loop": "forever",
-  "position": [
-    {"time": 0.0, "value": 0.5},
-    {"time": 0.3, "value": 0.5, "curve": "hold"},
-    {"time": 1.3, "value": 0.2, "curve": "easeInOut"},
-    {"time": 1.6, "value": 0.2, "curve": "hold"},
-    {"time": 3.2, "value": 0.8, "curve": "easeInOut"},
-    {"time": 3.5, "value": 0.8, "curve": "hold"},
-    {"time": 4.5, "value": 0.5, "curve": "easeInOut"}
-  ]
-}
+        {
+          "version": 1,
+          "description": "A seamless back-and-forth around the middle.",
+          "loop": "forever",
+          "position": [
+            {"time": 0.0, "value": 0.5},
+            {"time": 0.3, "value": 0.5, "curve": "hold"},
+            {"time": 1.3, "value": 0.2, "curve": "easeInOut"},
+            {"time": 1.6, "value": 0.2, "curve": "hold"},
+            {"time": 3.2, "value": 0.8, "curve": "easeInOut"},
+            {"time": 3.5, "value": 0.8, "curve": "hold"},
+            {"time": 4.5, "value": 0.5, "curve": "easeInOut"}
+          ]
+        }
 
-"""##,
+        """##,
         "animations/look-tour.json": ##"""
-{
-  "version": 1,
-  "description": "The split rests in the middle while the after side tours Vivid, Noir and Dream, then resets to the original.",
-  "loop": "forever",
-  "position": [
-    {"time": 0.0, "value": 0.5}
-  ],
-  "after": [
-    {"time": 0.0, "look": "original"},
-    {"time": 0.8, "look": "original", "curve": "hold"},
-    {"time": 1.4, "look": "vivid", "curve": "easeInOut"},
-    {"time": 2.4, "look": "vivid", "curve": "hold"},
-    {"time": 3.0, "look": "noir", "curve": "easeInOut"},
-    {"time": 4.0, "look": "noir", "curve": "hold"},
-    {"time": 4.6, "look": "dream", "curve": "easeInOut"},
-    {"time": 5.6, "look": "dream", "curve": "hold"},
-    {"time": 5.9, "look": "original", "curve": "easeInOut"},
-    {"time": 6.4, "look": "original", "curve": "hold"}
-  ]
-}
+        {
+          "version": 1,
+          "description": "The split rests in the middle while the after side tours Vivid, Noir and Dream, then resets to the original.",
+          "loop": "forever",
+          "position": [
+            {"time": 0.0, "value": 0.5}
+          ],
+          "after": [
+            {"time": 0.0, "look": "original"},
+            {"time": 0.8, "look": "original", "curve": "hold"},
+            {"time": 1.4, "look": "vivid", "curve": "easeInOut"},
+            {"time": 2.4, "look": "vivid", "curve": "hold"},
+            {"time": 3.0, "look": "noir", "curve": "easeInOut"},
+            {"time": 4.0, "look": "noir", "curve": "hold"},
+            {"time": 4.6, "look": "dream", "curve": "easeInOut"},
+            {"time": 5.6, "look": "dream", "curve": "hold"},
+            {"time": 5.9, "look": "original", "curve": "easeInOut"},
+            {"time": 6.4, "look": "original", "curve": "hold"}
+          ]
+        }
 
-"""##,
+        """##,
         "animations/reveal.json": ##"""
-{
-  "version": 1,
-  "description": "Hold on before, sweep across to after, hold; loops.",
-  "loop": "forever",
-  "position": [
-    {"time": 0.0, "value": 1},
-    {"time": 0.6, "value": 1, "curve": "hold"},
-    {"time": 2.6, "value": 0, "curve": "easeInOut"},
-    {"time": 3.4, "value": 0, "curve": "hold"}
-  ]
-}
+        {
+          "version": 1,
+          "description": "Hold on before, sweep across to after, hold; loops.",
+          "loop": "forever",
+          "position": [
+            {"time": 0.0, "value": 1},
+            {"time": 0.6, "value": 1, "curve": "hold"},
+            {"time": 2.6, "value": 0, "curve": "easeInOut"},
+            {"time": 3.4, "value": 0, "curve": "hold"}
+          ]
+        }
 
-"""##,
+        """##,
         "animations/spring-peek.json": ##"""
-{
-  "version": 1,
-  "description": "The handle springs in from the trailing edge, bounces into the middle, rests, and glides back.",
-  "loop": "forever",
-  "position": [
-    {"time": 0.0, "value": 1},
-    {"time": 0.4, "value": 1, "curve": "hold"},
-    {"time": 1.6, "value": 0.5, "curve": "bouncy"},
-    {"time": 2.8, "value": 0.5, "curve": "hold"},
-    {"time": 3.6, "value": 1, "curve": "smooth"}
-  ]
-}
+        {
+          "version": 1,
+          "description": "The handle springs in from the trailing edge, bounces into the middle, rests, and glides back.",
+          "loop": "forever",
+          "position": [
+            {"time": 0.0, "value": 1},
+            {"time": 0.4, "value": 1, "curve": "hold"},
+            {"time": 1.6, "value": 0.5, "curve": "bouncy"},
+            {"time": 2.8, "value": 0.5, "curve": "hold"},
+            {"time": 3.6, "value": 1, "curve": "smooth"}
+          ]
+        }
 
-"""##,
+        """##,
         "formats/github-readme.json": ##"""
-{ "version": 1, "description": "A GIF for a GitHub README: 800 px wide, under 10 MB.", "size": "800x", "fps": 20, "duration": 4, "extension": "gif", "codec": "gif", "maxBytes": 10000000 }
+        { "version": 1, "description": "A GIF for a GitHub README: 800 px wide, under 10 MB.", "size": "800x", "fps": 20, "duration": 4, "extension": "gif", "codec": "gif", "maxBytes": 10000000 }
 
-"""##,
+        """##,
         "formats/instagram-portrait.json": ##"""
-{ "version": 1, "description": "Instagram feed, portrait 4:5: 1080×1350 H.264 MP4.", "size": "1080x1350", "fps": 30, "duration": 4, "extension": "mp4", "codec": "h264", "maxBytes": 650000000 }
+        { "version": 1, "description": "Instagram feed, portrait 4:5: 1080×1350 H.264 MP4.", "size": "1080x1350", "fps": 30, "duration": 4, "extension": "mp4", "codec": "h264", "maxBytes": 650000000 }
 
-"""##,
+        """##,
         "formats/instagram-square.json": ##"""
-{ "version": 1, "description": "Instagram feed, square: 1080×1080 H.264 MP4.", "size": "1080x1080", "fps": 30, "duration": 4, "extension": "mp4", "codec": "h264", "maxBytes": 650000000 }
+        { "version": 1, "description": "Instagram feed, square: 1080×1080 H.264 MP4.", "size": "1080x1080", "fps": 30, "duration": 4, "extension": "mp4", "codec": "h264", "maxBytes": 650000000 }
 
-"""##,
+        """##,
         "formats/linkedin.json": ##"""
-{ "version": 1, "description": "LinkedIn feed: 1200×627 H.264 MP4.", "size": "1200x627", "fps": 30, "duration": 4, "extension": "mp4", "codec": "h264", "maxBytes": 5000000000 }
+        { "version": 1, "description": "LinkedIn feed: 1200×627 H.264 MP4.", "size": "1200x627", "fps": 30, "duration": 4, "extension": "mp4", "codec": "h264", "maxBytes": 5000000000 }
 
-"""##,
+        """##,
         "formats/og-image.json": ##"""
-{ "version": 1, "description": "Open Graph preview (og:image): a 1200×630 still, under 8 MB.", "size": "1200x630", "extension": "png", "still": true, "maxBytes": 8000000 }
+        { "version": 1, "description": "Open Graph preview (og:image): a 1200×630 still, under 8 MB.", "size": "1200x630", "extension": "png", "still": true, "maxBytes": 8000000 }
 
-"""##,
+        """##,
         "formats/story.json": ##"""
-{ "version": 1, "description": "Instagram and Facebook Reels and Stories: 1080×1920 H.264 MP4; tags kept clear of the platform's header and reply bar.", "size": "1080x1920", "fps": 30, "duration": 6, "extension": "mp4", "codec": "h264", "maxBytes": 4000000000, "safeInsets": {"top": 0.14, "bottom": 0.2} }
+        { "version": 1, "description": "Instagram and Facebook Reels and Stories: 1080×1920 H.264 MP4; tags kept clear of the platform's header and reply bar.", "size": "1080x1920", "fps": 30, "duration": 6, "extension": "mp4", "codec": "h264", "maxBytes": 4000000000, "safeInsets": {"top": 0.14, "bottom": 0.2} }
 
-"""##,
+        """##,
         "formats/x-post-gif.json": ##"""
-{ "version": 1, "description": "X (Twitter) post as a GIF: 1280×720, under 15 MB.", "size": "1280x720", "fps": 20, "duration": 4, "extension": "gif", "codec": "gif", "maxBytes": 15000000 }
+        { "version": 1, "description": "X (Twitter) post as a GIF: 1280×720, under 15 MB.", "size": "1280x720", "fps": 20, "duration": 4, "extension": "gif", "codec": "gif", "maxBytes": 15000000 }
 
-"""##,
+        """##,
         "formats/x-post.json": ##"""
-{ "version": 1, "description": "X (Twitter) post: 1280×720 H.264 MP4 (512 MB limit).", "size": "1280x720", "fps": 30, "duration": 4, "extension": "mp4", "codec": "h264", "maxBytes": 512000000 }
+        { "version": 1, "description": "X (Twitter) post: 1280×720 H.264 MP4 (512 MB limit).", "size": "1280x720", "fps": 30, "duration": 4, "extension": "mp4", "codec": "h264", "maxBytes": 512000000 }
 
-"""##,
+        """##,
         "formats/youtube-shorts.json": ##"""
-{ "version": 1, "description": "YouTube Shorts: 1080×1920 H.264 MP4; tags kept clear of the platform's own controls.", "size": "1080x1920", "fps": 30, "duration": 6, "extension": "mp4", "codec": "h264", "maxBytes": 256000000000, "safeInsets": {"top": 0.14, "bottom": 0.2} }
+        { "version": 1, "description": "YouTube Shorts: 1080×1920 H.264 MP4; tags kept clear of the platform's own controls.", "size": "1080x1920", "fps": 30, "duration": 6, "extension": "mp4", "codec": "h264", "maxBytes": 256000000000, "safeInsets": {"top": 0.14, "bottom": 0.2} }
 
-"""##,
+        """##,
         "looks/dream.json": ##"""
-{
-  "version": 1,
-  "description": "Dream: soft, airy and hue-shifted",
-  "brightness": 0.1,
-  "contrast": 0.85,
-  "saturation": 1.2,
-  "hue": 60
-}
+        {
+          "version": 1,
+          "description": "Dream: soft, airy and hue-shifted",
+          "brightness": 0.1,
+          "contrast": 0.85,
+          "saturation": 1.2,
+          "hue": 60
+        }
 
-"""##,
+        """##,
         "looks/noir.json": ##"""
-{
-  "version": 1,
-  "description": "Noir: black and white with deep contrast",
-  "brightness": -0.05,
-  "contrast": 1.35,
-  "saturation": 0,
-  "hue": 0
-}
+        {
+          "version": 1,
+          "description": "Noir: black and white with deep contrast",
+          "brightness": -0.05,
+          "contrast": 1.35,
+          "saturation": 0,
+          "hue": 0
+        }
 
-"""##,
+        """##,
         "looks/vivid.json": ##"""
-{
-  "version": 1,
-  "description": "Vivid: brighter, punchier and much more saturated",
-  "brightness": 0.05,
-  "contrast": 1.2,
-  "saturation": 1.7,
-  "hue": 0
-}
+        {
+          "version": 1,
+          "description": "Vivid: brighter, punchier and much more saturated",
+          "brightness": 0.05,
+          "contrast": 1.2,
+          "saturation": 1.7,
+          "hue": 0
+        }
 
-"""##,
+        """##,
     ]
 }

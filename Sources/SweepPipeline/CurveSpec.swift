@@ -11,8 +11,9 @@ struct CurveSpec: Decodable {
         if let name = try? decoder.singleValueContainer().decode(String.self) {
             guard let c = Curve.named[name] else {
                 let near = Suggestion.nearest(name, in: Curve.named.keys.sorted())
-                throw SweepError(.dataError, "\(StrictJSON.path(decoder.codingPath)) is the unknown curve \"\(name)\"",
-                                 fix: near.map { "did you mean \"\($0)\"?" } ?? "use \(Curve.named.keys.sorted().joined(separator: ", "))")
+                throw SweepError(
+                    .dataError, "\(StrictJSON.path(decoder.codingPath)) is the unknown curve \"\(name)\"",
+                    fix: near.map { "did you mean \"\($0)\"?" } ?? "use \(Curve.named.keys.sorted().joined(separator: ", "))")
             }
             curve = c
             return
@@ -41,8 +42,9 @@ struct CurveSpec: Decodable {
                 curve = .spring(Spring(response: r, dampingFraction: z))
             }
         } else {
-            throw SweepError(.dataError, "\(StrictJSON.path(decoder.codingPath)) is not a curve",
-                             fix: "use a name, {\"timingCurve\": […]} or {\"spring\": {…}}")
+            throw SweepError(
+                .dataError, "\(StrictJSON.path(decoder.codingPath)) is not a curve",
+                fix: "use a name, {\"timingCurve\": […]} or {\"spring\": {…}}")
         }
     }
 }

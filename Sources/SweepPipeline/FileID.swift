@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A file's identity, its device and inode: two spellings of one path, or two hard links,

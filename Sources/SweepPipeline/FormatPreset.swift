@@ -37,7 +37,8 @@ public struct FormatPreset: Sendable, Decodable {
         let size = try c.decode(String.self, forKey: .size)
         let parts = size.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), (2...16384).contains(w),
-              parts[1].isEmpty || Int(parts[1]).map({ (2...16384).contains($0) }) == true else {
+            parts[1].isEmpty || Int(parts[1]).map({ (2...16384).contains($0) }) == true
+        else {
             throw SweepError(.dataError, "field size is \"\(size)\"", fix: "write WIDTHxHEIGHT or WIDTHx, e.g. 1080x1080")
         }
         width = w

@@ -1,6 +1,6 @@
 import Foundation
-import SweepSupport
 import SweepImaging
+import SweepSupport
 import SweepTimeline
 
 /// Sees every finished frame of a render, whatever the sink: it feeds the WCAG 2.3.1 flash

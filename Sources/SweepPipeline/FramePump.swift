@@ -18,8 +18,10 @@ enum FramePump {
     }
 
     /// Calls `consume(i, frame)` for i in 0..<count, in order, with frames from `render`.
-    static func run<Frame>(count: Int, make: () -> Frame, render: @escaping (Int, inout Frame) -> Void,
-                           consume: (Int, Frame) throws -> Void) rethrows {
+    static func run<Frame>(
+        count: Int, make: () -> Frame, render: @escaping (Int, inout Frame) -> Void,
+        consume: (Int, Frame) throws -> Void
+    ) rethrows {
         guard count > 0 else { return }
         let slots = [Slot(make()), Slot(make())]
         let renderer = Renderer(render)
@@ -37,8 +39,10 @@ enum FramePump {
     }
 
     /// RGBA frames of one size.
-    static func run(count: Int, width: Int, height: Int, render: @escaping (Int, inout RGBAImage) -> Void,
-                    consume: (Int, RGBAImage) throws -> Void) rethrows {
+    static func run(
+        count: Int, width: Int, height: Int, render: @escaping (Int, inout RGBAImage) -> Void,
+        consume: (Int, RGBAImage) throws -> Void
+    ) rethrows {
         try run(count: count, make: { RGBAImage(width: width, height: height) }, render: render, consume: consume)
     }
 }

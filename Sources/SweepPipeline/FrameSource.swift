@@ -1,5 +1,5 @@
-import Foundation
 import Dispatch
+import Foundation
 import SweepImaging
 import SweepMedia
 import SweepSupport
@@ -76,20 +76,27 @@ public final class FrameSource {
         var insets = spec.safeInsets
         // Two pictures of one shape are spoken of once.
         let sameShape = loaded.count == 2 && before.width * after.height == after.width * before.height
-        let sides = loaded.count == 2 && !sameShape ? [("before", before), ("after", after)]
-                                                    : [(loaded.count == 2 ? "before and after" : "before", before)]
+        let sides =
+            loaded.count == 2 && !sameShape
+            ? [("before", before), ("after", after)]
+            : [(loaded.count == 2 ? "before and after" : "before", before)]
         for (side, image) in sides {
             let imageAspect = Double(image.width) / Double(image.height), frameAspect = Double(w) / Double(h)
             let kept = min(imageAspect / frameAspect, frameAspect / imageAspect)  // the share of the image shown (fill)
             switch spec.fit {
             case .fill where 1 - kept > Self.cropNoteThreshold:
-                notes.append(String(format: "the %@ %@ (%dx%d) %@ cropped by %.0f %% to fill %dx%d; fit it whole (letterboxed) or choose a size of its shape",
-                                    side, side.contains(" and ") ? "images" : "image", image.width, image.height,
-                                    side.contains(" and ") ? "are" : "is", (1 - kept) * 100, w, h))
+                notes.append(
+                    String(
+                        format:
+                            "the %@ %@ (%dx%d) %@ cropped by %.0f %% to fill %dx%d; fit it whole (letterboxed) or choose a size of its shape",
+                        side, side.contains(" and ") ? "images" : "image", image.width, image.height,
+                        side.contains(" and ") ? "are" : "is", (1 - kept) * 100, w, h))
             case .fit:
                 // Tags stay on the picture, off the letterbox bars.
-                let bars = imageAspect > frameAspect ? SafeInsets(top: (1 - kept) / 2, bottom: (1 - kept) / 2)
-                                                     : SafeInsets(left: (1 - kept) / 2, right: (1 - kept) / 2)
+                let bars =
+                    imageAspect > frameAspect
+                    ? SafeInsets(top: (1 - kept) / 2, bottom: (1 - kept) / 2)
+                    : SafeInsets(left: (1 - kept) / 2, right: (1 - kept) / 2)
                 insets = insets.union(bars)
             default: break
             }
@@ -103,8 +110,9 @@ public final class FrameSource {
 
     static func validate(width: Int, height: Int, maxPixels: Int) throws {
         guard width >= 2, height >= 2, width <= 16384, height <= 16384, width * height <= maxPixels else {
-            throw SweepError(.usage, "output size \(width)x\(height) is out of range",
-                             fix: "use 2…16384 pixels per side and at most \(maxPixels) pixels", field: .size)
+            throw SweepError(
+                .usage, "output size \(width)x\(height) is out of range",
+                fix: "use 2…16384 pixels per side and at most \(maxPixels) pixels", field: .size)
         }
     }
 
@@ -122,15 +130,18 @@ public final class FrameSource {
         if let fade = state.crossfade, fade.fraction > 0 {
             // The pictures cross-fade; the overlay is drawn once over the mix, so the handle
             // stays single and whole (SliderOverlay.dissolveLayout).
-            SplitCompositor.compose(before: b, beforeMatrix: bm, after: a, afterMatrix: am, overlay: overlay,
-                                    position: state.position, into: &frame)
-            SplitCompositor.compose(before: b, beforeMatrix: bm, after: a, afterMatrix: am, overlay: overlay,
-                                    position: fade.position, into: &scratch)
+            SplitCompositor.compose(
+                before: b, beforeMatrix: bm, after: a, afterMatrix: am, overlay: overlay,
+                position: state.position, into: &frame)
+            SplitCompositor.compose(
+                before: b, beforeMatrix: bm, after: a, afterMatrix: am, overlay: overlay,
+                position: fade.position, into: &scratch)
             SplitCompositor.dissolve(&frame, towards: scratch, fraction: fade.fraction)
             overlay.draw(on: &frame, layout: overlay.dissolveLayout(from: state.position, to: fade.position, fraction: fade.fraction))
         } else {
-            SplitCompositor.render(before: b, beforeMatrix: bm, after: a, afterMatrix: am, overlay: overlay,
-                                   position: state.position, into: &frame)
+            SplitCompositor.render(
+                before: b, beforeMatrix: bm, after: a, afterMatrix: am, overlay: overlay,
+                position: state.position, into: &frame)
         }
     }
 

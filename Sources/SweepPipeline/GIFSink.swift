@@ -25,13 +25,15 @@ struct GIFSink: FrameSink, ~Copyable {
         if style.showLabels { reserved.append(style.labelColor) }
         let palette = GIFPalette.build(samples: samples, count: spec.gifColors, reserved: reserved, transparent: true)
         // The NETSCAPE block counts repeats after the first play; none means play once.
-        let loopCount: Int? = switch plan.animation.loop {
-        case .once: nil
-        case let .count(n): n <= 1 ? nil : n - 1
-        case .forever, .boomerang: 0
-        }
-        writer = try GIFWriter(path: output.temporaryPath, destination: destination, width: plan.width, height: plan.height,
-                               palette: palette, dither: spec.dither, lossy: spec.lossy, loopCount: loopCount)
+        let loopCount: Int? =
+            switch plan.animation.loop {
+            case .once: nil
+            case let .count(n): n <= 1 ? nil : n - 1
+            case .forever, .boomerang: 0
+            }
+        writer = try GIFWriter(
+            path: output.temporaryPath, destination: destination, width: plan.width, height: plan.height,
+            palette: palette, dither: spec.dither, lossy: spec.lossy, loopCount: loopCount)
         delays = GIFTiming.delays(count: count, fps: plan.fps)
         self.output = output
     }

@@ -36,8 +36,9 @@ public enum HTMLExport {
         let w = source.width, h = source.height
         let format = options.imageFormat ?? (spec.style.background.a < 255 ? .png : .jpeg)
         func encode(_ image: RGBAImage) throws -> WebImage {
-            WebImage(bytes: try StillEncoder.encode(image, format: format, quality: options.quality, name: path),
-                     mimeType: format.mimeType)
+            WebImage(
+                bytes: try StillEncoder.encode(image, format: format, quality: options.quality, name: path),
+                mimeType: format.mimeType)
         }
         let sameSide = spec.after == nil
         let before = try encode(source.beforeBase)

@@ -33,9 +33,10 @@ public struct LookPreset: Sendable, Equatable, Decodable {
             try StrictJSON.check(v, name, in: range, decoder: decoder)
             return v
         }
-        return Adjustments(brightness: try value("brightness", 0, brightnessRange),
-                           contrast: try value("contrast", 1, contrastRange),
-                           saturation: try value("saturation", 1, saturationRange),
-                           hue: try value("hue", 0, hueRange))
+        return Adjustments(
+            brightness: try value("brightness", 0, brightnessRange),
+            contrast: try value("contrast", 1, contrastRange),
+            saturation: try value("saturation", 1, saturationRange),
+            hue: try value("hue", 0, hueRange))
     }
 }

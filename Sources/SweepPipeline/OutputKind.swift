@@ -27,22 +27,26 @@ public enum OutputKind: Sendable, Equatable {
         }
         if codec == "gif", !ext.isEmpty, ext != "gif" {
             // A GIF named .mov would open nowhere that expects a movie.
-            throw SweepError(.usage, "a GIF cannot go in a .\(ext) file", subject: path, fix: "name the output .gif, or choose a video codec")
+            throw SweepError(
+                .usage, "a GIF cannot go in a .\(ext) file", subject: path, fix: "name the output .gif, or choose a video codec")
         }
         if (ext == "gif" && codec == nil) || codec == "gif" { return .gif }
         if ((ext == "html" || ext == "htm") && codec == nil) || codec == "html" { return .html }
         if let codec {
             guard let c = VideoCodec.named(codec) else {
                 let names = ["gif", "html"] + VideoCodec.all.map(\.name)
-                throw SweepError(.usage, "unknown codec '\(codec)'",
-                                 fix: Suggestion.nearest(codec, in: names).map { "did you mean \($0)?" } ?? "use one of \(names.joined(separator: ", "))",
-                                 field: .codec)
+                throw SweepError(
+                    .usage, "unknown codec '\(codec)'",
+                    fix: Suggestion.nearest(codec, in: names).map { "did you mean \($0)?" }
+                        ?? "use one of \(names.joined(separator: ", "))",
+                    field: .codec)
             }
             // No extension (a device such as /dev/full, a pipe): the codec's own container.
             let container = VideoCodec.container(forExtension: ext) ?? (ext == "png" ? "apng" : (ext.isEmpty ? c.container : nil))
             guard let container, c.containers.contains(container) else {
-                throw SweepError(.usage, "\(c.name) cannot go in a .\(ext) file", subject: path,
-                                 fix: "use .\(c.container == "matroska" ? "mkv" : c.container) for \(c.name)")
+                throw SweepError(
+                    .usage, "\(c.name) cannot go in a .\(ext) file", subject: path,
+                    fix: "use .\(c.container == "matroska" ? "mkv" : c.container) for \(c.name)")
             }
             return .video(c, container: container)
         }
@@ -50,10 +54,12 @@ public enum OutputKind: Sendable, Equatable {
             return .video(c, container: container)
         }
         if ext == "png" {
-            throw SweepError(.usage, "a single .png cannot hold an animation", subject: path,
-                             fix: "use a frame pattern such as frames/f-%04d.png, or `sweep preview` for one still")
+            throw SweepError(
+                .usage, "a single .png cannot hold an animation", subject: path,
+                fix: "use a frame pattern such as frames/f-%04d.png, or `sweep preview` for one still")
         }
-        throw SweepError(.usage, ext.isEmpty ? "the output has no extension" : "unknown output format '.\(ext)'",
-                         subject: path, fix: "use .gif, .mp4, .mov, .webm, .mkv, .webp, .apng, .html, or a PNG pattern like f-%04d.png")
+        throw SweepError(
+            .usage, ext.isEmpty ? "the output has no extension" : "unknown output format '.\(ext)'",
+            subject: path, fix: "use .gif, .mp4, .mov, .webm, .mkv, .webp, .apng, .html, or a PNG pattern like f-%04d.png")
     }
 }

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import SweepImaging
 import SweepMedia
 import SweepSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Writes one lossless PNG per frame, named by a printf-style pattern (`f-%04d.png`).
 ///
@@ -39,8 +40,9 @@ struct PNGSequenceSink: FrameSink, ~Copyable {
         let folder = URL(fileURLWithPath: pattern).deletingLastPathComponent().path
         let conversions = name.matches(of: /%(%|0?[0-9]{0,2}d|.?)/).filter { $0.output.1 != "%" }
         guard !folder.contains("%"), conversions.count == 1, conversions[0].output.1.last == "d" else {
-            throw SweepError(.usage, "a frame pattern needs exactly one %d (or %04d) in the file name and no other %",
-                             subject: pattern, fix: "write e.g. frames/f-%04d.png (%% for a literal %)")
+            throw SweepError(
+                .usage, "a frame pattern needs exactly one %d (or %04d) in the file name and no other %",
+                subject: pattern, fix: "write e.g. frames/f-%04d.png (%% for a literal %)")
         }
     }
 
@@ -52,8 +54,9 @@ struct PNGSequenceSink: FrameSink, ~Copyable {
         for i in 0..<plan.count {
             var info = stat()
             if lstat(path(i), &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG {
-                throw SweepError(.cannotCreate, "frame \(i)'s name is taken by something that is not a file",
-                                 subject: path(i), fix: "move it away or choose another pattern")
+                throw SweepError(
+                    .cannotCreate, "frame \(i)'s name is taken by something that is not a file",
+                    subject: path(i), fix: "move it away or choose another pattern")
             }
         }
         let staging = staging, pattern = pattern
@@ -74,8 +77,9 @@ struct PNGSequenceSink: FrameSink, ~Copyable {
             throw SweepError(.usage, "frame \(i) would replace an input image", subject: path(i), fix: "choose another pattern")
         }
         for i in 0..<framesWritten where rename(staging.path(i), path(i)) != 0 {
-            throw SweepError(.ioError, "cannot move frame \(i) into place (\(String(cString: strerror(errno))))",
-                             subject: path(i), fix: "check the folder's permissions")
+            throw SweepError(
+                .ioError, "cannot move frame \(i) into place (\(String(cString: strerror(errno))))",
+                subject: path(i), fix: "check the folder's permissions")
         }
         // Frames of an older, longer sequence would play on after this one.
         // Never an input, and no further than an older sequence could reach.

@@ -11,16 +11,25 @@ public enum Planner {
         let n = 240
         let times = (0...n).map { Double($0) / Double(n) * d }
         let states = anim.states(at: times, reduceMotion: spec.reduceMotion)
-        var series = [PlanChart.Series(name: "split position", samples: zip(times, states.map(\.position)).map { ($0, $1) },
-                                       keyframes: keyframes(anim.position, spec.reduceMotion))]
+        var series = [
+            PlanChart.Series(
+                name: "split position", samples: zip(times, states.map(\.position)).map { ($0, $1) },
+                keyframes: keyframes(anim.position, spec.reduceMotion))
+        ]
         if states.contains(where: { $0.crossfade != nil }) {
-            series.append(PlanChart.Series(name: "dissolve", samples: zip(times, states.map { $0.crossfade?.fraction ?? 0 }).map { ($0, $1) },
-                                           keyframes: []))
+            series.append(
+                PlanChart.Series(
+                    name: "dissolve", samples: zip(times, states.map { $0.crossfade?.fraction ?? 0 }).map { ($0, $1) },
+                    keyframes: []))
         }
-        let fields: [(String, KeyPath<Adjustments, Double>)] = [("brightness", \.brightness), ("contrast", \.contrast),
-                                                                  ("saturation", \.saturation), ("hue", \.hue)]
-        for (side, track, pick) in [("before", anim.before, { (s: FrameState<Adjustments>) in s.before }),
-                                    ("after", anim.after, { (s: FrameState<Adjustments>) in s.after })] {
+        let fields: [(String, KeyPath<Adjustments, Double>)] = [
+            ("brightness", \.brightness), ("contrast", \.contrast),
+            ("saturation", \.saturation), ("hue", \.hue),
+        ]
+        for (side, track, pick) in [
+            ("before", anim.before, { (s: FrameState<Adjustments>) in s.before }),
+            ("after", anim.after, { (s: FrameState<Adjustments>) in s.after }),
+        ] {
             for (name, key) in fields {
                 let values = states.map { pick($0)[keyPath: key] }
                 if values.allSatisfy({ $0 == values[0] }) { continue }

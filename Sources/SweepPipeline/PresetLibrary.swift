@@ -60,7 +60,9 @@ public struct PresetLibrary: Sendable {
 
     /// Names in the folder only, sorted.
     func folderNames(_ kind: Kind) -> [String] {
-        guard let directory, let files = try? FileManager.default.contentsOfDirectory(atPath: directory + "/" + kind.rawValue) else { return [] }
+        guard let directory, let files = try? FileManager.default.contentsOfDirectory(atPath: directory + "/" + kind.rawValue) else {
+            return []
+        }
         return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }
     }
 
@@ -82,7 +84,9 @@ public struct PresetLibrary: Sendable {
     ///
     /// - Parameters: `field` is the setting that named it and `subject` the file that did,
     ///   if any (for errors).
-    public func source(_ nameOrPath: String, kind: Kind, field: SweepError.Field, subject: String? = nil) throws -> (data: Data, label: String) {
+    public func source(_ nameOrPath: String, kind: Kind, field: SweepError.Field, subject: String? = nil) throws -> (
+        data: Data, label: String
+    ) {
         if nameOrPath.hasSuffix(".json") || nameOrPath.contains("/") {
             guard FileManager.default.fileExists(atPath: nameOrPath) else {
                 throw SweepError(.noInput, "no such preset file", subject: nameOrPath, fix: "check the path")
@@ -97,10 +101,12 @@ public struct PresetLibrary: Sendable {
             return (Data(text.utf8), "built-in \(kind.rawValue)/\(nameOrPath).json")
         }
         let all = names(kind)
-        let hint = Suggestion.nearest(nameOrPath, in: all).map { "did you mean \($0)?" }
+        let hint =
+            Suggestion.nearest(nameOrPath, in: all).map { "did you mean \($0)?" }
             ?? (all.isEmpty ? "set SWEEP_PRESETS to a presets folder or give a .json file" : "choose one of \(all.joined(separator: ", "))")
-        throw SweepError(.usage, "unknown \(kind.rawValue.dropLast()) '\(nameOrPath)' (looked in \(searched(kind)))",
-                         subject: subject, fix: hint, field: field)
+        throw SweepError(
+            .usage, "unknown \(kind.rawValue.dropLast()) '\(nameOrPath)' (looked in \(searched(kind)))",
+            subject: subject, fix: hint, field: field)
     }
 
     /// The largest preset file read (1 MiB: the built-in ones are under 2 KiB).
@@ -134,7 +140,8 @@ public struct PresetLibrary: Sendable {
     /// The `description` of any preset, for listings.
     public func describe(_ name: String, kind: Kind) -> String {
         guard let (data, _) = try? source(name, kind: kind, field: .preset),
-              let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return "" }
+            let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return "" }
         return obj["description"] as? String ?? ""
     }
 }

@@ -21,8 +21,9 @@ public enum RenderLimits {
     @discardableResult
     public static func check(_ spec: RenderSpec, expandLoops: Bool, frames countFrames: Bool = true) throws -> Int {
         for side in [spec.width, spec.height].compactMap({ $0 }) where !(2...maxSide).contains(side) {
-            throw SweepError(.usage, "output size \(spec.width ?? 0)x\(spec.height ?? 0) is out of range",
-                             fix: "use 2…\(maxSide) pixels per side", field: .size)
+            throw SweepError(
+                .usage, "output size \(spec.width ?? 0)x\(spec.height ?? 0) is out of range",
+                fix: "use 2…\(maxSide) pixels per side", field: .size)
         }
         guard spec.fps.isFinite, spec.fps > 0, spec.fps <= 240 else {
             throw SweepError(.usage, "frame rate \(spec.fps) is out of range", fix: "use 1…240", field: .fps)
@@ -30,8 +31,9 @@ public enum RenderLimits {
         if !countFrames { return 1 }
         let pass = spec.animation.passDuration
         guard pass.isFinite, pass >= 0, pass <= maxDuration else {
-            throw SweepError(.usage, "the animation lasts \(pass) s, over the limit of \(Int(maxDuration)) s",
-                             fix: "shorten the duration or the preset", field: .duration)
+            throw SweepError(
+                .usage, "the animation lasts \(pass) s, over the limit of \(Int(maxDuration)) s",
+                fix: "shorten the duration or the preset", field: .duration)
         }
         // In floating point first: the integer product could overflow before any check.
         var frames = max(1, (pass * spec.fps).rounded())
@@ -41,8 +43,9 @@ public enum RenderLimits {
         default: break
         }
         guard frames <= Double(maxFrames) else {
-            throw SweepError(.usage, "the render would take \(Int(frames)) frames, over the limit of \(maxFrames)",
-                             fix: "lower the frame rate, the duration or the loop count", field: .duration)
+            throw SweepError(
+                .usage, "the render would take \(Int(frames)) frames, over the limit of \(maxFrames)",
+                fix: "lower the frame rate, the duration or the loop count", field: .duration)
         }
         return Int(frames)
     }

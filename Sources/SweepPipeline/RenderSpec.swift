@@ -49,9 +49,11 @@ public struct RenderSpec: Sendable {
     }
 
     /// The default sweep: hold on `from`, ease to `to` over `duration`, hold.
-    public static func sweep(from: Double = 1, to: Double = 0, duration: Double = 3, hold: Double = 0.5,
-                             curve: Curve = .easeInOut, before: Adjustments = .identity, after: Adjustments = .identity,
-                             loop: LoopMode = .forever) -> Animation<Adjustments> {
+    public static func sweep(
+        from: Double = 1, to: Double = 0, duration: Double = 3, hold: Double = 0.5,
+        curve: Curve = .easeInOut, before: Adjustments = .identity, after: Adjustments = .identity,
+        loop: LoopMode = .forever
+    ) -> Animation<Adjustments> {
         var keys = [Keyframe(time: 0, value: from, curve: .hold)]
         if hold > 0 { keys.append(Keyframe(time: hold, value: from, curve: .hold)) }
         keys.append(Keyframe(time: hold + duration, value: to, curve: curve))

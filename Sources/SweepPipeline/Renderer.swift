@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import SweepGIF
 import SweepImaging
 import SweepMedia
 import SweepSupport
 import SweepTimeline
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Runs a render: spec → timeline → frames → encoder → file, streaming frame by frame.
 public enum Renderer {
@@ -82,8 +83,9 @@ public enum Renderer {
             var out = stat()
             guard stat(output, &out) == 0 else { continue }
             if let side = inputs.first(where: { $0.id == FileID(out) })?.side {
-                throw SweepError(.usage, "the output is the \(side) image, which the render would replace", subject: output,
-                                 fix: "choose another output path")
+                throw SweepError(
+                    .usage, "the output is the \(side) image, which the render would replace", subject: output,
+                    fix: "choose another output path")
             }
         }
     }
@@ -110,15 +112,17 @@ public enum Renderer {
             throw SweepError(.cannotCreate, "the path is a folder", subject: path, fix: "move the folder away", field: field)
         }
         guard stat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, access(folder, W_OK) == 0 else {
-            throw SweepError(.cannotCreate, "its folder is missing or not writable", subject: path,
-                             fix: "choose a folder you can write to", field: field)
+            throw SweepError(
+                .cannotCreate, "its folder is missing or not writable", subject: path,
+                fix: "choose a folder you can write to", field: field)
         }
     }
 
     /// The note saying that the default size shrank the before image, or nil.
     static func fittedNote(_ spec: RenderSpec, _ source: FrameSource) -> String? {
         guard let limit = spec.defaultLongSide, spec.width == nil, spec.height == nil,
-              max(source.beforeSize.width, source.beforeSize.height) > limit else { return nil }
+            max(source.beforeSize.width, source.beforeSize.height) > limit
+        else { return nil }
         return "size \(source.width)x\(source.height) (the before image fitted within \(limit) px; set a size to change it)"
     }
 
@@ -128,9 +132,11 @@ public enum Renderer {
     /// - Parameters:
     ///   - position: for a still, the split position shown (default: the middle).
     ///   - accept: throws to refuse the result; nothing is then written.
-    static func renderOnce(_ spec: RenderSpec, kind: OutputKind, to path: String, position: Double? = nil,
-                           quality: Int = 90, progress: Progress? = nil,
-                           accept: (RenderResult) throws -> Void = { _ in }) throws -> RenderResult {
+    static func renderOnce(
+        _ spec: RenderSpec, kind: OutputKind, to path: String, position: Double? = nil,
+        quality: Int = 90, progress: Progress? = nil,
+        accept: (RenderResult) throws -> Void = { _ in }
+    ) throws -> RenderResult {
         let start = Date()
         var spec = spec
         var notes: [String] = []
@@ -157,29 +163,35 @@ public enum Renderer {
             states = [FrameState(position: position ?? 0.5, before: s0.before, after: s0.after)]
         case .gif:
             // A GIF plays its loops itself: one pass is enough.
-            states = anim.states(frames: anim.frameCount(fps: spec.fps, expandLoops: false), fps: spec.fps,
-                                 reduceMotion: spec.reduceMotion)
+            states = anim.states(
+                frames: anim.frameCount(fps: spec.fps, expandLoops: false), fps: spec.fps,
+                reduceMotion: spec.reduceMotion)
         case .video, .pngSequence, .html:
-            states = anim.states(frames: anim.frameCount(fps: spec.fps, expandLoops: true), fps: spec.fps,
-                                 reduceMotion: spec.reduceMotion)
+            states = anim.states(
+                frames: anim.frameCount(fps: spec.fps, expandLoops: true), fps: spec.fps,
+                reduceMotion: spec.reduceMotion)
         }
         if source.sidesIdentical, states.allSatisfy({ $0.before == $0.after }) {
-            notes.append("before and after are the same picture, so nothing changes as the split moves; give another after image, or a look for one photo")
+            notes.append(
+                "before and after are the same picture, so nothing changes as the split moves; give another after image, or a look for one photo"
+            )
         }
         let plan = FramePlan(source: source, states: states, animation: anim, fps: spec.fps, reduceMotion: spec.reduceMotion)
         let observer = FrameObserver(fps: spec.fps, total: plan.count, progress: progress)
 
         func finish<Sink: FrameSink & ~Copyable>(_ sink: consuming Sink) throws -> RenderResult {
             try sink.write(plan, observer: observer)
-            if case .still = kind {} else if let warning = try observer.flashWarning(refuse: spec.refuseFlashes, output: path) {
+            if case .still = kind {
+            } else if let warning = try observer.flashWarning(refuse: spec.refuseFlashes, output: path) {
                 notes.append(warning)
             }
             let still = if case .still = kind { true } else { false }
             let page = if case .html = kind { true } else { false }  // the browser draws the frames
-            let result = RenderResult(output: path, format: sink.formatName, bytes: sink.bytes, width: plan.width,
-                                      height: plan.height, frames: page ? 1 : plan.count, framesWritten: sink.framesWritten,
-                                      fps: still ? 0 : spec.fps, duration: still ? 0 : anim.passDuration,
-                                      seconds: Date().timeIntervalSince(start), notes: notes)
+            let result = RenderResult(
+                output: path, format: sink.formatName, bytes: sink.bytes, width: plan.width,
+                height: plan.height, frames: page ? 1 : plan.count, framesWritten: sink.framesWritten,
+                fps: still ? 0 : spec.fps, duration: still ? 0 : anim.passDuration,
+                seconds: Date().timeIntervalSince(start), notes: notes)
             try accept(result)
             try sink.commit()
             return result
@@ -198,19 +210,24 @@ public enum Renderer {
     ///
     /// - Parameter maxBytes: a byte budget the still must fit as it is; over it, nothing is
     ///   written.
-    public static func preview(_ spec: RenderSpec, position: Double, to path: String, quality: Int = 90,
-                               maxBytes: Int? = nil) throws -> RenderResult {
+    public static func preview(
+        _ spec: RenderSpec, position: Double, to path: String, quality: Int = 90,
+        maxBytes: Int? = nil
+    ) throws -> RenderResult {
         guard case let .still(format) = try OutputKind.infer(path: path, still: true, codec: spec.codec) else {
             throw SweepError(.usage, "not a still format", subject: path, fix: "use .png, .jpg or .webp")
         }
         try refuseInputAsOutput(spec, output: path)
         var spec = spec
         capDefaultSize(&spec, kind: .still(format))
-        return try renderOnce(spec, kind: .still(format), to: path, position: position, quality: quality, accept: { result in
-            guard let maxBytes, result.bytes > maxBytes else { return }
-            throw SweepError(.dataError, "the still is \(result.bytes) bytes, over the limit of \(maxBytes)", subject: path,
-                             fix: "use .jpg or .webp, or a smaller size")
-        })
+        return try renderOnce(
+            spec, kind: .still(format), to: path, position: position, quality: quality,
+            accept: { result in
+                guard let maxBytes, result.bytes > maxBytes else { return }
+                throw SweepError(
+                    .dataError, "the still is \(result.bytes) bytes, over the limit of \(maxBytes)", subject: path,
+                    fix: "use .jpg or .webp, or a smaller size")
+            })
     }
 
     static func fileSize(_ path: String) -> Int { FileBytes.size(path) }

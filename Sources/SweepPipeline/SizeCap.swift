@@ -29,12 +29,15 @@ struct SizeCap {
         case .pngSequence, .still, .html:
             var attempt = spec
             attempt.maxBytes = nil
-            return try Renderer.renderOnce(attempt, kind: kind, to: path, progress: progress, accept: { result in
-                guard result.bytes <= bytes else {
-                    throw SweepError(.dataError, "the output is \(result.bytes) bytes, over the limit of \(bytes)",
-                                     subject: path, fix: "use a smaller size or another format")
-                }
-            })
+            return try Renderer.renderOnce(
+                attempt, kind: kind, to: path, progress: progress,
+                accept: { result in
+                    guard result.bytes <= bytes else {
+                        throw SweepError(
+                            .dataError, "the output is \(result.bytes) bytes, over the limit of \(bytes)",
+                            subject: path, fix: "use a smaller size or another format")
+                    }
+                })
         }
     }
 
@@ -59,8 +62,9 @@ struct SizeCap {
                 attempt.height = nh
                 return "size \(w)x\(h) → \(nw)x\(nh)"
             }
-            throw SweepError(.dataError, "cannot fit under \(bytes) bytes; the smallest attempt was \(smallest) bytes",
-                             subject: path, fix: "raise the byte limit, or shorten the animation")
+            throw SweepError(
+                .dataError, "cannot fit under \(bytes) bytes; the smallest attempt was \(smallest) bytes",
+                subject: path, fix: "raise the byte limit, or shorten the animation")
         }
         if let note = Renderer.fittedNote(spec, source) { result.notes.insert(note, at: 0) }
         return result
@@ -73,8 +77,9 @@ struct SizeCap {
         return try fit(spec, kind: kind, to: path, progress: progress) { attempt, last, _ in
             let current = attempt.videoOptions.last(where: { $0.0 == "crf" }).flatMap { Int($0.1) } ?? codecCRF
             guard steps < 3, let crf = current, codecCRF != nil else {
-                throw SweepError(.dataError, "the video is \(last) bytes, over the limit of \(bytes)", subject: path,
-                                 fix: "shorten it, lower the size or frame rate, or raise the CRF")
+                throw SweepError(
+                    .dataError, "the video is \(last) bytes, over the limit of \(bytes)", subject: path,
+                    fix: "shorten it, lower the size or frame rate, or raise the CRF")
             }
             steps += 1
             attempt.videoOptions.removeAll { $0.0 == "crf" }
@@ -86,8 +91,10 @@ struct SizeCap {
     /// Renders attempts until one fits. `degrade` changes the attempt (given the last
     /// attempt's and the smallest attempt's bytes) and says what it gave up, or throws
     /// when nothing is left to give.
-    private func fit(_ spec: RenderSpec, kind: OutputKind, to path: String, progress: Renderer.Progress?,
-                     degrade: (inout RenderSpec, Int, Int) throws -> String) throws -> RenderResult {
+    private func fit(
+        _ spec: RenderSpec, kind: OutputKind, to path: String, progress: Renderer.Progress?,
+        degrade: (inout RenderSpec, Int, Int) throws -> String
+    ) throws -> RenderResult {
         let start = Date()
         var attempt = spec
         attempt.maxBytes = nil
@@ -95,10 +102,12 @@ struct SizeCap {
         var smallest = Int.max
         while true {
             do {
-                var result = try Renderer.renderOnce(attempt, kind: kind, to: path, progress: progress, accept: { result in
-                    smallest = min(smallest, result.bytes)
-                    if result.bytes > bytes { throw OverBudget(bytes: result.bytes) }
-                })
+                var result = try Renderer.renderOnce(
+                    attempt, kind: kind, to: path, progress: progress,
+                    accept: { result in
+                        smallest = min(smallest, result.bytes)
+                        if result.bytes > bytes { throw OverBudget(bytes: result.bytes) }
+                    })
                 if !gaveUp.isEmpty { result.notes.append("to fit under \(bytes) bytes: " + gaveUp.joined(separator: ", ")) }
                 result.seconds = Date().timeIntervalSince(start)
                 return result

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import SweepSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A hidden folder for the files of an output made of many files (a PNG sequence), removed
 /// with everything in it when its owner drops it, and by the signal handler.
@@ -24,8 +25,9 @@ final class StagingFolder: Sendable {
         createdFolder = createFolder && stat(folder, &info) != 0 && mkdir(folder, 0o777) == 0 ? folder : nil
         path = AtomicOutput.temporaryName(beside: name)
         guard mkdir(path, 0o700) == 0 else {
-            throw SweepError(.cannotCreate, "cannot create a folder in \(folder) (\(String(cString: strerror(errno))))",
-                             subject: subject, fix: "create the folder first, or choose one you can write to")
+            throw SweepError(
+                .cannotCreate, "cannot create a folder in \(folder) (\(String(cString: strerror(errno))))",
+                subject: subject, fix: "create the folder first, or choose one you can write to")
         }
         TempFileRegistry.shared.add(path)
     }

@@ -17,9 +17,10 @@ struct VideoSink: FrameSink, ~Copyable {
 
     init(spec: RenderSpec, plan: FramePlan, codec: VideoCodec, container: String, destination: String) throws {
         let output = try AtomicOutput(destination: destination)
-        writer = try VideoWriter(path: output.temporaryPath, destination: destination, width: plan.width,
-                                 height: plan.height, fps: plan.fps, codec: codec, container: container,
-                                 alpha: spec.style.background.a < 255, options: spec.videoOptions)
+        writer = try VideoWriter(
+            path: output.temporaryPath, destination: destination, width: plan.width,
+            height: plan.height, fps: plan.fps, codec: codec, container: container,
+            alpha: spec.style.background.a < 255, options: spec.videoOptions)
         formatName = codec.name
         bytes = 0
         self.output = output
@@ -29,13 +30,17 @@ struct VideoSink: FrameSink, ~Copyable {
         let writer = writer
         let (w, h) = (plan.width, plan.height)
         if writer.acceptsYUV420 && plan.onlySplitMoves {
-            let looks = plan.source.sides(before: plan.animation.before.keyframes[0].value,
-                                          after: plan.animation.after.keyframes[0].value)
-            let yuv = YUVCompositor(before: try writer.convert(looks.before), after: try writer.convert(looks.after),
-                                    overlay: plan.source.overlay)
+            let looks = plan.source.sides(
+                before: plan.animation.before.keyframes[0].value,
+                after: plan.animation.after.keyframes[0].value)
+            let yuv = YUVCompositor(
+                before: try writer.convert(looks.before), after: try writer.convert(looks.after),
+                overlay: plan.source.overlay)
             let states = plan.states
-            try FramePump.run(count: plan.count, make: { YUVImage(width: w, height: h) },
-                              render: { i, frame in yuv.render(position: states[i].position, into: &frame) }) { _, frame in
+            try FramePump.run(
+                count: plan.count, make: { YUVImage(width: w, height: h) },
+                render: { i, frame in yuv.render(position: states[i].position, into: &frame) }
+            ) { _, frame in
                 try writer.add(frame)
                 observer.saw(frame, done: writer.framesWritten)
             }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// An output file written under a temporary name in the same folder and renamed into
 /// place only when complete, so a failed run never leaves a partial file and never
@@ -29,13 +30,15 @@ package struct AtomicOutput: ~Copyable {
         let dir = url.deletingLastPathComponent().path
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
-            throw SweepError(.cannotCreate, "the output folder does not exist", subject: destination,
-                             fix: "create \(dir) first or choose another path")
+            throw SweepError(
+                .cannotCreate, "the output folder does not exist", subject: destination,
+                fix: "create \(dir) first or choose another path")
         }
         var isDirDest: ObjCBool = false
         if FileManager.default.fileExists(atPath: destination, isDirectory: &isDirDest), isDirDest.boolValue {
-            throw SweepError(.cannotCreate, "the output path is a folder", subject: destination,
-                             fix: "give a file name such as \(destination)/out.gif")
+            throw SweepError(
+                .cannotCreate, "the output path is a folder", subject: destination,
+                fix: "give a file name such as \(destination)/out.gif")
         }
         var st = stat()
         if stat(destination, &st) == 0 && (st.st_mode & S_IFMT) != S_IFREG {
@@ -45,8 +48,9 @@ package struct AtomicOutput: ~Copyable {
             temporaryPath = destination
         } else {
             guard access(dir, W_OK) == 0 else {
-                throw SweepError(.cannotCreate, "the output folder is not writable", subject: destination,
-                                 fix: "choose a folder you can write to")
+                throw SweepError(
+                    .cannotCreate, "the output folder is not writable", subject: destination,
+                    fix: "choose a folder you can write to")
             }
             // Same folder, so the final rename is atomic; hidden, so a crash leaves no look-alike.
             isDirect = false
@@ -74,8 +78,9 @@ package struct AtomicOutput: ~Copyable {
             let err = String(cString: strerror(errno))
             unlink(temporaryPath)
             TempFileRegistry.shared.remove(temporaryPath)
-            throw SweepError(.cannotCreate, "cannot move the finished file into place (\(err))", subject: destination,
-                             fix: "check the folder's permissions")
+            throw SweepError(
+                .cannotCreate, "cannot move the finished file into place (\(err))", subject: destination,
+                fix: "check the folder's permissions")
         }
         TempFileRegistry.shared.remove(temporaryPath)
     }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writing a whole byte buffer to a file with every error checked (short writes, disk
@@ -8,16 +8,18 @@ package enum FileBytes {
     /// Writes `bytes` to `path`; errors name `reportAs`, the path the user gave.
     package static func write(_ bytes: [UInt8], to path: String, reportAs: String) throws {
         guard let f = fopen(path, "wb") else {
-            throw SweepError(.cannotCreate, "cannot create the file (\(String(cString: strerror(errno))))", subject: reportAs,
-                             fix: "check the folder exists and is writable")
+            throw SweepError(
+                .cannotCreate, "cannot create the file (\(String(cString: strerror(errno))))", subject: reportAs,
+                fix: "check the folder exists and is writable")
         }
         let n = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, f) }
         var failed = n != bytes.count ? errno : 0
         if fflush(f) != 0 && failed == 0 { failed = errno }
         if fclose(f) != 0 && failed == 0 { failed = errno }
         if failed != 0 {
-            throw SweepError(.ioError, "writing failed (\(String(cString: strerror(failed))))", subject: reportAs,
-                             fix: "check free disk space and permissions")
+            throw SweepError(
+                .ioError, "writing failed (\(String(cString: strerror(failed))))", subject: reportAs,
+                fix: "check free disk space and permissions")
         }
     }
 
@@ -31,8 +33,9 @@ package enum FileBytes {
         let name = reportAs ?? path
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw SweepError(.noInput, "cannot read the file (\(String(cString: strerror(errno))))", subject: name,
-                             fix: "check the path and its permissions")
+            throw SweepError(
+                .noInput, "cannot read the file (\(String(cString: strerror(errno))))", subject: name,
+                fix: "check the path and its permissions")
         }
         defer { close(fd) }
         var info = stat()
@@ -46,12 +49,14 @@ package enum FileBytes {
             if n == 0 { break }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw SweepError(.ioError, "reading failed (\(String(cString: strerror(errno))))", subject: name,
-                                 fix: "check the file")
+                throw SweepError(
+                    .ioError, "reading failed (\(String(cString: strerror(errno))))", subject: name,
+                    fix: "check the file")
             }
             guard bytes.count + n <= limit else {
-                throw SweepError(.dataError, "the file is larger than \(limit) bytes, the most sweep reads here", subject: name,
-                                 fix: "split it or use a smaller file")
+                throw SweepError(
+                    .dataError, "the file is larger than \(limit) bytes, the most sweep reads here", subject: name,
+                    fix: "split it or use a smaller file")
             }
             bytes += chunk[0..<n]
         }

@@ -12,9 +12,11 @@ package enum StrictJSON {
             _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
             let at = position(of: error, in: data)
-            throw SweepError(.dataError, "invalid JSON\(at)", subject: file,
-                             fix: at.hasSuffix("out of range") ? "write a number a Double can hold (within ±1.7e308)"
-                                                               : "fix the syntax (quotes, commas, brackets)")
+            throw SweepError(
+                .dataError, "invalid JSON\(at)", subject: file,
+                fix: at.hasSuffix("out of range")
+                    ? "write a number a Double can hold (within ±1.7e308)"
+                    : "fix the syntax (quotes, commas, brackets)")
         }
         do {
             return try JSONDecoder().decode(T.self, from: data)
@@ -75,7 +77,8 @@ package enum StrictJSON {
     static func position(of error: any Error, in data: Data) -> String {
         let text = "\((error as NSError).userInfo)"
         guard let r = text.range(of: #"character (\d+)"#, options: .regularExpression),
-              let offset = Int(text[r].split(separator: " ")[1]) else {
+            let offset = Int(text[r].split(separator: " ")[1])
+        else {
             if let (offset, token) = hugeNumber(in: data) {
                 let shown = token.count > 40 ? String(token.prefix(40)) + "…" : token
                 return ": the number \(shown)\(lineAndColumn(offset, in: data)) is out of range"
@@ -125,8 +128,9 @@ package enum StrictJSON {
         let c = try decoder.container(keyedBy: AnyKey.self)
         for key in c.allKeys where !allowed.contains(key.stringValue) {
             let near = Suggestion.nearest(key.stringValue, in: allowed.sorted())
-            throw SweepError(.dataError, "\(path(decoder.codingPath + [key])) is not a known key", subject: nil,
-                             fix: near.map { "did you mean \"\($0)\"?" } ?? "allowed: \(allowed.sorted().joined(separator: ", "))")
+            throw SweepError(
+                .dataError, "\(path(decoder.codingPath + [key])) is not a known key", subject: nil,
+                fix: near.map { "did you mean \"\($0)\"?" } ?? "allowed: \(allowed.sorted().joined(separator: ", "))")
         }
     }
 
@@ -142,8 +146,9 @@ package enum StrictJSON {
     /// Throws unless `value` is finite and inside `range`.
     package static func check(_ value: Double, _ field: String, in range: ClosedRange<Double>, decoder: any Decoder) throws {
         guard value.isFinite, range.contains(value) else {
-            throw SweepError(.dataError, "\(path(decoder.codingPath)).\(field) is \(value), outside \(range.lowerBound)…\(range.upperBound)",
-                             subject: nil, fix: "use a value in \(range.lowerBound)…\(range.upperBound)")
+            throw SweepError(
+                .dataError, "\(path(decoder.codingPath)).\(field) is \(value), outside \(range.lowerBound)…\(range.upperBound)",
+                subject: nil, fix: "use a value in \(range.lowerBound)…\(range.upperBound)")
         }
     }
 }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension TempFileRegistry {
     /// Removes `path`: a file, or a folder with the files in it (one level, as staged

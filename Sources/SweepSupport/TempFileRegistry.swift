@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The temporary files in flight, so that SIGINT and SIGTERM can remove them before the
 /// process dies.
@@ -42,8 +43,10 @@ package final class TempFileRegistry: Sendable {
     /// removes the temporary files first. (SIGKILL cannot be caught; its leftovers are
     /// hidden `.NAME.PID.N.tmp` files and folders, safe to delete. SIGPIPE is ignored
     /// instead, so that writing to a closed pipe fails where the CLI can act on it.)
-    static let terminatingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU,
-                                               SIGXFSZ, SIGVTALRM, SIGPROF]
+    static let terminatingSignals: [Int32] = [
+        SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU,
+        SIGXFSZ, SIGVTALRM, SIGPROF,
+    ]
 
     /// Installs handlers for every catchable terminating signal that remove the temporary
     /// files and exit with 128 + signal, as a shell expects.

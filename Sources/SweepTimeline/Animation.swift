@@ -14,8 +14,10 @@ public struct Animation<Look: Interpolatable>: Sendable, Equatable {
     public var loop: LoopMode
 
     /// An animation from its three tracks; `duration` defaults to the last keyframe.
-    public init(position: Track<Double>, before: Track<Look>, after: Track<Look>,
-                duration: Double? = nil, loop: LoopMode = .forever) {
+    public init(
+        position: Track<Double>, before: Track<Look>, after: Track<Look>,
+        duration: Double? = nil, loop: LoopMode = .forever
+    ) {
         self.position = position
         self.before = before
         self.after = after
@@ -76,8 +78,9 @@ public struct Animation<Look: Interpolatable>: Sendable, Equatable {
             return times.map { t in
                 let b = before.value(at: t), a = after.value(at: t)
                 if let move = position.transition(at: t) {
-                    return FrameState(position: move.from, before: b, after: a,
-                                      crossfade: Crossfade(position: move.to, fraction: move.progress))
+                    return FrameState(
+                        position: move.from, before: b, after: a,
+                        crossfade: Crossfade(position: move.to, fraction: move.progress))
                 }
                 return FrameState(position: resting.value(at: t), before: b, after: a)
             }

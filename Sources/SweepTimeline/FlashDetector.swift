@@ -17,7 +17,7 @@ public struct FlashDetector: Sendable {
     struct RegionState: Sendable {
         var low = Double.infinity, high = -Double.infinity
         var lastDirection = 0
-        var transitions: [Int] = [] // frame indices
+        var transitions: [Int] = []  // frame indices
     }
 
     /// A detector for frames at `fps`.

@@ -58,7 +58,7 @@ public struct Spring: Sendable, Equatable, Hashable {
             let wd = omega * (1 - zeta * zeta).squareRoot()
             amplitude = (1 + pow(zeta * omega / wd, 2)).squareRoot()
         } else {
-            amplitude = 2 + omega * 10 // generous bound for critical/over-damped tails
+            amplitude = 2 + omega * 10  // generous bound for critical/over-damped tails
         }
         var t = log(amplitude / epsilon) / decay + 0.01
         let step = 0.0005

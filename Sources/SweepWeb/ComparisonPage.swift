@@ -55,14 +55,16 @@ public struct ComparisonPage: Sendable {
     }
 
     /// The page's own layout around the element (centred, with a neutral backdrop).
-    static let pageStyle = "html{color-scheme:light dark}body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:#1d1d1f}"
+    static let pageStyle =
+        "html{color-scheme:light dark}body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:#1d1d1f}"
 
     /// The whole page: a strict Content-Security-Policy (no network at all; the inline
     /// script and style allowed by their SHA-256 hashes), the previews' meta tags, the element.
     public func html() -> String {
         let css = ElementStyle.source + Self.pageStyle
         let script = ElementScript.source
-        let csp = "default-src 'none'; img-src data:; style-src \(SHA256.cspSource(css)); "
+        let csp =
+            "default-src 'none'; img-src data:; style-src \(SHA256.cspSource(css)); "
             + "script-src \(SHA256.cspSource(script)); base-uri 'none'; form-action 'none'"
         var head = [
             "<meta charset=\"utf-8\">",
@@ -98,9 +100,11 @@ public struct ComparisonPage: Sendable {
     /// The `<sweep-compare>` markup: images, look filters and the configuration block.
     func element() -> String {
         let e = HTMLText.escape
-        var attrs = ["width=\"\(width)\"", "height=\"\(height)\"",
-                     "before-label=\"\(e(style.beforeLabel))\"", "after-label=\"\(e(style.afterLabel))\"",
-                     "aria-label=\"\(e(summary))\""]
+        var attrs = [
+            "width=\"\(width)\"", "height=\"\(height)\"",
+            "before-label=\"\(e(style.beforeLabel))\"", "after-label=\"\(e(style.afterLabel))\"",
+            "aria-label=\"\(e(summary))\"",
+        ]
         if autoplay, timeline != nil { attrs.append("autoplay") }
         if style.orientation == .vertical { attrs.append("vertical") }
         if style.rightToLeft { attrs.append("dir=\"rtl\"") }
@@ -111,10 +115,12 @@ public struct ComparisonPage: Sendable {
             if let retina { s += " srcset=\"\(retina.dataURI) 2x\"" }
             return s + " width=\"\(width)\" height=\"\(height)\" alt=\"\(e(alt))\">"
         }
-        let filters = "<svg class=\"sc-d\" width=\"0\" height=\"0\" aria-hidden=\"true\">"
+        let filters =
+            "<svg class=\"sc-d\" width=\"0\" height=\"0\" aria-hidden=\"true\">"
             + LookFilter.element(side: "before", look: beforeLook) + LookFilter.element(side: "after", look: afterLook) + "</svg>"
-        let config = ElementConfig.json(width: width, height: height, style: style, timeline: timeline,
-                                        reduceMotion: reduceMotion)
+        let config = ElementConfig.json(
+            width: width, height: height, style: style, timeline: timeline,
+            reduceMotion: reduceMotion)
         return "<sweep-compare \(attrs.joined(separator: " "))>\n"
             + img("before", before, beforeRetina, style.beforeLabel) + "\n"
             + img("after", after, afterRetina, style.afterLabel) + "\n"

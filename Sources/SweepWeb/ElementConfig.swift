@@ -13,8 +13,10 @@ import SweepTimeline
 /// always (the render asked for it), `t` timeline.
 public enum ElementConfig {
     /// The JSON text for a `width`×`height` comparison.
-    public static func json(width: Int, height: Int, style: SliderStyle, timeline: String?,
-                            reduceMotion: ReduceMotion) -> String {
+    public static func json(
+        width: Int, height: Int, style: SliderStyle, timeline: String?,
+        reduceMotion: ReduceMotion
+    ) -> String {
         let n = HTMLText.jsonNumber
         let k = style.resolvedScale(width: width, height: height)
         // The renderer puts tags on whole pixels (round(inset · scale)); the page does too.

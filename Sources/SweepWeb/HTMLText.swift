@@ -63,8 +63,10 @@ public enum HTMLText {
     /// browser's `sans-serif` is often Arial or Liberation Sans: name Noto Sans first so the
     /// page matches the GIF where the font exists, then the system's interface font.
     public static func cssFontFamily(_ list: String) -> String {
-        let generic = ["sans": "\"Noto Sans\",system-ui,sans-serif", "sans-serif": "sans-serif", "serif": "serif",
-                       "monospace": "monospace", "mono": "monospace", "cursive": "cursive", "system-ui": "system-ui"]
+        let generic = [
+            "sans": "\"Noto Sans\",system-ui,sans-serif", "sans-serif": "sans-serif", "serif": "serif",
+            "monospace": "monospace", "mono": "monospace", "cursive": "cursive", "system-ui": "system-ui",
+        ]
         var names: [String] = []
         for part in list.split(separator: ",") {
             let name = part.trimmingCharacters(in: .whitespaces)

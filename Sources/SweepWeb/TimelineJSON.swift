@@ -15,12 +15,13 @@ public enum TimelineJSON {
     /// The animation's JSON text; `adjustments` reads a look's four values (generic so that
     /// this module needs no `Interpolatable` conformance of its own for ``Adjustments``).
     public static func encode<Look>(_ animation: Animation<Look>, adjustments: (Look) -> Adjustments) -> String {
-        let loop: String = switch animation.loop {
-        case .once: "\"once\""
-        case .forever: "\"forever\""
-        case .boomerang: "\"boomerang\""
-        case let .count(n): String(max(1, n))
-        }
+        let loop: String =
+            switch animation.loop {
+            case .once: "\"once\""
+            case .forever: "\"forever\""
+            case .boomerang: "\"boomerang\""
+            case let .count(n): String(max(1, n))
+            }
         let n = HTMLText.jsonNumber
         let position = animation.position.keyframes.map { "[\(n($0.time)),\(n($0.value)),\(curve($0.curve))]" }
         func looks(_ track: Track<Look>) -> String {

@@ -1,8 +1,9 @@
-import Testing
 import SweepImaging
 import SweepPipeline
-import SweepTimeline
 import SweepSupport
+import SweepTimeline
+import Testing
+
 @testable import SweepCLI
 
 func parse(_ args: [String]) throws -> RenderOptions {
@@ -50,12 +51,14 @@ struct ArgumentTests {
         #expect(o.spec.style.background.a == 128)
     }
 
-    @Test("Bad values name the option and the fix", arguments: [
-        (["--size", "100y"], "--size"), (["--size", "0x10"], "--size"), (["--fps", "nan"], "--fps"),
-        (["--from", "1.5"], "--from"), (["--ease", "bouncey"], "--ease"), (["--colors", "1"], "--colors"),
-        (["--loop", "sometimes"], "--loop"), (["--fps"], "--fps"), (["--no-handle=yes"], "--no-handle"),
-        (["--dither", "floyd"], "--dither"),
-    ])
+    @Test(
+        "Bad values name the option and the fix",
+        arguments: [
+            (["--size", "100y"], "--size"), (["--size", "0x10"], "--size"), (["--fps", "nan"], "--fps"),
+            (["--from", "1.5"], "--from"), (["--ease", "bouncey"], "--ease"), (["--colors", "1"], "--colors"),
+            (["--loop", "sometimes"], "--loop"), (["--fps"], "--fps"), (["--no-handle=yes"], "--no-handle"),
+            (["--dither", "floyd"], "--dither"),
+        ])
     func badValues(args: [String], option: String) {
         let e = usageError(args)
         #expect(e?.code == .usage)

@@ -1,11 +1,12 @@
 import Foundation
-import Testing
 import SweepGIF
 import SweepImaging
 import SweepMedia
 import SweepSupport
-@testable import SweepCLI
 import SweepTestSupport
+import Testing
+
+@testable import SweepCLI
 
 /// A folder with a small input photo and a jobs file of `count` tiny GIF renders, their
 /// outputs relative to the folder (run with `--out-dir dir`).
@@ -14,7 +15,9 @@ func batchFixture(count: Int, fps: Int = 5) throws -> (dir: String, jobs: String
     try StillEncoder.write(Resampler.resize(DemoScenes.gradedLandscape(), width: 60, height: 80), to: dir + "/in.png", format: .png)
     var lines: [String] = []
     for i in 0..<count {
-        lines.append(#"{"before": "\#(dir)/in.png", "output": "out-\#(i).gif", "look": "noir", "size": "48x64", "fps": \#(fps), "duration": 1, "no-labels": true}"#)
+        lines.append(
+            #"{"before": "\#(dir)/in.png", "output": "out-\#(i).gif", "look": "noir", "size": "48x64", "fps": \#(fps), "duration": 1, "no-labels": true}"#
+        )
     }
     try (lines.joined(separator: "\n") + "\n").write(toFile: dir + "/jobs.jsonl", atomically: true, encoding: .utf8)
     return (dir, dir + "/jobs.jsonl")
@@ -31,9 +34,15 @@ struct BatchTests {
     @Test("Shards come from --shard, Kubernetes Indexed Jobs or Slurm arrays")
     func shardResolution() throws {
         #expect(try Shard.resolve(option: "2/5", environment: [:]) == Shard(index: 2, count: 5))
-        #expect(try Shard.resolve(option: nil, environment: ["JOB_COMPLETION_INDEX": "3", "JOB_COMPLETIONS": "4"]) == Shard(index: 3, count: 4))
-        #expect(try Shard.resolve(option: nil, environment: ["SLURM_ARRAY_TASK_ID": "7", "SLURM_ARRAY_TASK_MIN": "5",
-                                                             "SLURM_ARRAY_TASK_COUNT": "3"]) == Shard(index: 2, count: 3))
+        #expect(
+            try Shard.resolve(option: nil, environment: ["JOB_COMPLETION_INDEX": "3", "JOB_COMPLETIONS": "4"]) == Shard(index: 3, count: 4))
+        #expect(
+            try Shard.resolve(
+                option: nil,
+                environment: [
+                    "SLURM_ARRAY_TASK_ID": "7", "SLURM_ARRAY_TASK_MIN": "5",
+                    "SLURM_ARRAY_TASK_COUNT": "3",
+                ]) == Shard(index: 2, count: 3))
         #expect(try Shard.resolve(option: nil, environment: [:]) == nil)
         #expect(throws: SweepError.self) { try Shard.resolve(option: "4/4", environment: [:]) }
         #expect(throws: SweepError.self) { try Shard.resolve(option: nil, environment: ["JOB_COMPLETION_INDEX": "1"]) }
@@ -57,7 +66,9 @@ struct BatchTests {
         let (dir, jobs) = try batchFixture(count: 2)
         var text = try String(contentsOfFile: jobs, encoding: .utf8)
         text += #"{"before": "\#(dir)/nope.png", "output": "bad.gif"}"# + "\n"
-        text += #"{"before": "\#(dir)/in.png", "output": "twin.gif", "look": "noir", "size": "48x64", "fps": 5, "duration": 1, "no-labels": true}"# + "\n"
+        text +=
+            #"{"before": "\#(dir)/in.png", "output": "twin.gif", "look": "noir", "size": "48x64", "fps": 5, "duration": 1, "no-labels": true}"#
+            + "\n"
         try text.write(toFile: jobs, atomically: true, encoding: .utf8)
         #expect(try BatchCommand.run([jobs, "--jobs", "2", "--quiet", "--out-dir", dir], environment: [:]) == 1)
         let results = try resultLines(dir + "/jobs.results.jsonl")
@@ -90,7 +101,7 @@ struct BatchTests {
             if done >= 2 { break }
             usleep(20_000)
         }
-        p.terminate() // SIGTERM: temporary files are removed on the way out
+        p.terminate()  // SIGTERM: temporary files are removed on the way out
         p.waitUntilExit()
         let files = try FileManager.default.contentsOfDirectory(atPath: dir)
         #expect(!files.contains { $0.hasSuffix(".tmp") })
@@ -100,7 +111,10 @@ struct BatchTests {
         // Resume: the finished jobs are skipped, the rest are done, all outputs complete.
         #expect(try BatchCommand.run([jobs, "--resume", "--quiet", "--out-dir", dir], environment: [:]) == 0)
         let second = try resultLines(dir + "/jobs.results.jsonl").suffix(8)
-        let skipped = Set(second.filter { $0["status"] as? String == "skipped" }.map { ($0["output"] as! String).split(separator: "/").last.map(String.init)! })
+        let skipped = Set(
+            second.filter { $0["status"] as? String == "skipped" }.map {
+                ($0["output"] as! String).split(separator: "/").last.map(String.init)!
+            })
         #expect(skipped == finishedFirst)
         #expect(second.filter { $0["status"] as? String == "ok" }.count == 8 - finishedFirst.count)
         for i in 0..<8 { #expect(try GIFReader(path: dir + "/out-\(i).gif").frames.count > 0) }
@@ -112,13 +126,24 @@ struct BatchTests {
 
     @Test("Job lines: options become render arguments; bad lines name the file and line")
     func jobParsing() throws {
-        let j = try BatchJob(line: 3, text: #"{"before": "a.jpg", "after": "b.jpg", "output": "o.gif", "size": "10x10", "no-handle": true, "fps": 12, "codec-opt": ["a=1", "b=2"]}"#, file: "j.jsonl")
-        #expect(j.arguments == ["--output=o.gif", "--codec-opt=a=1", "--codec-opt=b=2", "--fps=12", "--no-handle", "--size=10x10",
-                                "--", "a.jpg", "b.jpg"])
-        do { _ = try BatchJob(line: 9, text: #"{"output": "o.gif"}"#, file: "j.jsonl"); Issue.record("should fail") } catch let e as SweepError {
+        let j = try BatchJob(
+            line: 3,
+            text:
+                #"{"before": "a.jpg", "after": "b.jpg", "output": "o.gif", "size": "10x10", "no-handle": true, "fps": 12, "codec-opt": ["a=1", "b=2"]}"#,
+            file: "j.jsonl")
+        #expect(
+            j.arguments == [
+                "--output=o.gif", "--codec-opt=a=1", "--codec-opt=b=2", "--fps=12", "--no-handle", "--size=10x10",
+                "--", "a.jpg", "b.jpg",
+            ])
+        do { _ = try BatchJob(line: 9, text: #"{"output": "o.gif"}"#, file: "j.jsonl"); Issue.record("should fail") } catch let e
+            as SweepError
+        {
             #expect(e.subject == "j.jsonl:9" && e.message.contains("before"))
         }
-        do { _ = try BatchJob(line: 4, text: #"{"before": "a.jpg" "output": "o.gif"}"#, file: "j.jsonl"); Issue.record("should fail") } catch let e as SweepError {
+        do {
+            _ = try BatchJob(line: 4, text: #"{"before": "a.jpg" "output": "o.gif"}"#, file: "j.jsonl"); Issue.record("should fail")
+        } catch let e as SweepError {
             #expect(e.subject == "j.jsonl:4" && e.message.contains("column"), "\(e)")
         }
     }

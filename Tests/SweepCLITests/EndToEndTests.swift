@@ -1,10 +1,10 @@
 import Foundation
-import Testing
 import SweepGIF
 import SweepImaging
 import SweepMedia
 import SweepSupport
 import SweepTestSupport
+import Testing
 
 /// The built `sweep` binary.
 func sweepBinary() throws -> String {
@@ -58,8 +58,10 @@ struct EndToEndTests {
         try StillEncoder.write(RGBAImage(width: 128, height: 96, fill: red), to: dir + "/a.png", format: .png)
         try StillEncoder.write(RGBAImage(width: 128, height: 96, fill: blue), to: dir + "/b.png", format: .png)
         // render: the JSON summary matches the file it describes.
-        let r = try runSweep(["render", dir + "/a.png", dir + "/b.png", "-o", dir + "/x.gif", "--size", "64x48", "--fps", "10",
-                              "--duration", "0.5", "--hold", "0", "--no-labels", "--json"])
+        let r = try runSweep([
+            "render", dir + "/a.png", dir + "/b.png", "-o", dir + "/x.gif", "--size", "64x48", "--fps", "10",
+            "--duration", "0.5", "--hold", "0", "--no-labels", "--json",
+        ])
         #expect(r.code == 0, "\(r.stderr)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         let gif = try GIFReader(path: dir + "/x.gif")
@@ -68,8 +70,10 @@ struct EndToEndTests {
         #expect(summary["frames"] as? Int == 5 && summary["bytes"] as? Int == FileBytes.size(dir + "/x.gif"))
         #expect(gif.frames.first?[2, 24] == red && gif.frames.last?[61, 24] == blue)
         // preview: a quarter of the width shows before.
-        let p = try runSweep(["preview", dir + "/a.png", dir + "/b.png", "-o", dir + "/p.png", "--position", "0.25",
-                              "--size", "64x48", "--no-labels", "--no-handle", "--quiet"])
+        let p = try runSweep([
+            "preview", dir + "/a.png", dir + "/b.png", "-o", dir + "/p.png", "--position", "0.25",
+            "--size", "64x48", "--no-labels", "--no-handle", "--quiet",
+        ])
         #expect(p.code == 0, "\(p.stderr)")
         let still = try ImageDecoder.decode(path: dir + "/p.png")
         #expect(still[10, 24] == red && still[20, 24] == blue)
@@ -99,8 +103,10 @@ struct EndToEndTests {
         let images = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/images").path
         let dir = try scratchDir()
-        let r = try runSweep(["render", "\(images)/heic-irot1.heic", "\(images)/avif.avif", "-o", dir + "/x.gif",
-                              "--size", "96x64", "--fps", "10", "--quiet"])
+        let r = try runSweep([
+            "render", "\(images)/heic-irot1.heic", "\(images)/avif.avif", "-o", dir + "/x.gif",
+            "--size", "96x64", "--fps", "10", "--quiet",
+        ])
         #expect(r.code == 0, "\(r.stderr)")
         let g = try GIFReader(path: dir + "/x.gif")
         #expect(g.width == 96 && g.height == 64)
@@ -136,7 +142,9 @@ struct CommandLineTests {
         #expect(r.code == 0)
         let obj = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
         #expect(obj["output"] as? String == dir + "/o.gif")
-        #expect((obj["bytes"] as! NSNumber).intValue == (try FileManager.default.attributesOfItem(atPath: dir + "/o.gif")[.size] as! NSNumber).intValue)
+        #expect(
+            (obj["bytes"] as! NSNumber).intValue
+                == (try FileManager.default.attributesOfItem(atPath: dir + "/o.gif")[.size] as! NSNumber).intValue)
         #expect((obj["frames"] as! NSNumber).intValue == 40 && (obj["width"] as! NSNumber).intValue == 90)
         #expect(obj["seconds"] is NSNumber && obj["duration"] is NSNumber && obj["fps"] is NSNumber)
     }
@@ -152,8 +160,10 @@ struct CommandLineTests {
     func exitCodes(args: [String], code: Int32) throws {
         let dir = try input()
         FileManager.default.createFile(atPath: dir + "/notimg.txt", contents: Data("hello".utf8))
-        let a = args.map { $0.replacingOccurrences(of: "NOTIMG", with: dir + "/notimg.txt").replacingOccurrences(of: "IN", with: dir + "/in.png")
-            .replacingOccurrences(of: "OUT", with: dir) }
+        let a = args.map {
+            $0.replacingOccurrences(of: "NOTIMG", with: dir + "/notimg.txt").replacingOccurrences(of: "IN", with: dir + "/in.png")
+                .replacingOccurrences(of: "OUT", with: dir)
+        }
         let r = try runSweep(a)
         #expect(r.code == code, "\(a): \(r.stderr)")
         #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.hasPrefix("sweep: "))
@@ -172,15 +182,19 @@ struct CommandLineTests {
         #expect(typo.code == 64 && typo.stderr.contains("did you mean reveal?"))
     }
 
-    @Test("Social formats set size, rate, codec and still; flags override them", arguments: [
-        ("instagram-square", "mp4", 1080, 1080), ("x-post", "mp4", 1280, 720), ("og-image", "png", 1200, 630),
-        ("github-readme", "gif", 800, 1066), ("linkedin", "mp4", 1200, 626),
-    ])
+    @Test(
+        "Social formats set size, rate, codec and still; flags override them",
+        arguments: [
+            ("instagram-square", "mp4", 1080, 1080), ("x-post", "mp4", 1280, 720), ("og-image", "png", 1200, 630),
+            ("github-readme", "gif", 800, 1066), ("linkedin", "mp4", 1200, 626),
+        ])
     func formats(name: String, ext: String, width: Int, height: Int) throws {
         let dir = try input()
         let out = dir + "/o." + ext
-        let r = try runSweep(["render", dir + "/in.png", "--look", "vivid", "-o", out, "--format", name, "--fps", "5",
-                              "--duration", "1", "--json"])
+        let r = try runSweep([
+            "render", dir + "/in.png", "--look", "vivid", "-o", out, "--format", name, "--fps", "5",
+            "--duration", "1", "--json",
+        ])
         #expect(r.code == 0, "\(r.stderr)")
         let obj = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
         #expect((obj["width"] as! NSNumber).intValue == width && (obj["height"] as! NSNumber).intValue == height)
@@ -198,8 +212,10 @@ struct CommandLineTests {
         #expect(r.code == 65 && r.stderr.contains("2048"))
         #expect(!FileManager.default.fileExists(atPath: dir + "/o.gif"))
         // Options win over a format: a .gif output with a video format is a GIF, with a note.
-        let otherKind = try runSweep(["render", dir + "/in.png", "--look", "noir", "-o", dir + "/o.gif", "--format", "x-post",
-                                      "--size", "32x18", "--fps", "5", "--duration", "1"])
+        let otherKind = try runSweep([
+            "render", dir + "/in.png", "--look", "noir", "-o", dir + "/o.gif", "--format", "x-post",
+            "--size", "32x18", "--fps", "5", "--duration", "1",
+        ])
         #expect(otherKind.code == 0 && otherKind.stderr.contains("no longer apply"))
     }
 
@@ -228,9 +244,12 @@ struct AtomicOutputTests {
         return dir
     }
 
-    @Test("Every terminating signal mid-render leaves the old output and no temporary file, and exits 128+N",
-          arguments: [("gif", SIGINT), ("mp4", SIGTERM), ("gif", SIGHUP), ("mp4", SIGQUIT), ("gif", SIGUSR1),
-                      ("gif", SIGUSR2), ("mp4", SIGALRM), ("gif", SIGXCPU), ("seq", SIGTERM)])
+    @Test(
+        "Every terminating signal mid-render leaves the old output and no temporary file, and exits 128+N",
+        arguments: [
+            ("gif", SIGINT), ("mp4", SIGTERM), ("gif", SIGHUP), ("mp4", SIGQUIT), ("gif", SIGUSR1),
+            ("gif", SIGUSR2), ("mp4", SIGALRM), ("gif", SIGXCPU), ("seq", SIGTERM),
+        ])
     func interrupted(ext: String, signal: Int32) throws {
         let dir = try setup()
         // A PNG sequence's older frame is the output that must survive.
@@ -263,9 +282,9 @@ struct AtomicOutputTests {
         #expect(try runSweep(["render", dir + "/in.png", dir + "/b.png", "-o", gif, "--fps", "5", "--quiet"]).code == 0)
         let original = try Data(contentsOf: URL(fileURLWithPath: gif))
         let cases: [[String]] = [
-            ["render", gif, dir + "/b.png", "-o", dir + "/./anim.gif", "--fps", "5"],   // the before image, respelled
-            ["preview", dir + "/in.png", dir + "/b.png", "-o", dir + "/b.png"],          // the after image
-            ["preview", dir + "/in.png", "--look", "noir", "-o", dir + "/in.png"],       // one photo and its look
+            ["render", gif, dir + "/b.png", "-o", dir + "/./anim.gif", "--fps", "5"],  // the before image, respelled
+            ["preview", dir + "/in.png", dir + "/b.png", "-o", dir + "/b.png"],  // the after image
+            ["preview", dir + "/in.png", "--look", "noir", "-o", dir + "/in.png"],  // one photo and its look
         ]
         for args in cases {
             let r = try runSweep(args)
@@ -286,7 +305,9 @@ struct AtomicOutputTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/seq") == ["f-0003.png"])
     }
 
-    @Test("Disk full gives exit 74 for every kind of output", arguments: [["--codec", "gif"], ["--codec", "h264"], ["--codec", "vp9"], ["--codec", "apng"]])
+    @Test(
+        "Disk full gives exit 74 for every kind of output",
+        arguments: [["--codec", "gif"], ["--codec", "h264"], ["--codec", "vp9"], ["--codec", "apng"]])
     func diskFull(codec: [String]) throws {
         let dir = try setup()
         let r = try runSweep(["render", dir + "/in.png", "--look", "noir", "-o", "/dev/full", "--fps", "10"] + codec)

@@ -1,17 +1,19 @@
 import Foundation
-import Testing
-import SweepTestSupport
 import SweepGIF
 import SweepImaging
 import SweepMedia
 import SweepPipeline
 import SweepSupport
+import SweepTestSupport
 import SweepTimeline
+import Testing
+
 @testable import SweepCLI
 
 /// Runs the built binary `exe` in `folder` with `environment` (default: this process's).
 func runIn(_ folder: String, _ args: [String], exe: String? = nil, environment: [String: String]? = nil) throws
-    -> (code: Int32, stdout: String, stderr: String) {
+    -> (code: Int32, stdout: String, stderr: String)
+{
     let p = Process()
     p.executableURL = URL(fileURLWithPath: try exe ?? sweepBinary())
     p.currentDirectoryURL = URL(fileURLWithPath: folder)
@@ -50,10 +52,12 @@ struct EverydayParsingTests {
         #expect(try parse([]).spec.animation.passDuration == 4)
     }
 
-    @Test("Sizes as people write them", arguments: [
-        ("1080x1080", 1080, 1080), ("1080×1080", 1080, 1080), ("1080X720", 1080, 720), ("1080", 1080, 1080),
-        ("640x", 640, nil), ("x480", nil, 480),
-    ] as [(String, Int?, Int?)])
+    @Test(
+        "Sizes as people write them",
+        arguments: [
+            ("1080x1080", 1080, 1080), ("1080×1080", 1080, 1080), ("1080X720", 1080, 720), ("1080", 1080, 1080),
+            ("640x", 640, nil), ("x480", nil, 480),
+        ] as [(String, Int?, Int?)])
     func sizes(text: String, width: Int?, height: Int?) throws {
         let o = try parse(["--size", text])
         #expect(o.spec.width == width && o.spec.height == height)
@@ -84,10 +88,14 @@ struct EverydayParsingTests {
     @Test("The summary: stills say so, merged GIF frames are explained, the pass shows its split")
     func summaryLine() {
         func result(_ json: String) -> RenderResult { try! JSONDecoder().decode(RenderResult.self, from: Data(json.utf8)) }
-        let still = result(#"{"output": "og.png", "format": "png", "bytes": 5000, "width": 1200, "height": 630, "frames": 1, "framesWritten": 1, "fps": 0, "duration": 0, "seconds": 0.1, "notes": []}"#)
+        let still = result(
+            #"{"output": "og.png", "format": "png", "bytes": 5000, "width": 1200, "height": 630, "frames": 1, "framesWritten": 1, "fps": 0, "duration": 0, "seconds": 0.1, "notes": []}"#
+        )
         let line = SweepCommand.summary(still, split: nil)
         #expect(line.contains("still") && !line.contains("frames") && !line.contains("0.00 s)"))
-        let gif = result(#"{"output": "x.gif", "format": "gif", "bytes": 5000, "width": 64, "height": 48, "frames": 120, "framesWritten": 91, "fps": 30, "duration": 4, "seconds": 1, "notes": []}"#)
+        let gif = result(
+            #"{"output": "x.gif", "format": "gif", "bytes": 5000, "width": 64, "height": 48, "frames": 120, "framesWritten": 91, "fps": 30, "duration": 4, "seconds": 1, "notes": []}"#
+        )
         let g = SweepCommand.summary(gif, split: (0.5, 3))
         #expect(g.contains("91 frames stored, 120 rendered (identical neighbours merged)"))
         #expect(g.contains("4.00 s: 0.5 s hold, 3.0 s sweep, 0.5 s hold"))
@@ -102,7 +110,10 @@ struct EverydayBinaryTests {
         let format = dir + "/f.json"
         try #"{"version": 1, "size": "32x24", "fps": 10, "duration": 2, "extension": "gif", "codec": "gif"}"#
             .write(toFile: format, atomically: true, encoding: .utf8)
-        let runs = [["--size", "32x24", "--fps", "10", "--duration", "2"], ["--format", format], ["--format", "github-readme", "--duration", "2", "--fps", "10", "--size", "32x24"]]
+        let runs = [
+            ["--size", "32x24", "--fps", "10", "--duration", "2"], ["--format", format],
+            ["--format", "github-readme", "--duration", "2", "--fps", "10", "--size", "32x24"],
+        ]
         for (i, extra) in runs.enumerated() {
             let out = dir + "/d\(i).gif"
             let r = try runSweep(["render", dir + "/before.png", dir + "/after.png", "-o", out] + extra)
@@ -110,7 +121,9 @@ struct EverydayBinaryTests {
             #expect(try GIFReader(path: out).delays.reduce(0, +) == 200, "\(extra)")
             #expect(r.stdout.contains("2.00 s: 0.5 s hold, 1.0 s sweep, 0.5 s hold"), "\(r.stdout)")
         }
-        let video = try runSweep(["render", dir + "/before.png", dir + "/after.png", "-o", dir + "/d.mp4", "--fps", "10", "--duration", "2", "--quiet"])
+        let video = try runSweep([
+            "render", dir + "/before.png", dir + "/after.png", "-o", dir + "/d.mp4", "--fps", "10", "--duration", "2", "--quiet",
+        ])
         #expect(video.code == 0)
         #expect(try VideoReader(path: dir + "/d.mp4", keepFrames: false).frameCount == 20)
     }
@@ -118,8 +131,10 @@ struct EverydayBinaryTests {
     @Test("PNG sequences and stills are fitted like video by default, with the same note")
     func defaultSizes() throws {
         let dir = try everydayInputs()
-        let seq = try runSweep(["render", dir + "/wide.png", dir + "/wide.png", "--look", "noir", "-o", dir + "/f-%02d.png",
-                                "--fps", "2", "--duration", "1", "--no-labels"])
+        let seq = try runSweep([
+            "render", dir + "/wide.png", dir + "/wide.png", "--look", "noir", "-o", dir + "/f-%02d.png",
+            "--fps", "2", "--duration", "1", "--no-labels",
+        ])
         #expect(seq.code == 0, "\(seq.stderr)")
         let frame = try ImageDecoder.decode(path: dir + "/f-00.png")
         #expect(frame.width == 1920 && frame.height == 96)
@@ -148,13 +163,17 @@ struct EverydayBinaryTests {
         #expect(!FileManager.default.fileExists(atPath: dir + "/x.gif") && !FileManager.default.fileExists(atPath: dir + "/c.mov"))
         // Posters for clip.mp4 and clip.gif are two files, each its own output's size.
         for (ext, size) in [("mp4", "40x30"), ("gif", "32x24")] {
-            let r = try runSweep(["render", b, a, "-o", dir + "/clip." + ext, "--size", size, "--fps", "5", "--duration", "1", "--poster", "--quiet"])
+            let r = try runSweep([
+                "render", b, a, "-o", dir + "/clip." + ext, "--size", size, "--fps", "5", "--duration", "1", "--poster", "--quiet",
+            ])
             #expect(r.code == 0, "\(r.stderr)")
         }
         #expect(try ImageDecoder.decode(path: dir + "/clip.mp4.poster.jpg").width == 40)
         #expect(try ImageDecoder.decode(path: dir + "/clip.gif.poster.jpg").width == 32)
         // A heavy crop is noted.
-        let crop = try runSweep(["render", dir + "/wide.png", "--look", "noir", "-o", dir + "/crop.gif", "--size", "40x40", "--fps", "5", "--duration", "1"])
+        let crop = try runSweep([
+            "render", dir + "/wide.png", "--look", "noir", "-o", dir + "/crop.gif", "--size", "40x40", "--fps", "5", "--duration", "1",
+        ])
         #expect(crop.code == 0 && crop.stderr.contains("cropped by 95 %"))
     }
 
@@ -163,8 +182,10 @@ struct EverydayBinaryTests {
         let dir = try everydayInputs()
         let white = dir + "/white.png"
         try StillEncoder.write(RGBAImage(width: 200, height: 50, fill: .white), to: white, format: .png)
-        let r = try runSweep(["preview", white, "--look", "noir", "-o", dir + "/fit.png", "--size", "200x200", "--fit", "fit",
-                              "--no-handle", "--position", "0.5", "--ui-scale", "1"])
+        let r = try runSweep([
+            "preview", white, "--look", "noir", "-o", dir + "/fit.png", "--size", "200x200", "--fit", "fit",
+            "--no-handle", "--position", "0.5", "--ui-scale", "1",
+        ])
         #expect(r.code == 0, "\(r.stderr)")
         let img = try ImageDecoder.decode(path: dir + "/fit.png")
         // The picture fills rows 75..<125; the bars stay pure black (no capsule on them)…
@@ -177,20 +198,26 @@ struct EverydayBinaryTests {
     @Test("Options win over a format: --codec gif with a video format, with a note")
     func optionsWinOverFormat() throws {
         let dir = try everydayInputs()
-        let r = try runSweep(["render", dir + "/before.png", dir + "/after.png", "-o", dir + "/sq.gif", "--format", "instagram-square",
-                              "--codec", "gif", "--size", "32x32", "--fps", "5", "--duration", "1"])
+        let r = try runSweep([
+            "render", dir + "/before.png", dir + "/after.png", "-o", dir + "/sq.gif", "--format", "instagram-square",
+            "--codec", "gif", "--size", "32x32", "--fps", "5", "--duration", "1",
+        ])
         #expect(r.code == 0, "\(r.stderr)")
         #expect(r.stderr.contains("instagram-square") && r.stderr.contains("no longer apply"))
         let gif = try GIFReader(path: dir + "/sq.gif")
         #expect(gif.width == 32 && gif.delays.reduce(0, +) == 100)
         // An extension alone also wins.
-        let ext = try runSweep(["render", dir + "/before.png", dir + "/after.png", "-o", dir + "/sq2.gif", "--format", "instagram-square",
-                                "--size", "32x32", "--fps", "5", "--duration", "1", "--quiet"])
+        let ext = try runSweep([
+            "render", dir + "/before.png", dir + "/after.png", "-o", dir + "/sq2.gif", "--format", "instagram-square",
+            "--size", "32x32", "--fps", "5", "--duration", "1", "--quiet",
+        ])
         #expect(ext.code == 0)
         #expect(try GIFReader(path: dir + "/sq2.gif").width == 32)
         // No extension: --codec picks it.
-        let bare = try runSweep(["render", dir + "/before.png", dir + "/after.png", "-o", dir + "/sq3", "--format", "instagram-square",
-                                 "--codec", "gif", "--size", "32x32", "--fps", "5", "--duration", "1", "--quiet"])
+        let bare = try runSweep([
+            "render", dir + "/before.png", dir + "/after.png", "-o", dir + "/sq3", "--format", "instagram-square",
+            "--codec", "gif", "--size", "32x32", "--fps", "5", "--duration", "1", "--quiet",
+        ])
         #expect(bare.code == 0, "\(bare.stderr)")
         #expect(try GIFReader(path: dir + "/sq3.gif").width == 32)
     }
@@ -214,10 +241,14 @@ struct EverydayBinaryTests {
         let dir = try everydayInputs()
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         func schema(_ name: String) throws -> [String: Any] {
-            try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent("docs/" + name))) as? [String: Any])
+            try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent("docs/" + name))) as? [String: Any])
         }
         let summarySchema = try schema("summary.schema.json")
-        let r = try runSweep(["render", dir + "/before.png", dir + "/after.png", "-o", dir + "/j.gif", "--size", "32x24", "--fps", "5", "--duration", "1", "--json"])
+        let r = try runSweep([
+            "render", dir + "/before.png", dir + "/after.png", "-o", dir + "/j.gif", "--size", "32x24", "--fps", "5", "--duration", "1",
+            "--json",
+        ])
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         #expect(Set(summary.keys) == Set(summarySchema["required"] as! [String]))
         #expect(Set(summary.keys) == Set((summarySchema["properties"] as! [String: Any]).keys))
@@ -243,14 +274,21 @@ struct EverydayBinaryTests {
         env["SWEEP_PRESETS"] = nil
         let exe = dir + "/bin/sweep"
         let list = try runIn(dir, ["presets", "list"], exe: exe, environment: env)
-        #expect(list.code == 0 && list.stdout.contains("noir") && list.stdout.contains("instagram-square") && list.stdout.contains("reveal"))
-        let look = try runIn(dir, ["render", "before.png", "--look", "noir", "-o", "n.gif", "--size", "32x24", "--fps", "5", "--duration", "1", "--quiet"], exe: exe, environment: env)
+        #expect(
+            list.code == 0 && list.stdout.contains("noir") && list.stdout.contains("instagram-square") && list.stdout.contains("reveal"))
+        let look = try runIn(
+            dir, ["render", "before.png", "--look", "noir", "-o", "n.gif", "--size", "32x24", "--fps", "5", "--duration", "1", "--quiet"],
+            exe: exe, environment: env)
         #expect(look.code == 0, "\(look.stderr)")
-        let format = try runIn(dir, ["render", "before.png", "after.png", "-o", "g.gif", "--format", "github-readme", "--size", "32x24", "--fps", "5", "--quiet"], exe: exe, environment: env)
+        let format = try runIn(
+            dir,
+            ["render", "before.png", "after.png", "-o", "g.gif", "--format", "github-readme", "--size", "32x24", "--fps", "5", "--quiet"],
+            exe: exe, environment: env)
         #expect(format.code == 0, "\(format.stderr)")
         // A folder overrides a built-in look by name.
         try FileManager.default.createDirectory(atPath: dir + "/mine/looks", withIntermediateDirectories: true)
-        try #"{"version": 1, "description": "mine", "saturation": 0.5}"#.write(toFile: dir + "/mine/looks/noir.json", atomically: true, encoding: .utf8)
+        try #"{"version": 1, "description": "mine", "saturation": 0.5}"#.write(
+            toFile: dir + "/mine/looks/noir.json", atomically: true, encoding: .utf8)
         env["SWEEP_PRESETS"] = dir + "/mine"
         let shown = try runIn(dir, ["presets", "show", "noir"], exe: exe, environment: env)
         #expect(shown.stdout.contains("mine"))
@@ -261,7 +299,8 @@ struct EverydayBinaryTests {
     @Test("Paths print as given; the demo stays within the 800 px GIF default")
     func smallThings() throws {
         let dir = try everydayInputs()
-        let r = try runIn(dir, ["render", "before.png", "after.png", "-o", "clip.mp4", "--size", "32x24", "--fps", "5", "--duration", "1", "--poster"])
+        let r = try runIn(
+            dir, ["render", "before.png", "after.png", "-o", "clip.mp4", "--size", "32x24", "--fps", "5", "--duration", "1", "--poster"])
         #expect(r.code == 0)
         #expect(r.stdout.contains("wrote clip.mp4 (") && r.stdout.contains("wrote clip.mp4.poster.jpg ("), "\(r.stdout)")
         let demo = try runIn(dir, ["demo", "-o", "demo", "--fps", "1", "--quiet"])

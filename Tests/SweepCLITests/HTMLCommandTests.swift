@@ -9,8 +9,10 @@ struct HTMLCommandTests {
     @Test("--poster writes the still beside the page, and the page links it for previews")
     func poster() throws {
         let dir = try scratchDir()
-        let r = try runSweep(["render", "\(Self.images)/jpeg-baseline.jpg", "\(Self.images)/png-rgb8.png", "-o", "\(dir)/c.html",
-                              "--size", "200x150", "--poster", "--retina", "--json"])
+        let r = try runSweep([
+            "render", "\(Self.images)/jpeg-baseline.jpg", "\(Self.images)/png-rgb8.png", "-o", "\(dir)/c.html",
+            "--size", "200x150", "--poster", "--retina", "--json",
+        ])
         #expect(r.code == 0, "\(r.stderr)")
         #expect(r.stdout.contains("\"format\":\"html\""))
         #expect(FileManager.default.fileExists(atPath: "\(dir)/c.html.poster.jpg"))
@@ -23,8 +25,10 @@ struct HTMLCommandTests {
     @Test("--codec html, --fragment and a bad --page-images")
     func options() throws {
         let dir = try scratchDir()
-        let r = try runSweep(["render", "\(Self.images)/jpeg-baseline.jpg", "-o", "\(dir)/part", "--codec", "html",
-                              "--fragment", "--page-images", "webp", "-q"])
+        let r = try runSweep([
+            "render", "\(Self.images)/jpeg-baseline.jpg", "-o", "\(dir)/part", "--codec", "html",
+            "--fragment", "--page-images", "webp", "-q",
+        ])
         #expect(r.code == 0, "\(r.stderr)")
         let text = try String(contentsOfFile: "\(dir)/part", encoding: .utf8)
         #expect(!text.contains("<html") && text.contains("data:image/webp;base64,"))

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import SweepImaging
 import SweepMedia
 import SweepSupport
+import Testing
+
 @testable import SweepCLI
 
 /// Job lines written by strangers: a batch writes only its declared outputs, under its
@@ -38,13 +39,17 @@ struct HostileBatchTests {
         #expect(results[3]["output"] as? String == dir + "/d.gif" && FileBytes.size(dir + "/d.gif") > 0)
     }
 
-    @Test("Outputs stay under the output folder unless --allow-absolute", arguments: [
-        (#""../escape.gif""#, "leaves the output folder"), (#""sub/../../escape.gif""#, "leaves the output folder"),
-        (#""ABS/abs.gif""#, "absolute path"), (#""link/through.gif""#, "leaves the output folder"),
-    ])
+    @Test(
+        "Outputs stay under the output folder unless --allow-absolute",
+        arguments: [
+            (#""../escape.gif""#, "leaves the output folder"), (#""sub/../../escape.gif""#, "leaves the output folder"),
+            (#""ABS/abs.gif""#, "absolute path"), (#""link/through.gif""#, "leaves the output folder"),
+        ])
     func outputRoot(output: String, message: String) throws {
         let outside = try scratchDir()
-        let (dir, jobs) = try batch([#"{"before": "IN", "output": \#(output), \#(Self.tiny)}"#.replacingOccurrences(of: "ABS", with: outside)])
+        let (dir, jobs) = try batch([
+            #"{"before": "IN", "output": \#(output), \#(Self.tiny)}"#.replacingOccurrences(of: "ABS", with: outside)
+        ])
         try FileManager.default.createDirectory(atPath: dir + "/root", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: dir + "/root/link", withDestinationPath: outside)
         #expect(try BatchCommand.run([jobs, "--quiet", "--out-dir", dir + "/root"], environment: [:]) == 1)
@@ -55,11 +60,16 @@ struct HostileBatchTests {
         #expect(try BatchCommand.run([jobs, "--quiet", "--out-dir", dir + "/root", "--allow-absolute"], environment: [:]) == 0)
     }
 
-    @Test("Two jobs with one output, or a job reading another's output, are refused before anything renders", arguments: [
-        [#"{"before": "IN", "output": "same.gif", TINY}"#, #"{"before": "IN", "output": "./sub/../same.gif", TINY}"#],
-        [#"{"before": "IN", "output": "first.gif", TINY}"#, #"{"before": "OUT/first.gif", "output": "second.gif", TINY}"#],
-        [#"{"before": "IN", "output": "v.mp4", "poster": true, TINY}"#, #"{"before": "IN", "output": "v.poster.jpg", "format": "og-image"}"#],
-    ])
+    @Test(
+        "Two jobs with one output, or a job reading another's output, are refused before anything renders",
+        arguments: [
+            [#"{"before": "IN", "output": "same.gif", TINY}"#, #"{"before": "IN", "output": "./sub/../same.gif", TINY}"#],
+            [#"{"before": "IN", "output": "first.gif", TINY}"#, #"{"before": "OUT/first.gif", "output": "second.gif", TINY}"#],
+            [
+                #"{"before": "IN", "output": "v.mp4", "poster": true, TINY}"#,
+                #"{"before": "IN", "output": "v.poster.jpg", "format": "og-image"}"#,
+            ],
+        ])
     func clashes(lines: [String]) throws {
         let (dir, jobs) = try batch(lines.map { $0.replacingOccurrences(of: "TINY", with: Self.tiny) })
         try String(contentsOfFile: jobs, encoding: .utf8).replacingOccurrences(of: "OUT", with: dir)
@@ -83,7 +93,9 @@ struct HostileBatchTests {
         let bytes = [FileManager.default.contents(atPath: dir + "/in.png"), FileManager.default.contents(atPath: jobs)]
         // Another spelling of the same file counts too.
         let spelled = URL(fileURLWithPath: path).deletingLastPathComponent().path + "/./" + URL(fileURLWithPath: path).lastPathComponent
-        #expect(throws: SweepError.self) { try BatchCommand.run([jobs, "--quiet", "--out-dir", dir, "--results", spelled], environment: [:]) }
+        #expect(throws: SweepError.self) {
+            try BatchCommand.run([jobs, "--quiet", "--out-dir", dir, "--results", spelled], environment: [:])
+        }
         #expect(listing(dir) == before)
         #expect([FileManager.default.contents(atPath: dir + "/in.png"), FileManager.default.contents(atPath: jobs)] == bytes)
     }
@@ -100,10 +112,12 @@ struct HostileBatchTests {
     func limits() throws {
         let long = #"{"before": "a.png", "output": "o.gif", "before-label": ""# + String(repeating: "x", count: 70_000) + #""}"#
         #expect(throws: SweepError.self) { try BatchJob(line: 1, text: long, file: "j") }
-        for env in [["SLURM_ARRAY_TASK_ID": "\(Int.min)", "SLURM_ARRAY_TASK_MIN": "\(Int.max)", "SLURM_ARRAY_TASK_COUNT": "3"],
-                    ["SLURM_ARRAY_TASK_ID": "\(Int.max)", "SLURM_ARRAY_TASK_MIN": "-1", "SLURM_ARRAY_TASK_COUNT": "\(Int.max)"],
-                    ["JOB_COMPLETION_INDEX": "\(Int.max - 1)", "JOB_COMPLETIONS": "\(Int.max)"],
-                    ["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "99999999999999999999999", "SLURM_ARRAY_TASK_COUNT": "3"]] {
+        for env in [
+            ["SLURM_ARRAY_TASK_ID": "\(Int.min)", "SLURM_ARRAY_TASK_MIN": "\(Int.max)", "SLURM_ARRAY_TASK_COUNT": "3"],
+            ["SLURM_ARRAY_TASK_ID": "\(Int.max)", "SLURM_ARRAY_TASK_MIN": "-1", "SLURM_ARRAY_TASK_COUNT": "\(Int.max)"],
+            ["JOB_COMPLETION_INDEX": "\(Int.max - 1)", "JOB_COMPLETIONS": "\(Int.max)"],
+            ["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "99999999999999999999999", "SLURM_ARRAY_TASK_COUNT": "3"],
+        ] {
             #expect(throws: SweepError.self, "\(env)") { try Shard.resolve(option: nil, environment: env) }
         }
         #expect(throws: SweepError.self) { try Shard.resolve(option: "\(Int.max - 1)/\(Int.max)", environment: [:]) }
@@ -111,6 +125,8 @@ struct HostileBatchTests {
 
     @Test("An endless jobs file is refused before it fills memory")
     func endlessJobsFile() throws {
-        #expect(throws: SweepError.self) { try BatchCommand.run(["/dev/zero", "--quiet", "--results", try scratchDir() + "/r.jsonl"], environment: [:]) }
+        #expect(throws: SweepError.self) {
+            try BatchCommand.run(["/dev/zero", "--quiet", "--results", try scratchDir() + "/r.jsonl"], environment: [:])
+        }
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import SweepImaging
 import SweepMedia
 import SweepSupport
+import Testing
+
 @testable import SweepCLI
 
 /// A scratch folder holding `in.png` (a small photo); returns the folder.
@@ -25,42 +26,50 @@ struct HostileCLITests {
 
     /// Expects exit `code`, one line on stderr mentioning `mentions`, `in.png` unchanged and
     /// nothing new in the folder.
-    func expectRefused(_ r: (code: Int32, stdout: String, stderr: String), code: Int32, mentions: String, dir: String,
-                       before: [String], input: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectRefused(
+        _ r: (code: Int32, stdout: String, stderr: String), code: Int32, mentions: String, dir: String,
+        before: [String], input: [UInt8], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(r.code == code, "\(r.stderr)", sourceLocation: sourceLocation)
         #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(mentions), "\(r.stderr)", sourceLocation: sourceLocation)
         #expect(listing(dir) == before, sourceLocation: sourceLocation)
         #expect(FileManager.default.contents(atPath: dir + "/in.png").map { [UInt8]($0) } == input, sourceLocation: sourceLocation)
     }
 
-    @Test("Encoder options that name files are refused before anything is written", arguments: [
-        (["--codec-opt", "x264-params=dump-yuv=IN"], "--codec-opt"),
-        (["--codec-opt", "stats=IN"], "--codec-opt"),
-        (["--codec-opt", "passlogfile=IN"], "--codec-opt"),
-        (["--codec-opt", "x264opts=dump-yuv=IN"], "--codec-opt"),
-        (["--codec-opt", #"x264-params=keyint=10\:dump-yuv=IN"#], "--codec-opt"),
-        (["--codec-opt", "x264-params=keyint=10:'dump-yuv=IN'"], "--codec-opt"),
-        (["--codec", "hevc", "--codec-opt", "x265-params=log-level=error:csv=IN"], "--codec-opt"),
-        (["--codec", "hevc", "--codec-opt", "x265-params=analysis-save=IN"], "--codec-opt"),
-        (["--codec", "hevc", "--codec-opt", "x265-params=qpfile=IN"], "--codec-opt"),
-        (["--codec", "vp9", "--codec-opt", "stats=IN"], "--codec-opt"),
-        (["--crf", "0"], "--crf"),
-        (["--codec", "vp9", "--crf", "63", "--codec-opt", "crf=70"], "--crf"),
-    ])
+    @Test(
+        "Encoder options that name files are refused before anything is written",
+        arguments: [
+            (["--codec-opt", "x264-params=dump-yuv=IN"], "--codec-opt"),
+            (["--codec-opt", "stats=IN"], "--codec-opt"),
+            (["--codec-opt", "passlogfile=IN"], "--codec-opt"),
+            (["--codec-opt", "x264opts=dump-yuv=IN"], "--codec-opt"),
+            (["--codec-opt", #"x264-params=keyint=10\:dump-yuv=IN"#], "--codec-opt"),
+            (["--codec-opt", "x264-params=keyint=10:'dump-yuv=IN'"], "--codec-opt"),
+            (["--codec", "hevc", "--codec-opt", "x265-params=log-level=error:csv=IN"], "--codec-opt"),
+            (["--codec", "hevc", "--codec-opt", "x265-params=analysis-save=IN"], "--codec-opt"),
+            (["--codec", "hevc", "--codec-opt", "x265-params=qpfile=IN"], "--codec-opt"),
+            (["--codec", "vp9", "--codec-opt", "stats=IN"], "--codec-opt"),
+            (["--crf", "0"], "--crf"),
+            (["--codec", "vp9", "--crf", "63", "--codec-opt", "crf=70"], "--crf"),
+        ])
     func encoderOptions(extra: [String], mentions: String) throws {
         let dir = try hostileInput()
         let before = listing(dir), input = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/in.png")))
         let out = dir + "/out." + (extra.contains("vp9") ? "webm" : "mp4")
-        let r = try runSweep(["render", dir + "/in.png", "-o", out] + Self.small
-                             + extra.map { $0.replacingOccurrences(of: "IN", with: dir + "/in.png") })
+        let r = try runSweep(
+            ["render", dir + "/in.png", "-o", out] + Self.small
+                + extra.map { $0.replacingOccurrences(of: "IN", with: dir + "/in.png") })
         expectRefused(r, code: 64, mentions: mentions, dir: dir, before: before, input: input)
     }
 
     @Test("Allowed encoder options still work, packed ones included")
     func allowedOptions() throws {
         let dir = try hostileInput()
-        let r = try runSweep(["render", dir + "/in.png", "-o", dir + "/ok.mp4", "--crf", "30", "--codec-opt", "x264-params=keyint=10:bframes=2",
-                              "--codec-opt", "tune=stillimage"] + Self.small)
+        let r = try runSweep(
+            [
+                "render", dir + "/in.png", "-o", dir + "/ok.mp4", "--crf", "30", "--codec-opt", "x264-params=keyint=10:bframes=2",
+                "--codec-opt", "tune=stillimage",
+            ] + Self.small)
         #expect(r.code == 0, "\(r.stderr)")
         #expect(FileBytes.size(dir + "/ok.mp4") > 0)
     }
@@ -105,8 +114,10 @@ struct HostileCLITests {
         let dir = try hostileInput()
         let start = Date()
         let label = String(repeating: "W", count: 3000)
-        let r = try runSweep(["preview", dir + "/in.png", "-o", dir + "/p.png", "--size", "200x120", "--ui-scale", "20",
-                              "--knob-size", "1000", "--label-size", "500", "--before-label", label])
+        let r = try runSweep([
+            "preview", dir + "/in.png", "-o", dir + "/p.png", "--size", "200x120", "--ui-scale", "20",
+            "--knob-size", "1000", "--label-size", "500", "--before-label", label,
+        ])
         #expect(r.code == 0, "\(r.stderr)")
         #expect(r.stderr.contains("note: the knob was shrunk") && r.stderr.contains("left out"))
         #expect(Date().timeIntervalSince(start) < 30)
@@ -114,21 +125,25 @@ struct HostileCLITests {
         #expect(still.width == 200 && still.height == 120)
     }
 
-    @Test("Renders over the frame or duration limits are refused before any frame", arguments: [
-        ["--fps", "240", "--duration", "1000", "-o", "OUT/x.mp4"], ["--duration", "4000", "-o", "OUT/x.gif"],
-        ["--loop", "65535", "--duration", "10", "-o", "OUT/x.mp4"],
-    ])
+    @Test(
+        "Renders over the frame or duration limits are refused before any frame",
+        arguments: [
+            ["--fps", "240", "--duration", "1000", "-o", "OUT/x.mp4"], ["--duration", "4000", "-o", "OUT/x.gif"],
+            ["--loop", "65535", "--duration", "10", "-o", "OUT/x.mp4"],
+        ])
     func frameLimits(args: [String]) throws {
         let dir = try hostileInput()
         let before = listing(dir), input = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/in.png")))
-        let r = try runSweep(["render", dir + "/in.png", "--size", "32x32", "--quiet"] + args.map { $0.replacingOccurrences(of: "OUT", with: dir) })
+        let r = try runSweep(
+            ["render", dir + "/in.png", "--size", "32x32", "--quiet"] + args.map { $0.replacingOccurrences(of: "OUT", with: dir) })
         expectRefused(r, code: 64, mentions: "--duration", dir: dir, before: before, input: input)
     }
 
     @Test("Preset files: a huge number names its line and column; too many keyframes and endless files are refused")
     func presetLimits() throws {
         let dir = try hostileInput()
-        try #"{"version": 1e400, "position": [{"time": 0, "value": 1}]}"#.write(toFile: dir + "/big.json", atomically: true, encoding: .utf8)
+        try #"{"version": 1e400, "position": [{"time": 0, "value": 1}]}"#.write(
+            toFile: dir + "/big.json", atomically: true, encoding: .utf8)
         let keys = Array(repeating: #"{"time": 0, "value": 1}"#, count: 10_001).joined(separator: ",")
         try #"{"version": 1, "position": [\#(keys)]}"#.write(toFile: dir + "/many.json", atomically: true, encoding: .utf8)
         let before = listing(dir), input = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/in.png")))

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SweepSupport
+import Testing
+
 @testable import SweepCLI
 
 /// The README's scale-out recipes, read from the README itself, checked against what sweep
@@ -33,9 +34,10 @@ struct KubernetesManifestTests {
 
         let containers = try #require(podSpec["containers"]?.list)
         let sweep = try #require(containers.first { $0["command"]?.list?.first?.string == "sweep" }, "no container runs sweep")
-        let env = Dictionary((sweep["env"]?.list ?? []).compactMap { e in
-            e["name"]?.string.map { ($0, e["value"]?.string ?? "") }
-        }, uniquingKeysWith: { a, _ in a })
+        let env = Dictionary(
+            (sweep["env"]?.list ?? []).compactMap { e in
+                e["name"]?.string.map { ($0, e["value"]?.string ?? "") }
+            }, uniquingKeysWith: { a, _ in a })
         #expect(env["JOB_COMPLETIONS"] == String(completions), "JOB_COMPLETIONS must equal spec.completions")
         // The controller sets the index per pod; a fixed value would make every pod the same shard.
         #expect(env["JOB_COMPLETION_INDEX"] == nil)
@@ -70,10 +72,15 @@ struct KubernetesManifestTests {
         #expect(owners.allSatisfy { $0 == 1 })
         // An index past the manifest's count means the two disagree: refuse, do not skip jobs.
         #expect(throws: SweepError.self) {
-            try Shard.resolve(option: nil, environment: ["JOB_COMPLETION_INDEX": String(completions),
-                                                          "JOB_COMPLETIONS": String(completions)])
+            try Shard.resolve(
+                option: nil,
+                environment: [
+                    "JOB_COMPLETION_INDEX": String(completions),
+                    "JOB_COMPLETIONS": String(completions),
+                ])
         }
-        #expect(try Shard.resolve(option: nil, environment: ["JOB_COMPLETION_INDEX": "3", "JOB_COMPLETIONS": "8"])
+        #expect(
+            try Shard.resolve(option: nil, environment: ["JOB_COMPLETION_INDEX": "3", "JOB_COMPLETIONS": "8"])
                 == Shard(index: 3, count: 8))
     }
 
@@ -93,17 +100,21 @@ struct KubernetesManifestTests {
         // What Slurm sets in each task: the task id, the array's lowest id and its size.
         let (low, count) = (range[0], range[1] - range[0] + 1)
         for id in range[0]...range[1] {
-            let env = ["SLURM_ARRAY_TASK_ID": String(id), "SLURM_ARRAY_TASK_MIN": String(low),
-                       "SLURM_ARRAY_TASK_COUNT": String(count)]
+            let env = [
+                "SLURM_ARRAY_TASK_ID": String(id), "SLURM_ARRAY_TASK_MIN": String(low),
+                "SLURM_ARRAY_TASK_COUNT": String(count),
+            ]
             #expect(try Shard.resolve(option: nil, environment: env) == Shard(index: id - low, count: count))
         }
     }
 
-    @Test("The mini YAML reader handles what the manifest uses", arguments: [
-        ("a: 1\nb:\n  c: \"x # y\"  # note\n", "b.c", "x # y"),
-        ("l:\n  - { name: n, v: '2' }\n", "l.0.v", "2"),
-        ("l:\n- k: 1\n  m: [\"p\", q]\n", "l.0.m.1", "q"),
-    ])
+    @Test(
+        "The mini YAML reader handles what the manifest uses",
+        arguments: [
+            ("a: 1\nb:\n  c: \"x # y\"  # note\n", "b.c", "x # y"),
+            ("l:\n  - { name: n, v: '2' }\n", "l.0.v", "2"),
+            ("l:\n- k: 1\n  m: [\"p\", q]\n", "l.0.m.1", "q"),
+        ])
     func yamlReader(example: (source: String, path: String, expected: String)) throws {
         let (source, path, expected) = example
         var node: MiniYAML? = try MiniYAML.parse(source)
@@ -123,9 +134,13 @@ func readmeBlock(_ language: String, containing needle: String? = nil) throws ->
     var blocks: [String] = []
     var current: [Substring]?
     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-        if current == nil, line == "```" + language { current = [] }
-        else if current != nil, line == "```" { blocks.append(current!.joined(separator: "\n")); current = nil }
-        else { current?.append(line) }
+        if current == nil, line == "```" + language {
+            current = []
+        } else if current != nil, line == "```" {
+            blocks.append(current!.joined(separator: "\n")); current = nil
+        } else {
+            current?.append(line)
+        }
     }
     return blocks.first { block in needle.map { block.contains($0) } ?? true }
 }
@@ -172,9 +187,13 @@ indirect enum MiniYAML: Equatable {
         var quote: Character?
         var previous: Character = " "
         for (i, c) in zip(line.indices, line) {
-            if let q = quote { if c == q { quote = nil } }
-            else if c == "\"" || c == "'" { quote = c }
-            else if c == "#", previous == " " { return String(line[..<i]).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
+            if let q = quote {
+                if c == q { quote = nil }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            } else if c == "#", previous == " " {
+                return String(line[..<i]).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+            }
             previous = c
         }
         return line.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
@@ -207,11 +226,17 @@ indirect enum MiniYAML: Equatable {
         var parts: [String] = [], current = "", depth = 0
         var quote: Character?
         for c in text {
-            if let q = quote { if c == q { quote = nil } }
-            else if c == "\"" || c == "'" { quote = c }
-            else if "[{".contains(c) { depth += 1 }
-            else if "]}".contains(c) { depth -= 1 }
-            else if c == ",", depth == 0 { parts.append(current); current = ""; continue }
+            if let q = quote {
+                if c == q { quote = nil }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            } else if "[{".contains(c) {
+                depth += 1
+            } else if "]}".contains(c) {
+                depth -= 1
+            } else if c == ",", depth == 0 {
+                parts.append(current); current = ""; continue
+            }
             current.append(c)
         }
         guard quote == nil, depth == 0 else { throw ParseError(description: "unbalanced flow: \(text)") }
@@ -241,7 +266,8 @@ indirect enum MiniYAML: Equatable {
         mutating func sequence(indent: Int) throws -> MiniYAML {
             var items: [MiniYAML] = []
             while position < lines.count, lines[position].indent == indent,
-                  lines[position].text == "-" || lines[position].text.hasPrefix("- ") {
+                lines[position].text == "-" || lines[position].text.hasPrefix("- ")
+            {
                 let rest = String(lines[position].text.dropFirst(1).drop { $0 == " " })
                 let restIndent = indent + lines[position].text.count - rest.count
                 if rest.isEmpty {
@@ -249,7 +275,8 @@ indirect enum MiniYAML: Equatable {
                     guard position < lines.count, lines[position].indent > indent else { items.append(.scalar("")); continue }
                     items.append(try block(indent: lines[position].indent))
                 } else if rest.hasPrefix("[") || rest.hasPrefix("{") || rest.hasPrefix("\"") || rest.hasPrefix("'")
-                            || (!rest.contains(": ") && !rest.hasSuffix(":")) {
+                    || (!rest.contains(": ") && !rest.hasSuffix(":"))
+                {
                     position += 1
                     items.append(try inline(rest))
                 } else {
@@ -270,8 +297,10 @@ indirect enum MiniYAML: Equatable {
                 position += 1
                 if !value.isEmpty {
                     map[key] = try inline(value)
-                } else if position < lines.count, lines[position].indent > indent
-                            || (lines[position].indent == indent && lines[position].text.hasPrefix("- ")) {
+                } else if position < lines.count,
+                    lines[position].indent > indent
+                        || (lines[position].indent == indent && lines[position].text.hasPrefix("- "))
+                {
                     // A sequence may sit at its key's own indentation (`key:\n- item`).
                     map[key] = try block(indent: lines[position].indent)
                 } else {

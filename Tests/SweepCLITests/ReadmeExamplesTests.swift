@@ -11,8 +11,9 @@ struct ReadmeExamplesTests {
     static func examples() throws -> [String] {
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         guard let section = readme.range(of: "## Examples"),
-              let open = readme.range(of: "```sh\n", range: section.upperBound..<readme.endIndex),
-              let close = readme.range(of: "```", range: open.upperBound..<readme.endIndex) else { return [] }
+            let open = readme.range(of: "```sh\n", range: section.upperBound..<readme.endIndex),
+            let close = readme.range(of: "```", range: open.upperBound..<readme.endIndex)
+        else { return [] }
         return readme[open.upperBound..<close.lowerBound].split(separator: "\n").map { line in
             let text = String(line)
             let code = text.range(of: " #").map { String(text[..<$0.lowerBound]) } ?? text
@@ -31,8 +32,10 @@ struct ReadmeExamplesTests {
     func runs(example: String) throws {
         let dir = try scratchDir()
         let images = Self.root.appendingPathComponent("Tests/Fixtures/images").path
-        for (name, fixture) in [("before.jpg", "jpeg-baseline.jpg"), ("photo.jpg", "jpeg-baseline.jpg"), ("a.jpg", "jpeg-baseline.jpg"),
-                                ("after.jpg", "jpeg-progressive.jpg"), ("b.jpg", "png-rgb8.png")] {
+        for (name, fixture) in [
+            ("before.jpg", "jpeg-baseline.jpg"), ("photo.jpg", "jpeg-baseline.jpg"), ("a.jpg", "jpeg-baseline.jpg"),
+            ("after.jpg", "jpeg-progressive.jpg"), ("b.jpg", "png-rgb8.png"),
+        ] {
             try FileManager.default.copyItem(atPath: images + "/" + fixture, toPath: dir + "/" + name)
         }
         var args = example.split(separator: " ").map(String.init).dropFirst().map { $0 }

@@ -1,5 +1,5 @@
-import Testing
 import SweepSupport
+import Testing
 
 @Suite("Signal handlers")
 struct SignalHandlerTests {

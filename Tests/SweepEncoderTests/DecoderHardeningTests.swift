@@ -1,12 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CZlib
 import Foundation
-import Testing
 import SweepImaging
 import SweepSupport
+import Testing
+
 @testable import SweepMedia
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The error a decode of `bytes` gives, if any.
 private func decodeError(_ bytes: [UInt8], maxPixels: Int = ImageDecoder.defaultMaxPixels) -> SweepError? {

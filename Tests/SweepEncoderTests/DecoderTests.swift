@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import SweepImaging
 import SweepSupport
+import Testing
+
 @testable import SweepMedia
 
 /// The committed fixtures (Tests/Fixtures/make-fixtures.sh makes them).
@@ -28,11 +29,13 @@ func luma(_ c: RGBA8) -> Int {
 
 @Suite("Decoding real formats")
 struct DecoderTests {
-    @Test("Colour formats decode to the known pattern", arguments: [
-        ("jpeg-baseline.jpg", 10), ("jpeg-progressive.jpg", 10), ("jpeg-cmyk.jpg", 24),
-        ("png-rgb8.png", 0), ("png-rgb16.png", 0), ("png-palette.png", 0), ("png-interlaced.png", 0),
-        ("webp-lossy.webp", 12), ("webp-lossless.webp", 0), ("tiff.tiff", 0), ("bmp.bmp", 0), ("gif-animated.gif", 0),
-    ])
+    @Test(
+        "Colour formats decode to the known pattern",
+        arguments: [
+            ("jpeg-baseline.jpg", 10), ("jpeg-progressive.jpg", 10), ("jpeg-cmyk.jpg", 24),
+            ("png-rgb8.png", 0), ("png-rgb16.png", 0), ("png-palette.png", 0), ("png-interlaced.png", 0),
+            ("webp-lossy.webp", 12), ("webp-lossless.webp", 0), ("tiff.tiff", 0), ("bmp.bmp", 0), ("gif-animated.gif", 0),
+        ])
     func colour(name: String, tolerance: Int) throws {
         let img = try ImageDecoder.decode(path: fixture(name))
         #expect(img.width == 48 && img.height == 32)
@@ -51,8 +54,9 @@ struct DecoderTests {
         }
     }
 
-    @Test("Transparency is composited over the chosen background",
-          arguments: ["png-rgba.png", "png-palette-trns.png", "webp-alpha.webp", "png-gray-alpha.png"])
+    @Test(
+        "Transparency is composited over the chosen background",
+        arguments: ["png-rgba.png", "png-palette-trns.png", "webp-alpha.webp", "png-gray-alpha.png"])
     func alpha(name: String) throws {
         let white = try ImageDecoder.decode(path: fixture(name), background: .white)
         let black = try ImageDecoder.decode(path: fixture(name), background: .black)
@@ -93,8 +97,9 @@ struct DecoderTests {
         let ref = Self.adobeToSRGB((150.0 / 255, 100.0 / 255, 80.0 / 255))
         let p = img[24, 16]
         let tol = name.hasSuffix(".jpg") ? 4.0 : 2.5
-        #expect(abs(Double(p.r) - ref.0) <= tol && abs(Double(p.g) - ref.1) <= tol && abs(Double(p.b) - ref.2) <= tol,
-                "\(p) vs \(ref)")
+        #expect(
+            abs(Double(p.r) - ref.0) <= tol && abs(Double(p.g) - ref.1) <= tol && abs(Double(p.b) - ref.2) <= tol,
+            "\(p) vs \(ref)")
         // And the conversion is real: Adobe RGB values differ from their sRGB meaning.
         #expect(abs(Double(p.r) - 150) > 8 || abs(Double(p.g) - 100) > 8)
     }

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import SweepGIF
 import SweepImaging
 import SweepTestSupport
+import Testing
+
+@testable import SweepGIF
 
 func tempPath(_ name: String) -> String {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sweep-tests-\(getpid())")
@@ -42,7 +43,7 @@ struct GIFRoundTripTests {
         let w = try GIFWriter(path: path, width: 64, height: 48, palette: palette, dither: .diffusion, loopCount: 0)
         try w.add(a, delay: 4)
         try w.add(b, delay: 6)
-        try w.add(b, delay: 5)   // identical: merges into the previous frame's delay
+        try w.add(b, delay: 5)  // identical: merges into the previous frame's delay
         try w.add(a, delay: 4)
         try w.finish()
         let r = try GIFReader(path: path)
@@ -67,7 +68,9 @@ struct GIFRoundTripTests {
         for k in 0...8 {
             var f = after
             let edge = 80 - k * 10
-            for y in 0..<40 { for x in 0..<edge { for c in 0..<4 { f.pixels[(y * 80 + x) * 4 + c] = before.pixels[(y * 80 + x) * 4 + c] } } }
+            for y in 0..<40 {
+                for x in 0..<edge { for c in 0..<4 { f.pixels[(y * 80 + x) * 4 + c] = before.pixels[(y * 80 + x) * 4 + c] } }
+            }
             sources.append(f)
             try w.add(f, delay: 4)
         }
@@ -125,7 +128,7 @@ struct LocalPaletteTests {
         try w.finish()
         #expect(w.localPaletteFrames >= 1)
         let frames = try GIFReader(path: path).frames
-        #expect(frames.count == 3)   // the repeated frame is merged
+        #expect(frames.count == 3)  // the repeated frame is merged
         for (decoded, source) in zip(frames, [grey, mixed, grey]) {
             var err = 0.0
             for i in 0..<(64 * 64 * 4) where i % 4 != 3 { err += abs(Double(decoded.pixels[i]) - Double(source.pixels[i])) }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import SweepImaging
 import SweepSupport
+import Testing
+
 @testable import SweepMedia
 
 /// The error a decode of the fixture `name` gives, if any.
@@ -32,9 +33,11 @@ private func displayP3ToSRGB(_ rgb: (Double, Double, Double)) -> (Double, Double
 
 @Suite("Decoding HEIC and AVIF through libheif")
 struct HEIFDecoderTests {
-    @Test("HEIC and AVIF are recognised by their ftyp brands, not their names", arguments: [
-        ("heic", ImageKind.heif), ("mif1", .heif), ("heix", .heif), ("msf1", .heif), ("avif", .avif), ("avis", .avif),
-    ])
+    @Test(
+        "HEIC and AVIF are recognised by their ftyp brands, not their names",
+        arguments: [
+            ("heic", ImageKind.heif), ("mif1", .heif), ("heix", .heif), ("msf1", .heif), ("avif", .avif), ("avis", .avif),
+        ])
     func sniffing(brand: String, kind: ImageKind) throws {
         func ftyp(_ major: String, _ compatible: [String]) -> [UInt8] {
             let body = Array(major.utf8) + [0, 0, 0, 0] + compatible.flatMap { Array($0.utf8) }
@@ -47,8 +50,9 @@ struct HEIFDecoderTests {
         #expect(ImageKind(sniffing: ftyp("isom", ["mp42", "iso2"])) == nil)
     }
 
-    @Test("HEIC (8- and 10-bit) and AVIF decode to the known pattern (lossy, within a tolerance)",
-          arguments: ["heic.heic", "heic-10bit.heic", "avif.avif"])
+    @Test(
+        "HEIC (8- and 10-bit) and AVIF decode to the known pattern (lossy, within a tolerance)",
+        arguments: ["heic.heic", "heic-10bit.heic", "avif.avif"])
     func colour(name: String) throws {
         let img = try ImageDecoder.decode(path: fixture(name))
         #expect(img.width == 48 && img.height == 32 && img.isOpaque)
@@ -78,9 +82,11 @@ struct HEIFDecoderTests {
 
     /// `irot` turns anti-clockwise in quarter turns; `imir` 0 exchanges top and bottom (HEIF
     /// amendment 2's reading, which libheif and iPhones follow): the EXIF tags that do the same.
-    @Test("irot and imir are applied by libheif: the picture comes out turned", arguments: [
-        ("heic-irot1.heic", 8), ("heic-irot2.heic", 3), ("heic-irot3.heic", 6), ("heic-imir0.heic", 4),
-    ])
+    @Test(
+        "irot and imir are applied by libheif: the picture comes out turned",
+        arguments: [
+            ("heic-irot1.heic", 8), ("heic-irot2.heic", 3), ("heic-irot3.heic", 6), ("heic-imir0.heic", 4),
+        ])
     func transformations(name: String, tag: Int) throws {
         let stored = try ImageDecoder.decode(path: fixture("heic.heic"))
         let turned = try ImageDecoder.decode(path: fixture(name))
@@ -91,14 +97,16 @@ struct HEIFDecoderTests {
         #expect(close(turned[4, 4], topLeft, 12), "\(name): \(turned[4, 4]) vs \(topLeft)")
     }
 
-    @Test("Display P3 content is converted to sRGB, from an ICC profile (HEIC) or nclx primaries (AVIF)",
-          arguments: ["heic-p3-icc.heic", "avif-p3-nclx.avif"])
+    @Test(
+        "Display P3 content is converted to sRGB, from an ICC profile (HEIC) or nclx primaries (AVIF)",
+        arguments: ["heic-p3-icc.heic", "avif-p3-nclx.avif"])
     func displayP3(name: String) throws {
         let img = try ImageDecoder.decode(path: fixture(name))
         let ref = displayP3ToSRGB((230, 60, 40))
         let p = img[24, 16]
-        #expect(abs(Double(p.r) - ref.0) <= 5 && abs(Double(p.g) - ref.1) <= 5 && abs(Double(p.b) - ref.2) <= 5,
-                "\(name): \(p) vs \(ref)")
+        #expect(
+            abs(Double(p.r) - ref.0) <= 5 && abs(Double(p.g) - ref.1) <= 5 && abs(Double(p.b) - ref.2) <= 5,
+            "\(name): \(p) vs \(ref)")
         // The conversion is real: the P3 values differ from their sRGB meaning by ~20 levels.
         #expect(abs(Int(p.r) - 230) > 10 && abs(Int(p.g) - 60) > 10)
     }
@@ -112,8 +120,9 @@ struct HEIFDecoderTests {
         #expect(close(image[0, 0], original[0, 0], 1))
         #expect(ColorProfile.convertToSRGB(&image, primaries: .displayP3))
         let ref = displayP3ToSRGB((230, 60, 40)), p = image[1, 0]
-        #expect(abs(Double(p.r) - ref.0) <= 1.5 && abs(Double(p.g) - ref.1) <= 1.5 && abs(Double(p.b) - ref.2) <= 1.5,
-                "\(p) vs \(ref)")
+        #expect(
+            abs(Double(p.r) - ref.0) <= 1.5 && abs(Double(p.g) - ref.1) <= 1.5 && abs(Double(p.b) - ref.2) <= 1.5,
+            "\(p) vs \(ref)")
     }
 
     @Test("HDR photos (PQ, HLG) are refused with a clear data error", arguments: ["avif-pq.avif", "avif-hlg.avif"])

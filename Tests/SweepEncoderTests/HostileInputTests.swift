@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import SweepImaging
 import SweepSupport
+import Testing
+
 @testable import SweepMedia
 
 /// A small deterministic generator, so the corpus is the same on every run.
@@ -20,9 +21,11 @@ struct SplitMix64: RandomNumberGenerator {
 func hostileCorpus() throws -> [(name: String, bytes: [UInt8])] {
     var corpus: [(String, [UInt8])] = []
     var rng = SplitMix64(state: 42)
-    for file in ["jpeg-baseline.jpg", "jpeg-progressive.jpg", "png-rgb8.png", "png-interlaced.png", "png-palette-trns.png",
-                 "webp-lossy.webp", "webp-lossless.webp", "tiff.tiff", "bmp.bmp", "gif-animated.gif", "icc-adobergb.jpg",
-                 "orient-6.jpg", "png-rgb16.png", "heic.heic", "avif.avif", "heic-p3-icc.heic", "avif-alpha.avif"] {
+    for file in [
+        "jpeg-baseline.jpg", "jpeg-progressive.jpg", "png-rgb8.png", "png-interlaced.png", "png-palette-trns.png",
+        "webp-lossy.webp", "webp-lossless.webp", "tiff.tiff", "bmp.bmp", "gif-animated.gif", "icc-adobergb.jpg",
+        "orient-6.jpg", "png-rgb16.png", "heic.heic", "avif.avif", "heic-p3-icc.heic", "avif-alpha.avif",
+    ] {
         let good = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture(file))))
         var cuts = Set([0, 1, 2, 3, 4, 8, 12, 16, 24, 32, 48, 64, good.count - 1, good.count - 2])
         for k in 1..<12 { cuts.insert(good.count * k / 12) }
@@ -39,10 +42,18 @@ func hostileCorpus() throws -> [(name: String, bytes: [UInt8])] {
     }
     func le(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8((v >> (8 * $0)) & 0xff) } }
     corpus.append(("GIF bomb", Array("GIF89a".utf8) + le(65535, 2) + le(65535, 2) + [0, 0, 0, 0x3B]))
-    corpus.append(("BMP bomb", Array("BM".utf8) + le(70, 4) + le(0, 4) + le(54, 4) + le(40, 4) + le(40000, 4) + le(40000, 4)
-                   + le(1, 2) + le(24, 2) + [UInt8](repeating: 0, count: 24)))
-    corpus.append(("WebP bomb", Array("RIFF".utf8) + le(30, 4) + Array("WEBPVP8X".utf8) + le(10, 4) + [0, 0, 0, 0]
-                   + le(16383, 3) + le(16383, 3)))
+    corpus.append(
+        (
+            "BMP bomb",
+            Array("BM".utf8) + le(70, 4) + le(0, 4) + le(54, 4) + le(40, 4) + le(40000, 4) + le(40000, 4)
+                + le(1, 2) + le(24, 2) + [UInt8](repeating: 0, count: 24)
+        ))
+    corpus.append(
+        (
+            "WebP bomb",
+            Array("RIFF".utf8) + le(30, 4) + Array("WEBPVP8X".utf8) + le(10, 4) + [0, 0, 0, 0]
+                + le(16383, 3) + le(16383, 3)
+        ))
     // A HEIC whose every ispe box (image and thumbnail sizes) claims 60000×60000.
     var heic = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture("heic.heic"))))
     for i in heic.indices.dropLast(20) where heic[i..<(i + 4)].elementsEqual("ispe".utf8) {

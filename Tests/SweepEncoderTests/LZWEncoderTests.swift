@@ -1,9 +1,10 @@
 import Foundation
-import Testing
-@testable import SweepGIF
 import SweepImaging
 import SweepMedia
 import SweepTestSupport
+import Testing
+
+@testable import SweepGIF
 
 /// Index patterns that stress different parts of the coder: noise (short matches, many
 /// resets), runs (long matches), a repeating tile (KwKwK codes) and a picture whose halves
@@ -32,8 +33,9 @@ private func writeGIF(_ indices: [UInt8], width: Int, height: Int, colors: Int) 
         image.pixels[i * 4] = c.r; image.pixels[i * 4 + 1] = c.g; image.pixels[i * 4 + 2] = c.b; image.pixels[i * 4 + 3] = 255
     }
     let path = tempPath("lzw-\(colors).gif")
-    let w = try GIFWriter(path: path, width: width, height: height,
-                          palette: GIFPalette(colors: greys, transparentIndex: nil, isExact: true), dither: .none)
+    let w = try GIFWriter(
+        path: path, width: width, height: height,
+        palette: GIFPalette(colors: greys, transparentIndex: nil, isExact: true), dither: .none)
     try w.add(image, delay: 4)
     try w.finish()
     return (path, image)
@@ -41,11 +43,13 @@ private func writeGIF(_ indices: [UInt8], width: Int, height: Int, colors: Int) 
 
 @Suite("LZW coder")
 struct LZWEncoderTests {
-    @Test("Every code size and pattern decodes exactly, with giflib and with FFmpeg",
-          arguments: [2, 3, 5, 16, 17, 100, 256])
+    @Test(
+        "Every code size and pattern decodes exactly, with giflib and with FFmpeg",
+        arguments: [2, 3, 5, 16, 17, 100, 256])
     func decodesExactly(colors: Int) throws {
         for kind in 0..<4 {
-            let (path, image) = try writeGIF(pattern(kind, width: 331, height: 157, colors: colors), width: 331, height: 157, colors: colors)
+            let (path, image) = try writeGIF(
+                pattern(kind, width: 331, height: 157, colors: colors), width: 331, height: 157, colors: colors)
             defer { try? FileManager.default.removeItem(atPath: path) }
             let giflib = try GIFReader(path: path)
             #expect(giflib.frames.count == 1)

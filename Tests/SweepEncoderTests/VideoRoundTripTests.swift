@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import SweepImaging
 import SweepSupport
-@testable import SweepMedia
 import SweepTestSupport
+import Testing
+
+@testable import SweepMedia
 
 @Suite("Video and still encoders round trip through libav*")
 struct VideoRoundTripTests {
@@ -45,15 +46,18 @@ struct VideoRoundTripTests {
     /// Each case fails a step after the muxer context (and, for the later ones, the codec
     /// context, frame, packet and scaler) exist. The owners must free them all: `make asan`
     /// runs these under LeakSanitizer, which fails on any AVFormatContext left behind.
-    @Test("A set-up step that fails after the container exists throws its own error and frees what was made",
-          arguments: [
-              ("unknown option", "ok.mp4", 64, [("crff", "20")], SweepError.Code.usage),
-              ("option value the encoder refuses", "ok.mp4", 64, [("preset", "warp-speed")], .usage),
-              ("folder that does not exist", "no-such-folder/x.mp4", 64, [], .cannotCreate),
-              ("no colour conversion for a 0-pixel frame", "ok.mp4", 0, [], .internalError),
-          ])
-    func failedSetUpFreesEverything(_ label: String, _ file: String, _ width: Int, _ options: [(String, String)],
-                                    _ expected: SweepError.Code) throws {
+    @Test(
+        "A set-up step that fails after the container exists throws its own error and frees what was made",
+        arguments: [
+            ("unknown option", "ok.mp4", 64, [("crff", "20")], SweepError.Code.usage),
+            ("option value the encoder refuses", "ok.mp4", 64, [("preset", "warp-speed")], .usage),
+            ("folder that does not exist", "no-such-folder/x.mp4", 64, [], .cannotCreate),
+            ("no colour conversion for a 0-pixel frame", "ok.mp4", 0, [], .internalError),
+        ])
+    func failedSetUpFreesEverything(
+        _ label: String, _ file: String, _ width: Int, _ options: [(String, String)],
+        _ expected: SweepError.Code
+    ) throws {
         let path = tempPath(file)
         let error = try #require(throws: SweepError.self) {
             _ = try VideoWriter(path: path, width: width, height: 64, fps: 30, options: options)
@@ -78,9 +82,11 @@ struct VideoRoundTripTests {
         }
     }
 
-    @Test("Decoder errors name the problem", arguments: [
-        ("missing", 66), ("empty", 65), ("text", 65), ("truncated", 65),
-    ])
+    @Test(
+        "Decoder errors name the problem",
+        arguments: [
+            ("missing", 66), ("empty", 65), ("text", 65), ("truncated", 65),
+        ])
     func decoderErrors(kind: String, code: Int32) throws {
         let path = tempPath(kind + ".png")
         switch kind {

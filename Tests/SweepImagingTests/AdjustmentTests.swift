@@ -1,28 +1,35 @@
 import Foundation
 import Testing
+
 @testable import SweepImaging
 
 /// The float reference of docs/REFERENCE.md §colour, written step by step (not through ColorMatrix).
 func referenceAdjust(_ rgb: (Double, Double, Double), _ a: Adjustments) -> (Double, Double, Double) {
     var (r, g, b) = rgb
     let s = a.saturation
-    (r, g, b) = ((0.213 + 0.787 * s) * r + (0.715 - 0.715 * s) * g + (0.072 - 0.072 * s) * b,
-                 (0.213 - 0.213 * s) * r + (0.715 + 0.285 * s) * g + (0.072 - 0.072 * s) * b,
-                 (0.213 - 0.213 * s) * r + (0.715 - 0.715 * s) * g + (0.072 + 0.928 * s) * b)
+    (r, g, b) = (
+        (0.213 + 0.787 * s) * r + (0.715 - 0.715 * s) * g + (0.072 - 0.072 * s) * b,
+        (0.213 - 0.213 * s) * r + (0.715 + 0.285 * s) * g + (0.072 - 0.072 * s) * b,
+        (0.213 - 0.213 * s) * r + (0.715 - 0.715 * s) * g + (0.072 + 0.928 * s) * b
+    )
     let c = a.contrast
     (r, g, b) = ((r - 0.5) * c + 0.5, (g - 0.5) * c + 0.5, (b - 0.5) * c + 0.5)
     (r, g, b) = (r + a.brightness, g + a.brightness, b + a.brightness)
     let th = a.hue * .pi / 180, ca = cos(th), sa = sin(th)
-    (r, g, b) = ((0.213 + 0.787 * ca - 0.213 * sa) * r + (0.715 - 0.715 * ca - 0.715 * sa) * g + (0.072 - 0.072 * ca + 0.928 * sa) * b,
-                 (0.213 - 0.213 * ca + 0.143 * sa) * r + (0.715 + 0.285 * ca + 0.140 * sa) * g + (0.072 - 0.072 * ca - 0.283 * sa) * b,
-                 (0.213 - 0.213 * ca - 0.787 * sa) * r + (0.715 - 0.715 * ca + 0.715 * sa) * g + (0.072 + 0.928 * ca + 0.072 * sa) * b)
+    (r, g, b) = (
+        (0.213 + 0.787 * ca - 0.213 * sa) * r + (0.715 - 0.715 * ca - 0.715 * sa) * g + (0.072 - 0.072 * ca + 0.928 * sa) * b,
+        (0.213 - 0.213 * ca + 0.143 * sa) * r + (0.715 + 0.285 * ca + 0.140 * sa) * g + (0.072 - 0.072 * ca - 0.283 * sa) * b,
+        (0.213 - 0.213 * ca - 0.787 * sa) * r + (0.715 - 0.715 * ca + 0.715 * sa) * g + (0.072 + 0.928 * ca + 0.072 * sa) * b
+    )
     return (r, g, b)
 }
 
 @Suite("Colour adjustments (docs/REFERENCE.md §colour)")
 struct AdjustmentTests {
-    static let looks: [Adjustments] = [.vivid, .noir, .dream, Adjustments(brightness: -0.3, contrast: 2, saturation: 0.4, hue: -135),
-                                       Adjustments(hue: 200), Adjustments(saturation: 3)]
+    static let looks: [Adjustments] = [
+        .vivid, .noir, .dream, Adjustments(brightness: -0.3, contrast: 2, saturation: 0.4, hue: -135),
+        Adjustments(hue: 200), Adjustments(saturation: 3),
+    ]
 
     @Test("Every channel within ±1/255 of the float reference", arguments: looks)
     func matchesReference(look: Adjustments) {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SweepImaging
 
 func solid(_ w: Int, _ h: Int, _ c: RGBA8) -> RGBAImage { RGBAImage(width: w, height: h, fill: c) }
@@ -18,8 +19,9 @@ struct CompositeTests {
     @Test("Before fills the leading share p of the width; the edge pixel mixes by coverage")
     func splitEdge() {
         var frame = solid(100, 10, .black)
-        SplitCompositor.compose(before: solid(100, 10, red), after: solid(100, 10, blue), overlay: plainOverlay(100, 10),
-                                position: 0.305, into: &frame)
+        SplitCompositor.compose(
+            before: solid(100, 10, red), after: solid(100, 10, blue), overlay: plainOverlay(100, 10),
+            position: 0.305, into: &frame)
         #expect(frame[29, 5] == red)
         #expect(frame[31, 5] == blue)
         // x = 30.5: half of pixel 30 is before.
@@ -29,11 +31,13 @@ struct CompositeTests {
     @Test("Right-to-left puts before on the right; vertical puts it on top")
     func mirroredAndVertical() {
         var frame = solid(100, 100, .black)
-        SplitCompositor.compose(before: solid(100, 100, red), after: solid(100, 100, blue),
-                                overlay: plainOverlay(100, 100) { $0.rightToLeft = true }, position: 0.25, into: &frame)
+        SplitCompositor.compose(
+            before: solid(100, 100, red), after: solid(100, 100, blue),
+            overlay: plainOverlay(100, 100) { $0.rightToLeft = true }, position: 0.25, into: &frame)
         #expect(frame[90, 50] == red && frame[10, 50] == blue)
-        SplitCompositor.compose(before: solid(100, 100, red), after: solid(100, 100, blue),
-                                overlay: plainOverlay(100, 100) { $0.orientation = .vertical }, position: 0.25, into: &frame)
+        SplitCompositor.compose(
+            before: solid(100, 100, red), after: solid(100, 100, blue),
+            overlay: plainOverlay(100, 100) { $0.orientation = .vertical }, position: 0.25, into: &frame)
         #expect(frame[50, 10] == red && frame[50, 90] == blue)
     }
 
@@ -49,17 +53,17 @@ struct CompositeTests {
 
     @Test("Divider is white and 3 pt wide; the knob is a white disc centred on the split")
     func handle() {
-        let w = 390, h = 390 // scale 1
+        let w = 390, h = 390  // scale 1
         var s = SliderStyle()
         s.showLabels = false
         let o = SliderOverlay(width: w, height: h, style: s)
         var frame = solid(w, h, blue)
         o.draw(on: &frame, position: 0.5)
-        #expect(frame[195, 20] == .white)             // divider covers 193.5…196.5
-        #expect(frame[193, 20] != .white && frame[193, 20] != blue) // partial coverage
+        #expect(frame[195, 20] == .white)  // divider covers 193.5…196.5
+        #expect(frame[193, 20] != .white && frame[193, 20] != blue)  // partial coverage
         #expect(frame[190, 20] == blue)
-        #expect(frame[195 + 18, 195] == .white)        // inside the 22-pt-radius knob, off the glyph
-        #expect(frame[195 + 30, 195] != .white)        // outside the knob
+        #expect(frame[195 + 18, 195] == .white)  // inside the 22-pt-radius knob, off the glyph
+        #expect(frame[195 + 30, 195] != .white)  // outside the knob
         // Shadow: darker below the knob than above it.
         #expect(frame[195 + 16, 195 + 24].b < frame[195 + 16, 195 - 24].b)
     }
@@ -103,9 +107,11 @@ struct CompositeTests {
 
 @Suite("Labels in any script")
 struct LabelTests {
-    @Test("Labels shape with installed fonts, no missing glyphs", arguments: [
-        ("Antes", "Después"), ("ビフォー", "アフター"), ("قبل", "بعد"), ("До", "После"),
-    ])
+    @Test(
+        "Labels shape with installed fonts, no missing glyphs",
+        arguments: [
+            ("Antes", "Después"), ("ビフォー", "アフター"), ("قبل", "بعد"), ("До", "После"),
+        ])
     func scripts(before: String, after: String) {
         var s = SliderStyle()
         s.beforeLabel = before
@@ -125,8 +131,8 @@ struct LabelTests {
         s.showHandle = false
         s.rightToLeft = true
         var frame = RGBAImage(width: 390, height: 390, fill: .white)
-        SliderOverlay(width: 390, height: 390, style: s).draw(on: &frame, position: 1) // only before's tag shows
-        #expect(frame[374, 16].r < 200)   // top-right: Before
+        SliderOverlay(width: 390, height: 390, style: s).draw(on: &frame, position: 1)  // only before's tag shows
+        #expect(frame[374, 16].r < 200)  // top-right: Before
         #expect(frame[16, 16] == .white)  // top-left: After, faded out
     }
 

@@ -1,11 +1,10 @@
 import Foundation
-import Testing
 import SweepGIF
-import SweepMedia
-import SweepTestSupport
-
 // README-EXAMPLE-BEGIN
 import SweepKit
+import SweepMedia
+import SweepTestSupport
+import Testing
 
 func makeReveal(before: String, after: String, output: String) throws -> RenderResult {
     var comparison = Comparison(before: before, after: after)

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import SweepImaging
 import SweepMedia
 import SweepTimeline
+import Testing
+
 @testable import SweepPipeline
 
 @Suite("Everyday use in the pipeline (issue 15)")
@@ -16,9 +17,10 @@ struct EverydayPipelineTests {
     }
 
     func twoSides(width: Int, height: Int) -> RenderSpec {
-        RenderSpec(before: .image(RGBAImage(width: width, height: height, fill: red)),
-                   after: .image(RGBAImage(width: width, height: height, fill: blue)),
-                   animation: RenderSpec.sweep(from: 1, to: 0, duration: 1, hold: 0.5))
+        RenderSpec(
+            before: .image(RGBAImage(width: width, height: height, fill: red)),
+            after: .image(RGBAImage(width: width, height: height, fill: blue)),
+            animation: RenderSpec.sweep(from: 1, to: 0, duration: 1, hold: 0.5))
     }
 
     func isWhite(_ c: RGBA8) -> Bool { c.r > 245 && c.g > 245 && c.b > 245 }

@@ -1,10 +1,11 @@
 import Foundation
-import Synchronization
-import Testing
 import SweepImaging
 import SweepMedia
 import SweepSupport
 import SweepTimeline
+import Synchronization
+import Testing
+
 @testable import SweepPipeline
 
 private func folder(_ name: String) throws -> String {
@@ -43,7 +44,8 @@ struct FrameSinkTests {
         #expect(try listing(dir) == (0..<r.frames).map { String(format: "f-%03d.png", $0) })
         let source = try FrameSource(spec: spec)
         let last = r.frames - 1
-        #expect(try ImageDecoder.decode(path: dir + String(format: "/f-%03d.png", last))
+        #expect(
+            try ImageDecoder.decode(path: dir + String(format: "/f-%03d.png", last))
                 == source.render(spec.animation.state(ofFrame: last, fps: spec.fps)))
     }
 
@@ -96,9 +98,11 @@ struct FrameSinkTests {
         #expect(try listing(dir) == ["keep.png", "one.png"])
     }
 
-    @Test("Frame patterns with other conversions are refused, not formatted", arguments: [
-        "f-%s.png", "f-%d-%d.png", "f-%n.png", "out%d/f.png", "f-%.png", "f-%x.png",
-    ])
+    @Test(
+        "Frame patterns with other conversions are refused, not formatted",
+        arguments: [
+            "f-%s.png", "f-%d-%d.png", "f-%n.png", "out%d/f.png", "f-%.png", "f-%x.png",
+        ])
     func badPatterns(pattern: String) throws {
         let dir = try folder("patterns")
         #expect(throws: SweepError.self) { try Renderer.render(sweepSpec(), to: dir + "/" + pattern) }
@@ -118,5 +122,9 @@ final class Seen: Sendable {
     private let state = Mutex((all: true, count: 0))
     var all: Bool { state.withLock { $0.all } }
     var count: Int { state.withLock { $0.count } }
-    func record(_ ok: Bool) { state.withLock { $0.all = $0.all && ok; $0.count += 1 } }
+    func record(_ ok: Bool) {
+        state.withLock {
+            $0.all = $0.all && ok; $0.count += 1
+        }
+    }
 }

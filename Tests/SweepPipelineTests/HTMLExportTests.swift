@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import SweepImaging
 import SweepMedia
 import SweepSupport
 import SweepTimeline
+import Testing
+
 @testable import SweepPipeline
 
 /// The data URIs of a page, decoded: (MIME type, bytes).
@@ -81,9 +82,12 @@ struct HTMLExportTests {
     @Test("A flashing page warns like a GIF, and --strict refuses it leaving no file")
     func flashes() throws {
         var keys = [Keyframe<Adjustments>(time: 0, value: .identity, curve: .hold)]
-        for k in 1...20 { keys.append(Keyframe(time: Double(k) * 0.1, value: k % 2 == 0 ? .identity : Adjustments(brightness: -1), curve: .hold)) }
-        var spec = RenderSpec(before: .image(RGBAImage(width: 400, height: 300, fill: .white)), after: nil,
-                              animation: Animation(position: Track(constant: 0), before: Track(constant: .identity), after: Track(keys)))
+        for k in 1...20 {
+            keys.append(Keyframe(time: Double(k) * 0.1, value: k % 2 == 0 ? .identity : Adjustments(brightness: -1), curve: .hold))
+        }
+        var spec = RenderSpec(
+            before: .image(RGBAImage(width: 400, height: 300, fill: .white)), after: nil,
+            animation: Animation(position: Track(constant: 0), before: Track(constant: .identity), after: Track(keys)))
         spec.fps = 20
         let warned = try Renderer.render(spec, to: tempPath("flash.html"))
         #expect(warned.notes.contains { $0.contains("WCAG") })

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import SweepImaging
 import SweepSupport
 import SweepTimeline
+import Testing
+
 @testable import SweepPipeline
 
 /// What a library error says when no command line is involved.
@@ -35,8 +36,9 @@ struct LibraryErrorTests {
 
     @Test("A social format sets size, rate, codec and limit in the pipeline, keeping what was chosen")
     func formatApplies() throws {
-        let library = PresetLibrary(directory: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../presets").standardized.path)
+        let library = PresetLibrary(
+            directory: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../presets").standardized.path)
         let format = try library.format("instagram-square")
         var spec = sweepSpec()
         format.apply(to: &spec)

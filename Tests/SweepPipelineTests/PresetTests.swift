@@ -1,12 +1,13 @@
 import Foundation
-import Testing
 import SweepGIF
 import SweepImaging
 import SweepMedia
 import SweepSupport
-import SweepTimeline
-@testable import SweepPipeline
 import SweepTestSupport
+import SweepTimeline
+import Testing
+
+@testable import SweepPipeline
 
 let repoPresets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("presets").path
@@ -120,8 +121,9 @@ struct PresetTests {
     func renders(name: String) throws {
         let (p, f) = try library.animationPreset(name)
         for mode in ReduceMotion.allCases {
-            var spec = RenderSpec(before: .image(DemoScenes.flatLandscape()), after: .image(DemoScenes.gradedLandscape()),
-                                  animation: try p.animation(library: library, file: f))
+            var spec = RenderSpec(
+                before: .image(DemoScenes.flatLandscape()), after: .image(DemoScenes.gradedLandscape()),
+                animation: try p.animation(library: library, file: f))
             spec.width = 60
             spec.height = 80
             spec.fps = 8
@@ -135,18 +137,20 @@ struct PresetTests {
         }
     }
 
-    @Test("Errors name the file, the field and the reason", arguments: [
-        ("{\"version\": 1,\n \"position\": [{\"time\": 0 \"value\": 1}]}", "line 2, column 26"),
-        (#"{"version": 1, "positon": []}"#, "positon"),
-        (#"{"version": 1, "position": [{"time": "soon", "value": 1}]}"#, "position[0].time"),
-        (#"{"version": 1, "position": [{"time": 0, "value": 1.5}]}"#, "value"),
-        (#"{"version": 1, "position": [{"time": 0, "value": 1e999}]}"#, "JSON"),
-        (#"{"version": 1, "position": [{"time": 0, "value": 1, "curve": "bouncey"}]}"#, "bouncy"),
-        (#"{"version": 1, "position": [{"time": 1, "value": 1}, {"time": 0, "value": 0}]}"#, "backwards"),
-        (#"{"version": 2, "position": []}"#, "version"),
-        (#"{"version": 1, "position": [{"time": 0, "value": 1}], "after": [{"time": 0, "look": {"hue": "red"}}]}"#, "hue"),
-        (#"{"version": 1, "position": [{"time": 0, "value": 1, "curve": {"spring": {"bounce": 0.2, "duraton": 1}}}]}"#, "duraton"),
-    ])
+    @Test(
+        "Errors name the file, the field and the reason",
+        arguments: [
+            ("{\"version\": 1,\n \"position\": [{\"time\": 0 \"value\": 1}]}", "line 2, column 26"),
+            (#"{"version": 1, "positon": []}"#, "positon"),
+            (#"{"version": 1, "position": [{"time": "soon", "value": 1}]}"#, "position[0].time"),
+            (#"{"version": 1, "position": [{"time": 0, "value": 1.5}]}"#, "value"),
+            (#"{"version": 1, "position": [{"time": 0, "value": 1e999}]}"#, "JSON"),
+            (#"{"version": 1, "position": [{"time": 0, "value": 1, "curve": "bouncey"}]}"#, "bouncy"),
+            (#"{"version": 1, "position": [{"time": 1, "value": 1}, {"time": 0, "value": 0}]}"#, "backwards"),
+            (#"{"version": 2, "position": []}"#, "version"),
+            (#"{"version": 1, "position": [{"time": 0, "value": 1}], "after": [{"time": 0, "look": {"hue": "red"}}]}"#, "hue"),
+            (#"{"version": 1, "position": [{"time": 0, "value": 1, "curve": {"spring": {"bounce": 0.2, "duraton": 1}}}]}"#, "duraton"),
+        ])
     func errors(json: String, mentions: String) {
         let e = presetError(json)
         #expect(e?.code == .dataError)
@@ -173,9 +177,12 @@ struct FlashTests {
     @Test("A flashing animation warns, and --strict refuses it leaving no file")
     func renderer() throws {
         var keys = [Keyframe<Adjustments>(time: 0, value: .identity, curve: .hold)]
-        for k in 1...20 { keys.append(Keyframe(time: Double(k) * 0.1, value: k % 2 == 0 ? .identity : Adjustments(brightness: -1), curve: .hold)) }
-        var spec = RenderSpec(before: .image(RGBAImage(width: 40, height: 40, fill: .white)), after: nil,
-                              animation: Animation(position: Track(constant: 0), before: Track(constant: .identity), after: Track(keys)))
+        for k in 1...20 {
+            keys.append(Keyframe(time: Double(k) * 0.1, value: k % 2 == 0 ? .identity : Adjustments(brightness: -1), curve: .hold))
+        }
+        var spec = RenderSpec(
+            before: .image(RGBAImage(width: 40, height: 40, fill: .white)), after: nil,
+            animation: Animation(position: Track(constant: 0), before: Track(constant: .identity), after: Track(keys)))
         spec.fps = 20
         spec.style.showHandle = false
         spec.style.showLabels = false

@@ -1,12 +1,13 @@
 import Foundation
-import Testing
 import SweepGIF
 import SweepImaging
 import SweepMedia
 import SweepSupport
-import SweepTimeline
-@testable import SweepPipeline
 import SweepTestSupport
+import SweepTimeline
+import Testing
+
+@testable import SweepPipeline
 
 func tempPath(_ name: String) -> String {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sweep-pipe-\(getpid())")
@@ -17,9 +18,10 @@ func tempPath(_ name: String) -> String {
 let red = RGBA8(r: 220, g: 30, b: 30), blue = RGBA8(r: 30, g: 60, b: 220)
 
 func sweepSpec(hold: Double = 0.2, duration: Double = 0.6, loop: LoopMode = .forever) -> RenderSpec {
-    var spec = RenderSpec(before: .image(RGBAImage(width: 160, height: 120, fill: red)),
-                          after: .image(RGBAImage(width: 160, height: 120, fill: blue)),
-                          animation: RenderSpec.sweep(from: 1, to: 0, duration: duration, hold: hold, curve: .easeInOut, loop: loop))
+    var spec = RenderSpec(
+        before: .image(RGBAImage(width: 160, height: 120, fill: red)),
+        after: .image(RGBAImage(width: 160, height: 120, fill: blue)),
+        animation: RenderSpec.sweep(from: 1, to: 0, duration: duration, hold: hold, curve: .easeInOut, loop: loop))
     spec.fps = 20
     return spec
 }
@@ -34,12 +36,12 @@ struct RenderTests {
     func gif() throws {
         let path = tempPath("s.gif")
         let r = try Renderer.render(sweepSpec(), to: path)
-        #expect(r.frames == 20) // (0.2 + 0.6 + 0.2) s × 20 fps
+        #expect(r.frames == 20)  // (0.2 + 0.6 + 0.2) s × 20 fps
         let g = try GIFReader(path: path)
         #expect(g.width == 160 && g.height == 120)
         #expect(g.loopCount == 0)
         #expect(g.frames.count == r.framesWritten)
-        #expect(g.delays.reduce(0, +) == 100) // 1 s in centiseconds, holds merged
+        #expect(g.delays.reduce(0, +) == 100)  // 1 s in centiseconds, holds merged
         // Away from the tags and the knob (which sit at the top and the middle).
         #expect(near(g.frames.first![40, 100], red, 12))
         #expect(near(g.frames.first![140, 100], red, 12))
@@ -56,7 +58,7 @@ struct RenderTests {
         #expect(r.fps == 50 && r.frames == 50)
         #expect(r.notes.contains { $0.contains("50 fps") })
         let g = try GIFReader(path: path)
-        #expect(g.delays.reduce(0, +) == 100) // still 1 s
+        #expect(g.delays.reduce(0, +) == 100)  // still 1 s
         #expect(g.delays.allSatisfy { $0 >= 2 })
         // Video keeps the asked rate.
         #expect(try Renderer.render(spec, to: tempPath("fast.mp4")).fps == 60)
@@ -129,14 +131,16 @@ struct FrameSourceTests {
     @Test("Adjusting on the fly gives the same pixels as adjusting once and caching")
     func fusedEqualsCached() throws {
         var before = RGBAImage(width: 64, height: 40)
-        for i in 0..<(64 * 40) { before.pixels[i * 4] = UInt8(i % 251); before.pixels[i * 4 + 1] = UInt8((i * 7) % 256); before.pixels[i * 4 + 3] = 255 }
+        for i in 0..<(64 * 40) {
+            before.pixels[i * 4] = UInt8(i % 251); before.pixels[i * 4 + 1] = UInt8((i * 7) % 256); before.pixels[i * 4 + 3] = 255
+        }
         var spec = RenderSpec(before: .image(before), after: nil, animation: RenderSpec.sweep())
         spec.style.showLabels = false
         let state = FrameState(position: 0.37, before: Adjustments.noir, after: Adjustments.dream)
-        let fused = try FrameSource(spec: spec).render(state)          // first sight: on the fly
+        let fused = try FrameSource(spec: spec).render(state)  // first sight: on the fly
         let source = try FrameSource(spec: spec)
         _ = source.render(state)
-        let cached = source.render(state)                              // held look: cached
+        let cached = source.render(state)  // held look: cached
         #expect(fused == cached)
         // And the look really applies: the after side is not the plain photo.
         #expect(fused[60, 5] != before[60, 5])
@@ -149,8 +153,9 @@ struct GIFOutputTests {
     func flatSpec() -> RenderSpec {
         var before = RGBAImage(width: 90, height: 60, fill: red)
         for y in 0..<60 { for x in 0..<45 { before.pixels[(y * 90 + x) * 4 + 1] = 200 } }
-        var spec = RenderSpec(before: .image(before), after: .image(RGBAImage(width: 90, height: 60, fill: blue)),
-                              animation: RenderSpec.sweep(from: 1, to: 0, duration: 1, hold: 0.2, curve: .linear))
+        var spec = RenderSpec(
+            before: .image(before), after: .image(RGBAImage(width: 90, height: 60, fill: blue)),
+            animation: RenderSpec.sweep(from: 1, to: 0, duration: 1, hold: 0.2, curve: .linear))
         spec.fps = 10
         spec.style.showHandle = false
         spec.style.showLabels = false
@@ -205,11 +210,13 @@ struct GIFOutputTests {
 
 @Suite("Y′CbCr fast path")
 struct YUVPathTests {
-    @Test("Composing in Y′CbCr matches converting the RGB frame, overlay and corners included",
-          arguments: [(false, false), (true, false), (false, true)])
+    @Test(
+        "Composing in Y′CbCr matches converting the RGB frame, overlay and corners included",
+        arguments: [(false, false), (true, false), (false, true)])
     func matchesRGB(rtl: Bool, vertical: Bool) throws {
-        var spec = RenderSpec(before: .image(DemoScenes.flatLandscape()), after: .image(DemoScenes.gradedLandscape()),
-                              animation: RenderSpec.sweep())
+        var spec = RenderSpec(
+            before: .image(DemoScenes.flatLandscape()), after: .image(DemoScenes.gradedLandscape()),
+            animation: RenderSpec.sweep())
         spec.width = 300
         spec.height = 400
         spec.style.cornerRadius = 24
@@ -218,9 +225,10 @@ struct YUVPathTests {
         let source = try FrameSource(spec: spec)
         let path = tempPath("yuv.mp4")
         let writer = try VideoWriter(path: path, width: 300, height: 400, fps: 30)
-        let yuv = YUVCompositor(before: try writer.convert(source.sides(before: .identity, after: .identity).before),
-                                after: try writer.convert(source.sides(before: .identity, after: .identity).after),
-                                overlay: source.overlay)
+        let yuv = YUVCompositor(
+            before: try writer.convert(source.sides(before: .identity, after: .identity).before),
+            after: try writer.convert(source.sides(before: .identity, after: .identity).after),
+            overlay: source.overlay)
         for p in [0.0, 0.237, 0.5, 0.81, 1.0] {
             var fast = YUVImage(width: 300, height: 400)
             yuv.render(position: p, into: &fast)
@@ -233,7 +241,9 @@ struct YUVPathTests {
             #expect(meanError(fast.u, reference.u) < 0.5 && meanError(fast.v, reference.v) < 0.5)
             // Away from edges the two agree to a level or two; at anti-aliased edges the
             // chroma filters differ a little.
-            let worst = zip(fast.y, reference.y).enumerated().max { abs(Int($0.element.0) - Int($0.element.1)) < abs(Int($1.element.0) - Int($1.element.1)) }!
+            let worst = zip(fast.y, reference.y).enumerated().max {
+                abs(Int($0.element.0) - Int($0.element.1)) < abs(Int($1.element.0) - Int($1.element.1))
+            }!
             #expect(maxError(fast.y, reference.y) <= 24, "p \(p) at x \(worst.offset % 300) y \(worst.offset / 300): \(worst.element)")
         }
         try writer.finish()
@@ -245,8 +255,9 @@ struct DefaultSizeTests {
     @Test("Without --size a big photo is fitted within 800 px for GIF and 1920 px for video, with a note")
     func fitted() throws {
         let big = RGBAImage(width: 2400, height: 1600, fill: red)
-        var spec = RenderSpec(before: .image(big), after: .image(RGBAImage(width: 2400, height: 1600, fill: blue)),
-                              animation: RenderSpec.sweep(duration: 0.2, hold: 0))
+        var spec = RenderSpec(
+            before: .image(big), after: .image(RGBAImage(width: 2400, height: 1600, fill: blue)),
+            animation: RenderSpec.sweep(duration: 0.2, hold: 0))
         spec.fps = 10
         let gif = try Renderer.render(spec, to: tempPath("big.gif"))
         #expect(gif.width == 800 && gif.height == 534)

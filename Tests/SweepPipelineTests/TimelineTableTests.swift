@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import SweepImaging
 import SweepTimeline
+import Testing
+
 @testable import SweepPipeline
 
 /// The timeline table the browser test checks the element's JavaScript against

@@ -1,11 +1,12 @@
 import Foundation
-import Testing
 import SweepImaging
 import SweepMedia
 import SweepSupport
-import SweepTimeline
-@testable import SweepPipeline
 import SweepTestSupport
+import SweepTimeline
+import Testing
+
+@testable import SweepPipeline
 
 /// RIFF/PNG chunk walking for the two formats FFmpeg 5.1 cannot play back as animations.
 enum ChunkReader {
@@ -43,8 +44,9 @@ enum ChunkReader {
 }
 
 func clipSpec(_ background: RGBA8 = .black, corner: Double = 0) -> RenderSpec {
-    var spec = RenderSpec(before: .image(DemoScenes.flatLandscape()), after: .image(DemoScenes.gradedLandscape()),
-                          animation: RenderSpec.sweep(from: 1, to: 0, duration: 0.8, hold: 0.1, curve: .easeInOut))
+    var spec = RenderSpec(
+        before: .image(DemoScenes.flatLandscape()), after: .image(DemoScenes.gradedLandscape()),
+        animation: RenderSpec.sweep(from: 1, to: 0, duration: 0.8, hold: 0.1, curve: .easeInOut))
     spec.width = 96
     spec.height = 128
     spec.fps = 10
@@ -66,10 +68,12 @@ func psnr(_ a: [RGBAImage], _ b: [RGBAImage]) -> Double {
 
 @Suite("Video formats decode back through libavformat/libavcodec", .serialized)
 struct VideoFormatTests {
-    @Test("Codec, pixel format, size, frames, rate, duration and tags", arguments: [
-        ("mp4", "h264", "yuv420p", ""), ("mp4", "hevc", "yuv420p", "hvc1"), ("webm", "vp9", "yuv420p", ""),
-        ("mov", "prores", "yuv422p10le", "apch"), ("mkv", "h264", "yuv420p", ""), ("apng", "apng", "rgb24", ""),
-    ])
+    @Test(
+        "Codec, pixel format, size, frames, rate, duration and tags",
+        arguments: [
+            ("mp4", "h264", "yuv420p", ""), ("mp4", "hevc", "yuv420p", "hvc1"), ("webm", "vp9", "yuv420p", ""),
+            ("mov", "prores", "yuv422p10le", "apch"), ("mkv", "h264", "yuv420p", ""), ("apng", "apng", "rgb24", ""),
+        ])
     func formats(ext: String, codec: String, pixfmt: String, tag: String) throws {
         var spec = clipSpec()
         spec.codec = codec
@@ -164,13 +168,16 @@ struct VideoFormatTests {
 
 @Suite("Overlay in 4:2:0 video")
 struct ChromaTests {
-    @Test("The divider lands where the RGBA frame has it: sub-pixel in luma, only chroma is halved",
-          arguments: [0.3, 0.5137, 0.77])
+    @Test(
+        "The divider lands where the RGBA frame has it: sub-pixel in luma, only chroma is halved",
+        arguments: [0.3, 0.5137, 0.77])
     func dividerInLuma(p: Double) throws {
-        var spec = RenderSpec(before: .image(RGBAImage(width: 200, height: 100, fill: RGBA8(r: 200, g: 30, b: 30))),
-                              after: .image(RGBAImage(width: 200, height: 100, fill: RGBA8(r: 30, g: 30, b: 200))),
-                              animation: Animation(position: Track(constant: p), before: Track(constant: .identity),
-                                                   after: Track(constant: .identity)))
+        var spec = RenderSpec(
+            before: .image(RGBAImage(width: 200, height: 100, fill: RGBA8(r: 200, g: 30, b: 30))),
+            after: .image(RGBAImage(width: 200, height: 100, fill: RGBA8(r: 30, g: 30, b: 200))),
+            animation: Animation(
+                position: Track(constant: p), before: Track(constant: .identity),
+                after: Track(constant: .identity)))
         spec.width = 390
         spec.height = 390  // scale 1: the divider is 3 px wide
         spec.fps = 10
@@ -210,9 +217,9 @@ struct AnimatedInputTests {
         _ = try Renderer.render(spec, to: path)
         let first = try ImageDecoder.decode(path: path, background: RGBA8(r: 255, g: 0, b: 0))
         #expect(first.width == 96 && first.height == 128)
-        #expect(first[0, 0] == RGBA8(r: 255, g: 0, b: 0))          // a transparent corner shows the background
+        #expect(first[0, 0] == RGBA8(r: 255, g: 0, b: 0))  // a transparent corner shows the background
         let expected = try FrameSource(spec: spec).render(spec.animation.state(ofFrame: 0, fps: spec.fps))
         let tol = ext == "apng" ? 0 : 16
-        #expect(abs(Int(first[48, 100].r) - Int(expected[48, 100].r)) <= tol)   // frame 0: all before
+        #expect(abs(Int(first[48, 100].r) - Int(expected[48, 100].r)) <= tol)  // frame 0: all before
     }
 }

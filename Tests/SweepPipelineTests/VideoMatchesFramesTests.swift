@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import SweepImaging
 import SweepMedia
 import SweepTestSupport
 import SweepTimeline
+import Testing
+
 @testable import SweepPipeline
 
 /// Mean SSIM over R, G and B with an 11×11 Gaussian window (σ 1.5), the usual constants.
@@ -18,9 +19,13 @@ func ssimRGB(_ a: RGBAImage, _ b: RGBAImage) -> Double {
     // Separable blur, valid region only (as the reference implementation does).
     func blur(_ p: [Double]) -> [Double] {
         var t = [Double](repeating: 0, count: (w - 10) * h)
-        for y in 0..<h { for x in 0..<(w - 10) { var s = 0.0; for k in 0..<11 { s += kernel[k] * p[y * w + x + k] }; t[y * (w - 10) + x] = s } }
+        for y in 0..<h {
+            for x in 0..<(w - 10) { var s = 0.0; for k in 0..<11 { s += kernel[k] * p[y * w + x + k] }; t[y * (w - 10) + x] = s }
+        }
         var o = [Double](repeating: 0, count: (w - 10) * (h - 10))
-        for y in 0..<(h - 10) { for x in 0..<(w - 10) { var s = 0.0; for k in 0..<11 { s += kernel[k] * t[(y + k) * (w - 10) + x] }; o[y * (w - 10) + x] = s } }
+        for y in 0..<(h - 10) {
+            for x in 0..<(w - 10) { var s = 0.0; for k in 0..<11 { s += kernel[k] * t[(y + k) * (w - 10) + x] }; o[y * (w - 10) + x] = s }
+        }
         return o
     }
     let c1: Double = 2.55 * 2.55, c2: Double = 7.65 * 7.65
@@ -59,11 +64,13 @@ func texture(_ w: Int, _ h: Int, phase: Double) -> RGBAImage {
 
 @Suite("A video shows what the PNG frames of the same render show", .serialized)
 struct VideoMatchesFramesTests {
-    @Test("4:2:0 fast path against x264 of the RGBA frames (the floor), within SSIM 0.002",
-          arguments: [(false, false), (true, false), (false, true)])
+    @Test(
+        "4:2:0 fast path against x264 of the RGBA frames (the floor), within SSIM 0.002",
+        arguments: [(false, false), (true, false), (false, true)])
     func matchesFloor(vertical: Bool, rtl: Bool) throws {
-        var spec = RenderSpec(before: .image(texture(160, 112, phase: 0)), after: .image(texture(160, 112, phase: 2)),
-                              animation: RenderSpec.sweep(from: 0.9, to: 0.1, duration: 0.7, hold: 0, curve: .linear))
+        var spec = RenderSpec(
+            before: .image(texture(160, 112, phase: 0)), after: .image(texture(160, 112, phase: 2)),
+            animation: RenderSpec.sweep(from: 0.9, to: 0.1, duration: 0.7, hold: 0, curve: .linear))
         (spec.width, spec.height, spec.fps) = (160, 112, 10)
         if vertical { spec.style.orientation = .vertical }
         spec.style.rightToLeft = rtl
@@ -76,8 +83,9 @@ struct VideoMatchesFramesTests {
         let frames = (0..<result.frames).map { source.render(spec.animation.state(ofFrame: $0, fps: spec.fps)) }
         // The floor: the same frames through the same encoder, converted by swscale.
         let floorPath = tempPath("floor.mp4")
-        let writer = try VideoWriter(path: floorPath, width: 160, height: 112, fps: 10, codec: VideoCodec.named("h264")!,
-                                     container: "mp4", alpha: false, options: [])
+        let writer = try VideoWriter(
+            path: floorPath, width: 160, height: 112, fps: 10, codec: VideoCodec.named("h264")!,
+            container: "mp4", alpha: false, options: [])
         for f in frames { try writer.add(f) }
         try writer.finish()
         let floor = try VideoReader(path: floorPath).frames

@@ -67,8 +67,9 @@ public struct VideoReader: Sendable {
             throw SweepError(.unavailable, "no decoder for \(codecName)", subject: path)
         }
         let dec = try CodecContextHandle(codec: decoder)
-        try FFmpegCall.check(avcodec_parameters_to_context(dec.ptr, par), "cannot copy codec parameters", subject: path,
-                             kind: .internalError)
+        try FFmpegCall.check(
+            avcodec_parameters_to_context(dec.ptr, par), "cannot copy codec parameters", subject: path,
+            kind: .internalError)
         try FFmpegCall.check(avcodec_open2(dec.ptr, decoder, nil), "cannot open the decoder", subject: path, kind: .dataError)
         let pixName = av_get_pix_fmt_name(AVPixelFormat(rawValue: par.pointee.format))
         pixelFormat = pixName.map { String(cString: $0) } ?? "unknown"
@@ -76,8 +77,10 @@ public struct VideoReader: Sendable {
         var out: [RGBAImage] = []
         var count = 0
         func receive() throws {
-            while try FFmpegCall.received(avcodec_receive_frame(dec.ptr, frame.ptr), "decoding failed", subject: path,
-                                          kind: .dataError) {
+            while try FFmpegCall.received(
+                avcodec_receive_frame(dec.ptr, frame.ptr), "decoding failed", subject: path,
+                kind: .dataError)
+            {
                 count += 1
                 if keepFrames { out.append(try Self.convert(frame.ptr, name: path)) }
             }
@@ -101,8 +104,9 @@ public struct VideoReader: Sendable {
     /// Converts a decoded frame to RGBA, using BT.709 when the frame says so.
     static func convert(_ f: UnsafeMutablePointer<AVFrame>, name: String) throws -> RGBAImage {
         let w = Int(f.pointee.width), h = Int(f.pointee.height)
-        let scaler = try ScalerHandle(width: w, height: h, from: AVPixelFormat(rawValue: f.pointee.format), to: AV_PIX_FMT_RGBA,
-                                      subject: name, kind: .dataError)
+        let scaler = try ScalerHandle(
+            width: w, height: h, from: AVPixelFormat(rawValue: f.pointee.format), to: AV_PIX_FMT_RGBA,
+            subject: name, kind: .dataError)
         let isYUV = f.pointee.colorspace != AVCOL_SPC_RGB
         if isYUV {
             let cs = f.pointee.colorspace == AVCOL_SPC_BT709 ? sweep_sws_cs_itu709 : sweep_sws_cs_itu601

@@ -1,12 +1,16 @@
 import Testing
+
 @testable import SweepTimeline
 
 @Suite("Keyframes, sampling and loops")
 struct AnimationTests {
     func sweep(loop: LoopMode = .forever) -> Animation<Double> {
-        Animation(position: Track([Keyframe(time: 0, value: 1.0, curve: .hold),
-                                   Keyframe(time: 2, value: 0.0, curve: .linear)]),
-                  before: Track(constant: 0), after: Track(constant: 0), loop: loop)
+        Animation(
+            position: Track([
+                Keyframe(time: 0, value: 1.0, curve: .hold),
+                Keyframe(time: 2, value: 0.0, curve: .linear),
+            ]),
+            before: Track(constant: 0), after: Track(constant: 0), loop: loop)
     }
 
     @Test("Frame i shows t = i/fps; D seconds give round(D·fps) frames")
@@ -42,8 +46,10 @@ struct AnimationTests {
         #expect(a.state(at: 0.01, reduceMotion: .cut).position == 0)
         #expect(a.state(at: 1.99, reduceMotion: .cut).position == 0)
         // Holds are kept: a held value changes at the hold's end, as before.
-        let held = Track([Keyframe(time: 0, value: 1.0), Keyframe(time: 1, value: 1.0, curve: .hold),
-                          Keyframe(time: 2, value: 0.0, curve: .easeInOut)]).cut()
+        let held = Track([
+            Keyframe(time: 0, value: 1.0), Keyframe(time: 1, value: 1.0, curve: .hold),
+            Keyframe(time: 2, value: 0.0, curve: .easeInOut),
+        ]).cut()
         #expect(held.value(at: 0.5) == 1)
         #expect(held.value(at: 1.0) == 0)
     }

@@ -1,16 +1,19 @@
 import Foundation
 import Testing
+
 @testable import SweepTimeline
 
 @Suite("Curves match SwiftUI")
 struct CurveTests {
-    @Test("Bézier check values from docs/REFERENCE.md §timeline", arguments: [
-        (Curve.easeInOut, 0.25, 0.129162),
-        (Curve.easeInOut, 0.75, 0.870838),
-        (Curve.easeInOut, 0.5, 0.5),
-        (Curve.timingCurve(0.25, 0.1, 0.25, 1), 0.5, 0.802403),
-        (Curve.linear, 0.3, 0.3),
-    ])
+    @Test(
+        "Bézier check values from docs/REFERENCE.md §timeline",
+        arguments: [
+            (Curve.easeInOut, 0.25, 0.129162),
+            (Curve.easeInOut, 0.75, 0.870838),
+            (Curve.easeInOut, 0.5, 0.5),
+            (Curve.timingCurve(0.25, 0.1, 0.25, 1), 0.5, 0.802403),
+            (Curve.linear, 0.3, 0.3),
+        ])
     func bezierValues(curve: Curve, x: Double, expected: Double) {
         #expect(abs(curve.progress(elapsed: x, duration: 1) - expected) < 1e-6)
     }
@@ -74,7 +77,10 @@ struct CurveTests {
 
     @Test("Settling duration: inside 0.001 from then on, outside just before")
     func settling() {
-        for s in [Spring(), Spring(duration: 0.5, bounce: 0.3), Spring(response: 0.4, dampingFraction: 1), Spring(response: 0.5, dampingFraction: 1.5)] {
+        for s in [
+            Spring(), Spring(duration: 0.5, bounce: 0.3), Spring(response: 0.4, dampingFraction: 1),
+            Spring(response: 0.5, dampingFraction: 1.5),
+        ] {
             let d = s.settlingDuration
             #expect(d > 0.1 && d < 5)
             for i in 0..<2000 { #expect(abs(s.displacement(at: d + Double(i) * 0.002)) < 0.001) }

@@ -1,16 +1,21 @@
 import Foundation
-import Testing
 import SweepImaging
 import SweepTimeline
+import Testing
+
 @testable import SweepWeb
 
 /// A small page: two 1-pixel "images" (the bytes need not decode for these checks).
 func samplePage(style: SliderStyle = SliderStyle(), after look: Adjustments = .identity) -> ComparisonPage {
-    var page = ComparisonPage(width: 320, height: 240, before: WebImage(bytes: [0xFF, 0xD8, 0xFF], mimeType: "image/jpeg"),
-                              after: WebImage(bytes: [0x89, 0x50, 0x4E, 0x47], mimeType: "image/png"), style: style)
-    let anim = Animation<Double>(position: Track([Keyframe(time: 0, value: 1.0, curve: .hold),
-                                                  Keyframe(time: 2, value: 0.0, curve: .easeInOut)]),
-                                 before: Track(constant: 0), after: Track(constant: 0))
+    var page = ComparisonPage(
+        width: 320, height: 240, before: WebImage(bytes: [0xFF, 0xD8, 0xFF], mimeType: "image/jpeg"),
+        after: WebImage(bytes: [0x89, 0x50, 0x4E, 0x47], mimeType: "image/png"), style: style)
+    let anim = Animation<Double>(
+        position: Track([
+            Keyframe(time: 0, value: 1.0, curve: .hold),
+            Keyframe(time: 2, value: 0.0, curve: .easeInOut),
+        ]),
+        before: Track(constant: 0), after: Track(constant: 0))
     page.timeline = TimelineJSON.encode(anim) { _ in look }
     page.autoplay = true
     page.afterLook = look
@@ -70,9 +75,11 @@ struct ComparisonPageTests {
         #expect(bytes <= 12 * 1024, "script \(ElementScript.source.utf8.count) + style \(ElementStyle.source.utf8.count) bytes")
     }
 
-    @Test("The feColorMatrix values are the Adjustments 3×4 map", arguments: [
-        Adjustments.vivid, .noir, .dream, Adjustments(brightness: 0.2, contrast: 0.7, saturation: 2.5, hue: -45),
-    ])
+    @Test(
+        "The feColorMatrix values are the Adjustments 3×4 map",
+        arguments: [
+            Adjustments.vivid, .noir, .dream, Adjustments(brightness: 0.2, contrast: 0.7, saturation: 2.5, hue: -45),
+        ])
     func filterValues(look: Adjustments) throws {
         let html = samplePage(after: look).html()
         let filter = try #require(sections(html, "<filter data-side=\"after\"", "</filter>").first)
@@ -90,7 +97,8 @@ struct ComparisonPageTests {
         // And the map does what DESIGN §4 says on a colour.
         let (r, g, b) = m.map(0.2, 0.5, 0.8)
         let f = { (x: Double, y: Double, z: Double, row: Int) in
-            values[row * 5] * x + values[row * 5 + 1] * y + values[row * 5 + 2] * z + values[row * 5 + 4] }
+            values[row * 5] * x + values[row * 5 + 1] * y + values[row * 5 + 2] * z + values[row * 5 + 4]
+        }
         #expect(abs(f(0.2, 0.5, 0.8, 0) - r) < 1e-12 && abs(f(0.2, 0.5, 0.8, 1) - g) < 1e-12 && abs(f(0.2, 0.5, 0.8, 2) - b) < 1e-12)
     }
 
@@ -130,11 +138,13 @@ struct ComparisonPageTests {
         #expect(!page.html().contains("og:image"))
         page.preview = SocialPreview(url: "compare.poster.jpg", width: 320, height: 240, alt: page.summary)
         let html = page.html()
-        for tag in ["<meta property=\"og:image\" content=\"compare.poster.jpg\">",
-                    "<meta property=\"og:image:width\" content=\"320\">", "<meta property=\"og:image:height\" content=\"240\">",
-                    "<meta property=\"og:image:alt\" content=\"Before and after comparison\">",
-                    "<meta name=\"twitter:card\" content=\"summary_large_image\">",
-                    "<meta name=\"twitter:image\" content=\"compare.poster.jpg\">"] {
+        for tag in [
+            "<meta property=\"og:image\" content=\"compare.poster.jpg\">",
+            "<meta property=\"og:image:width\" content=\"320\">", "<meta property=\"og:image:height\" content=\"240\">",
+            "<meta property=\"og:image:alt\" content=\"Before and after comparison\">",
+            "<meta name=\"twitter:card\" content=\"summary_large_image\">",
+            "<meta name=\"twitter:image\" content=\"compare.poster.jpg\">",
+        ] {
             #expect(html.contains(tag), "\(tag)")
         }
         var style = SliderStyle()
@@ -145,11 +155,14 @@ struct ComparisonPageTests {
 
     @Test("The timeline is keyframes and curve descriptions, not samples")
     func timeline() throws {
-        let anim = Animation<Double>(position: Track([Keyframe(time: 0, value: 1.0, curve: .hold),
-                                                      Keyframe(time: 0.5, value: 1.0, curve: .hold),
-                                                      Keyframe(time: 2.5, value: 0.25, curve: .bouncy),
-                                                      Keyframe(time: 3, value: 0, curve: .timingCurve(0.25, 0.1, 0.25, 1))]),
-                                     before: Track(constant: 0), after: Track(constant: 1), loop: .boomerang)
+        let anim = Animation<Double>(
+            position: Track([
+                Keyframe(time: 0, value: 1.0, curve: .hold),
+                Keyframe(time: 0.5, value: 1.0, curve: .hold),
+                Keyframe(time: 2.5, value: 0.25, curve: .bouncy),
+                Keyframe(time: 3, value: 0, curve: .timingCurve(0.25, 0.1, 0.25, 1)),
+            ]),
+            before: Track(constant: 0), after: Track(constant: 1), loop: .boomerang)
         let text = TimelineJSON.encode(anim) { $0 == 0 ? .identity : .noir }
         let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(json["d"] as? Double == 3)
@@ -162,8 +175,12 @@ struct ComparisonPageTests {
         #expect(p[3][2] as? [Double] == [0.25, 0.1, 0.25, 1])
         let a = try #require(json["a"] as? [[Any]])
         #expect(a[0][1] as? [Double] == [-0.05, 1.35, 0, 0])
-        #expect(TimelineJSON.encode(Animation<Double>(position: Track(constant: 0.5), before: Track(constant: 0),
-                                                      after: Track(constant: 0), loop: .count(3))) { _ in .identity }
-                    .contains("\"l\":3"))
+        #expect(
+            TimelineJSON.encode(
+                Animation<Double>(
+                    position: Track(constant: 0.5), before: Track(constant: 0),
+                    after: Track(constant: 0), loop: .count(3))
+            ) { _ in .identity }
+            .contains("\"l\":3"))
     }
 }

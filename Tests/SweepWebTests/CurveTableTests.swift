@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SweepTimeline
+import Testing
+
 @testable import SweepWeb
 
 /// The curve table the browser test checks the element's JavaScript against
