@@ -1,5 +1,3 @@
-import SweepSupport
-
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -55,12 +53,6 @@ enum TerminalText {
             } else if n < 0 && errno == EINTR {
                 continue
             } else {
-                if n < 0 && errno == EPIPE && fd == 2 {
-                    // Whoever read our messages is gone: end as SIGPIPE would have ended us
-                    // (SIGPIPE itself is ignored so that writes fail instead), but cleanly.
-                    TempFileRegistry.shared.removeAll()
-                    exit(128 + SIGPIPE)
-                }
                 return
             }
         }

@@ -36,6 +36,8 @@ public enum PNGChunks {
         var orientation: Int?
         var at = 8
         var sawHeader = false, sawEnd = false
+        var expected: Int?  // bytes of filtered scanlines the header promises
+        var idat: [UInt8] = [], idatAt: Int?
         while at + 12 <= png.count, !sawEnd {
             let length = Int(be32(png, at))
             guard length <= Int(Int32.max), length <= png.count - at - 12 else {
@@ -55,6 +57,13 @@ public enum PNGChunks {
                 try checkProfile(png[body], name: name)
             case "eXIf":
                 orientation = exifOrientation(Array(png[body]))
+            case "IHDR":
+                expected = rawSize(header: Array(png[body]))
+            case "IDAT":
+                // Gathered into one chunk, cut where the picture is complete (below).
+                keep = false
+                if idatAt == nil { idatAt = out.count }
+                idat += png[body]
             case "IEND":
                 sawEnd = true
             default: break
@@ -63,7 +72,68 @@ public enum PNGChunks {
             at += 12 + length
         }
         guard sawHeader else { throw corrupt("it has no image header") }
+        if let idatAt {
+            let data = expected.map { Array(idat[..<completeLength(idat, rawSize: $0)]) } ?? idat
+            out.insert(contentsOf: chunk("IDAT", data), at: idatAt)
+        }
         return Result(bytes: out, orientation: orientation)
+    }
+
+    /// The bytes of filtered scanlines an image header promises (Adam7 passes included), or
+    /// nil for a header that makes no sense (the decoder will say so).
+    static func rawSize(header h: [UInt8]) -> Int? {
+        guard h.count >= 13 else { return nil }
+        let w = Int(be32(h, 0)), ht = Int(be32(h, 4)), depth = Int(h[8]), interlaced = h[12] == 1
+        let channels: Int
+        switch h[9] {
+        case 0, 3: channels = 1
+        case 2: channels = 3
+        case 4: channels = 2
+        case 6: channels = 4
+        default: return nil
+        }
+        guard w > 0, ht > 0, w <= 1 << 24, ht <= 1 << 24, [1, 2, 4, 8, 16].contains(depth) else { return nil }
+        func lines(_ pw: Int, _ ph: Int) -> Int { pw == 0 || ph == 0 ? 0 : ph * (1 + (pw * channels * depth + 7) / 8) }
+        guard interlaced else { return lines(w, ht) }
+        let passes = [(0, 8, 0, 8), (4, 8, 0, 8), (0, 4, 4, 8), (2, 4, 0, 4), (0, 2, 2, 4), (1, 2, 0, 2), (0, 1, 1, 2)]
+        return passes.reduce(0) { sum, p in
+            sum + lines((w - p.0 + p.1 - 1) / p.1, (ht - p.2 + p.3 - 1) / p.3)
+        }
+    }
+
+    /// How much of the zlib stream `data` yields `rawSize` bytes: the rest is inflated by
+    /// nobody. A decoder would inflate everything after a complete picture too, and a 1 MB
+    /// file can carry gigabytes of it (seconds of CPU for nothing).
+    static func completeLength(_ data: [UInt8], rawSize: Int) -> Int {
+        var stream = z_stream()
+        guard sweep_inflate_init(&stream) == Z_OK else { return data.count }
+        defer { inflateEnd(&stream) }
+        var sink = [UInt8](repeating: 0, count: 64 << 10)
+        var total = 0
+        var status = Z_OK
+        var consumed = data.count
+        data.withUnsafeBufferPointer { input in
+            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+            stream.avail_in = uInt(input.count)
+            while status == Z_OK && total < rawSize && stream.avail_in > 0 {
+                sink.withUnsafeMutableBufferPointer { buf in
+                    stream.next_out = buf.baseAddress
+                    stream.avail_out = uInt(min(buf.count, rawSize - total))
+                    status = inflate(&stream, Z_NO_FLUSH)
+                    total += min(buf.count, rawSize - total) - Int(stream.avail_out)
+                }
+            }
+            if total >= rawSize && status == Z_OK { consumed = input.count - Int(stream.avail_in) }
+        }
+        return consumed
+    }
+
+    /// A chunk with its length and CRC.
+    static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+        let typed = Array(type.utf8) + body
+        let crc = crc32(typed[...])
+        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
+        return be(UInt32(body.count)) + typed + be(crc)
     }
 
     /// Inflates an `iCCP` body (name, 0, method, zlib data) only as far as the cap allows.

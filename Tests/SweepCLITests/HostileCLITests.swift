@@ -92,13 +92,14 @@ struct HostileCLITests {
 
     @Test("--poster is checked like an output before anything is written")
     func poster() throws {
-        let dir = try hostileInput(name: "v.poster.jpg")
-        try FileManager.default.copyItem(atPath: dir + "/v.poster.jpg", toPath: dir + "/in.png")
-        let before = listing(dir), input = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/v.poster.jpg")))
-        let r = try runSweep(["render", dir + "/v.poster.jpg", "-o", dir + "/v.mp4", "--poster"] + Self.small)
-        #expect(r.code == 64 && r.stderr.contains("v.poster.jpg"), "\(r.stderr)")
+        // The poster of v.mp4 is v.mp4.poster.jpg: here that name is the input photo.
+        let dir = try hostileInput(name: "v.mp4.poster.jpg")
+        try FileManager.default.copyItem(atPath: dir + "/v.mp4.poster.jpg", toPath: dir + "/in.png")
+        let before = listing(dir), input = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/v.mp4.poster.jpg")))
+        let r = try runSweep(["render", dir + "/v.mp4.poster.jpg", "-o", dir + "/v.mp4", "--poster"] + Self.small)
+        #expect(r.code == 64 && r.stderr.contains("v.mp4.poster.jpg"), "\(r.stderr)")
         #expect(listing(dir) == before)
-        #expect(FileManager.default.contents(atPath: dir + "/v.poster.jpg").map { [UInt8]($0) } == input)
+        #expect(FileManager.default.contents(atPath: dir + "/v.mp4.poster.jpg").map { [UInt8]($0) } == input)
     }
 
     @Test("sweep plan never writes its picture over the photo it was drawn from")

@@ -146,4 +146,47 @@ struct DecoderHardeningTests {
             }
         }
     }
+
+    @Test("Image data past a complete picture is never inflated")
+    func idatTail() throws {
+        // One zlib stream: the picture's scanlines, then 256 MiB more zeros.
+        let (w, h) = (16, 8)
+        var raw: [UInt8] = []
+        for y in 0..<h { raw += [0] + (0..<(w * 3)).map { UInt8(truncatingIfNeeded: $0 * 7 + y * 30) } }
+        let tail = 256 << 20
+        var stream = z_stream()
+        _ = deflateInit_(&stream, 9, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        var out = [UInt8](repeating: 0, count: 1 << 20)
+        var produced = 0
+        func feed(_ bytes: [UInt8], _ flush: Int32) {
+            bytes.withUnsafeBufferPointer { input in
+                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+                stream.avail_in = uInt(input.count)
+                repeat {
+                    out.withUnsafeMutableBufferPointer { o in
+                        stream.next_out = o.baseAddress! + produced
+                        stream.avail_out = uInt(o.count - produced)
+                        _ = deflate(&stream, flush)
+                        produced = o.count - Int(stream.avail_out)
+                    }
+                } while stream.avail_in > 0
+            }
+        }
+        feed(raw, Z_NO_FLUSH)
+        let zeros = [UInt8](repeating: 0, count: 1 << 20)
+        for _ in 0..<(tail >> 20) { feed(zeros, Z_NO_FLUSH) }
+        feed([], Z_FINISH)
+        deflateEnd(&stream)
+        let header: [UInt8] = [0, 0, 0, UInt8(w), 0, 0, 0, UInt8(h), 8, 2, 0, 0, 0]
+        let bomb = PNGChunks.signature + chunk("IHDR", header) + chunk("IDAT", Array(out[..<produced])) + chunk("IEND", [])
+        let checked = try PNGChunks.sanitize(bomb, name: "bomb")
+        #expect(checked.bytes.count < bomb.count / 10, "\(checked.bytes.count) of \(bomb.count) bytes kept")
+        let image = try ImageDecoder.decode(bytes: bomb, name: "bomb")
+        #expect(image.width == w && image.height == h)
+        #expect(
+            image[3, 2]
+                == RGBA8(
+                    r: UInt8(truncatingIfNeeded: 9 * 7 + 60), g: UInt8(truncatingIfNeeded: 10 * 7 + 60),
+                    b: UInt8(truncatingIfNeeded: 11 * 7 + 60), a: 255))
+    }
 }

@@ -1,11 +1,12 @@
 import Foundation
 import SweepGIF
-// README-EXAMPLE-BEGIN
 import SweepKit
 import SweepMedia
 import SweepTestSupport
 import Testing
 
+// The README shows `import SweepKit`, then this region.
+// README-EXAMPLE-BEGIN
 func makeReveal(before: String, after: String, output: String) throws -> RenderResult {
     var comparison = Comparison(before: before, after: after)
     comparison.size = (720, 720)
@@ -39,7 +40,7 @@ struct ReadmeExampleTests {
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         let begin = source.range(of: "// README-EXAMPLE-BEGIN\n")!.upperBound
         let end = source.range(of: "// README-EXAMPLE-END")!.lowerBound
-        #expect(readme.contains(String(source[begin..<end])))
+        #expect(readme.contains("import SweepKit\n\n" + String(source[begin..<end])))
     }
 
     @Test("The example renders a real comparison and streams frames")
