@@ -10,8 +10,10 @@
 /// `[[time,value,curve],…]`; `fold` maps play time into a pass (once, N, forever,
 /// boomerang); `mat` is `Adjustments.matrix` as `feColorMatrix` values. `at` is
 /// `Animation.states` with reduce motion; `draw` paints a state into a layer (split by
-/// clip-path, handle in SVG, tags); a dissolve shows a second, complete layer at the fade's
-/// opacity over the first, which is exactly the renderer's mix of two whole frames.
+/// clip-path, handle in SVG, tags); a dissolve shows the second layer's pictures at the fade's
+/// opacity under the first layer's handle and tags, lifted above it (one handle, where the
+/// picture mostly is; tags cross-fading), as the renderer draws it. Positions 0 and 1 lie
+/// the knob's radius plus 4 pt inside the frame (`ei`), as in `SliderOverlay`.
 ///
 /// Kept under 12 KB with its style, and free of comments (a test checks the size). No
 /// `//` anywhere: the page must contain no `//` outside data URIs, which another test checks.
@@ -96,7 +98,8 @@ public enum ElementScript {
         const s=T?this.at(0):{};if(!T||this.hasAttribute('position'))s.p=this.position;this.show(s);
         if(T&&this.hasAttribute('autoplay'))this.play()}
         disconnectedCallback(){this.pause()}
-        pt(e){const r=this.F.getBoundingClientRect();let q=this.v?(e.clientY-r.top)/r.height:(e.clientX-r.left)/r.width;this.set(!this.v&&this.rtl?1-q:q)}
+        ei(){const C=this.C,Z=this.v?C.h:C.w;return[Z,C.hd?M.min((C.ks/2+4)*C.k,Z/4):0]}
+        pt(e){const r=this.F.getBoundingClientRect(),[Z,I]=this.ei();let q=((this.v?(e.clientY-r.top)/r.height:(e.clientX-r.left)/r.width)*Z-I)/(Z-2*I);this.set(!this.v&&this.rtl?1-q:q)}
         set(q,quiet){q=cl(q);const c=q!=this.p||this.x;this.p=q;this.x=null;this.draw();if(c&&!quiet)this.fire('input')}
         fire(n){this.dispatchEvent(new Event(n,{bubbles:true}))}
         play(){if(this.R||!this.T)return;
@@ -121,14 +124,17 @@ public enum ElementScript {
         this.rtl=this.closest('[dir]')?.dir=='rtl';A(this.F,{'aria-orientation':v?'vertical':'horizontal'});
         this.L.forEach((L,k)=>{const id=this.id0+'s'+k;L.d.querySelector('svg')?.remove();
         L.b.insertAdjacentHTML('afterend',`<svg class="sc-h" viewBox="0 0 ${W} ${Hh}" preserveAspectRatio="none" aria-hidden="true"><filter id="${id}" x="-1" y="-1" width="3" height="3"><feGaussianBlur stdDeviation="${C.sr*u/2}"/></filter>${C.hd?`<g><rect ${v?`y="${-d/2}" width="${W}" height="${d}"`:`x="${-d/2}" width="${d}" height="${Hh}"`} fill="${C.dc}"/><g transform="translate(${v?W/2+' 0':'0 '+Hh/2})"><circle r="${r}" cy="${C.so*u}" fill="${C.sc}" filter="url(#${id})"/><circle r="${r}" fill="${C.kc}"/><path d="M${e-l} ${-e}L${-l} 0L${e-l} ${e}M${-l} 0H${l}M${l-e} ${-e}L${l} 0L${l-e} ${e}" fill="none" stroke="${C.gc}" stroke-width="${2.4*s}" stroke-linecap="round" stroke-linejoin="round"${v?' transform="rotate(90)"':''}/></g></g>`:''}</svg>`);
-        L.g=L.d.querySelector('svg>g')})}
-        draw(){const C=this.C,v=this.v,Z=v?C.h:C.w,x=this.x,[L0,L1]=this.L,
-        E=q=>v||!this.rtl?Z*q:Z*(1-q),S=q=>C.sm?E(q):M.round(E(q)),
+        L.g=L.d.querySelector('svg>g');L.s=L.g?.parentNode})}
+        draw(){const C=this.C,v=this.v,x=this.x,[L0,L1]=this.L,[Z,I]=this.ei(),
+        E=q=>I+(Z-2*I)*(v||!this.rtl?q:1-q),S=q=>C.sm?E(q):M.round(E(q)),op=q=>[M.min(q/.25,1),M.min((1-q)/.25,1)],
+        hd=(L,q)=>L.g?.setAttribute('transform','translate('+(v?'0 '+S(q):S(q)+' 0')+')'),
         paint=(L,q)=>{q=cl(q);const[a,b]=v||!this.rtl?[0,S(q)]:[S(q),Z],A=a/Z*100+'%',B=100-b/Z*100+'%';
-        L.b.style.clipPath='inset('+(v?A+' 0 '+B+' 0':'0 '+B+' 0 '+A)+')';
-        L.g?.setAttribute('transform','translate('+(v?'0 '+E(q):E(q)+' 0')+')');
-        L.t[0].style.opacity=M.min(q/.25,1);L.t[1].style.opacity=M.min((1-q)/.25,1)};
-        paint(L0,this.p);L1.d.hidden=!x;if(x){L1.d.style.opacity=x[1];paint(L1,x[0])}
+        L.b.style.clipPath='inset('+(v?A+' 0 '+B+' 0':'0 '+B+' 0 '+A)+')';hd(L,q);op(q).forEach((o,i)=>L.t[i].style.opacity=o)};
+        paint(L0,this.p);L1.d.hidden=!x;
+        for(const e of[L0.s,...L0.t])if(e)e.style.zIndex=x?1:'';
+        if(L1.s)L1.s.style.visibility=x?'hidden':'';
+        if(x){const f=x[1],q=cl(x[0]),a=op(cl(this.p)),b=op(q);L1.d.style.opacity=f;paint(L1,q);L1.t.forEach(t=>t.style.opacity=0);
+        hd(L0,f<.5?cl(this.p):q);L0.t.forEach((t,i)=>t.style.opacity=a[i]*(1-f)+b[i]*f)}
         const n=M.round(cl(this.p)*100);A(this.F,{'aria-valuenow':n,'aria-valuetext':n+' % '+(this.lab[0]||'before').toLocaleLowerCase()})}
         }
         ['before','after'].forEach((s,i)=>Object.defineProperty(SweepCompare.prototype,s,{get(){return this.im?this.im[i].currentSrc||this.im[i].src:this.getAttribute(s)},set(v){this.setAttribute(s,v)}}));

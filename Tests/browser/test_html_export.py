@@ -249,6 +249,15 @@ def test_keyboard_follows_the_layout_in_rtl(out, opened):
     assert w.state()["now"] == 40
 
 
+def edge_at(w, p, vertical=False):
+    """Where split position `p` lies across the frame, as a share of it: positions 0 and 1
+    sit the knob's radius plus 4 pt inside the frame (the handle never rests cut in half)."""
+    width, height, k, ks, hd = w.js("()=>{const C=document.querySelector('sweep-compare').C;return [C.w,C.h,C.k,C.ks,C.hd]}")
+    z = height if vertical else width
+    inset = min((ks / 2 + 4) * k, z / 4) if hd else 0
+    return (inset + (z - 2 * inset) * p) / z
+
+
 def test_pointer_drag_and_click_move_the_split_and_fire_events(out, opened):
     w = opened(render(out, "drag.html"))
     w.js("""()=>{const e=document.querySelector('sweep-compare');window.ev=[];
@@ -259,13 +268,13 @@ def test_pointer_drag_and_click_move_the_split_and_fire_events(out, opened):
     m.move(b["x"] + b["width"] * 0.5, y)
     m.down()
     assert not w.state()["playing"]                   # the first interaction stops autoplay
-    m.move(b["x"] + b["width"] * 0.75, y, steps=5)
+    m.move(b["x"] + b["width"] * edge_at(w, 0.75), y, steps=5)
     m.up()
     assert abs(w.state()["p"] - 0.75) < 0.01
     events = w.js("()=>window.ev")
     assert events.count("change 0.750") == 1 and len([e for e in events if e.startswith("input")]) >= 3
     w.js("()=>{window.ev=[]}")
-    m.click(b["x"] + b["width"] * 0.25, y)
+    m.click(b["x"] + b["width"] * edge_at(w, 0.25), y)
     assert abs(w.state()["p"] - 0.25) < 0.01
     assert w.js("()=>window.ev") == ["input 0.250", "change 0.250"]
 
@@ -273,7 +282,7 @@ def test_pointer_drag_and_click_move_the_split_and_fire_events(out, opened):
 def test_vertical_drag_follows_the_pointer_down(out, opened):
     w = opened(render(out, "drag-v.html", "--vertical"))
     b = w.frame_box()
-    w.page.mouse.click(b["x"] + b["width"] / 2, b["y"] + b["height"] * 0.8)
+    w.page.mouse.click(b["x"] + b["width"] / 2, b["y"] + b["height"] * edge_at(w, 0.8, vertical=True))
     assert abs(w.state()["p"] - 0.8) < 0.01
 
 
@@ -328,9 +337,9 @@ def test_reduced_motion_dissolves_instead_of_travelling(out, opened):
 def test_looks_animate_through_the_svg_filter(out, opened):
     w = opened(render(out, "tour.html", "--preset", "look-tour"))
     values = set()
-    for _ in range(8):
+    for _ in range(14):  # about 2 s of a 0.6 s-per-look tour, sampled sparsely enough for a busy machine
         values.add(w.js("()=>document.querySelector('filter[data-side=after] feColorMatrix').getAttribute('values')"))
-        w.page.wait_for_timeout(120)
+        w.page.wait_for_timeout(150)
     assert len(values) >= 4
 
 
@@ -420,7 +429,7 @@ def test_touch_tap_moves_the_split(out, opened):
     w = opened(render(out, "touch.html"), has_touch=True)
     w.js("()=>{window.ev=[];document.querySelector('sweep-compare').addEventListener('change',()=>window.ev.push('change'))}")
     b = w.frame_box()
-    w.page.touchscreen.tap(b["x"] + b["width"] * 0.8, b["y"] + b["height"] / 2)
+    w.page.touchscreen.tap(b["x"] + b["width"] * edge_at(w, 0.8), b["y"] + b["height"] / 2)
     assert abs(w.state()["p"] - 0.8) < 0.01 and not w.state()["playing"]
     assert w.js("()=>window.ev") == ["change"]
     assert w.js("()=>getComputedStyle(document.querySelector('.sc-f')).touchAction") == "pan-y"
@@ -436,7 +445,8 @@ def test_tags_fade_as_the_handle_covers_them(out, opened):
 
 def test_dissolve_frames_match_sweep(out, opened, noise):
     """Reduced motion's cross-fade, mid-way: the page's layers against sweep's blended frame."""
-    args = ["--hold", "0.2", "--duration", "1", "--fps", "10", "--reduce-motion", "dissolve", "--no-labels"]
+    # --duration is the whole pass: 0.2 s hold, 1 s change, 0.2 s hold.
+    args = ["--hold", "0.2", "--duration", "1.4", "--fps", "10", "--reduce-motion", "dissolve", "--no-labels"]
     frames = out / "dissolve-%02d.png"
     sweep("render", *noise, *SIZE, *args, "-o", str(frames))
     w = opened(render(out, "dissolve.html", "--page-images", "png", *args, sides=noise))
