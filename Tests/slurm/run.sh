@@ -47,13 +47,13 @@ mkdir -p "$work/in" "$work/ref"
 ffmpeg -v error -f lavfi -i testsrc2=size=960x720 -frames:v 1 "$work/in/before.png" &&
 ffmpeg -v error -i "$work/in/before.png" -vf eq=saturation=2:contrast=1.3 "$work/in/after.png" ||
     { echo "slurm: FAILED: ffmpeg could not make the input images" >&2; exit 1; }
-mp4_args=(--size 1280x720 --fps 30 --duration 3 --hold 0.5)
-gif_args=(--size 640x480 --fps 25 --duration 3 --hold 0.5)
-mp4_frames=120 # 30 fps × (3 s + 2 × 0.5 s hold)
+mp4_args=(--size 1280x720 --fps 30 --duration 4 --hold 0.5)
+gif_args=(--size 640x480 --fps 25 --duration 4 --hold 0.5)
+mp4_frames=120 # 30 fps × 4 s (--duration is the whole pass: 0.5 s hold, 3 s sweep, 0.5 s hold)
 job_line() { # index → one JSONL job; even indices MP4, odd GIF, so each shard gets both
     local i=$1 ext=mp4 size=1280x720 fps=30
     (( i % 2 )) && { ext=gif size=640x480 fps=25; }
-    printf '{"before": "%s", "after": "%s", "output": "out/job-%02d.%s", "size": "%s", "fps": %d, "duration": 3, "hold": 0.5}\n' \
+    printf '{"before": "%s", "after": "%s", "output": "out/job-%02d.%s", "size": "%s", "fps": %d, "duration": 4, "hold": 0.5}\n' \
         "$work/in/before.png" "$work/in/after.png" "$i" "$ext" "$size" "$fps"
 }
 make_jobs() { # folder → jobs.jsonl in it
