@@ -18,8 +18,17 @@ func sweepBinary() throws -> String {
 
 /// Runs the built `sweep` binary, as a user would.
 func runSweep(_ args: [String], environment: [String: String]? = nil) throws -> (code: Int32, stdout: String, stderr: String) {
+    try runIn(nil, args, environment: environment)
+}
+
+/// Runs the built binary `exe` (default: the package's) in `folder` (default: this
+/// process's) with `environment` (default: this process's).
+func runIn(_ folder: String?, _ args: [String], exe: String? = nil, environment: [String: String]? = nil) throws
+    -> (code: Int32, stdout: String, stderr: String)
+{
     let p = Process()
-    p.executableURL = URL(fileURLWithPath: try sweepBinary())
+    p.executableURL = URL(fileURLWithPath: try exe ?? sweepBinary())
+    if let folder { p.currentDirectoryURL = URL(fileURLWithPath: folder) }
     if let environment { p.environment = environment }
     p.arguments = args
     let out = Pipe(), err = Pipe()

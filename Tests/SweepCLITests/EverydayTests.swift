@@ -10,25 +10,6 @@ import Testing
 
 @testable import SweepCLI
 
-/// Runs the built binary `exe` in `folder` with `environment` (default: this process's).
-func runIn(_ folder: String, _ args: [String], exe: String? = nil, environment: [String: String]? = nil) throws
-    -> (code: Int32, stdout: String, stderr: String)
-{
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: try exe ?? sweepBinary())
-    p.currentDirectoryURL = URL(fileURLWithPath: folder)
-    if let environment { p.environment = environment }
-    p.arguments = args
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    try p.run()
-    let o = out.fileHandleForReading.readDataToEndOfFile()
-    let e = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-}
-
 /// A folder with `before.png` and `after.png` (two colours, 90×60) and `wide.png` (2000×100).
 func everydayInputs() throws -> String {
     let dir = try scratchDir()
