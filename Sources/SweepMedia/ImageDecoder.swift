@@ -13,6 +13,8 @@ import SweepSupport
 public enum ImageDecoder {
     /// The default pixel limit: 100 megapixels.
     public static let defaultMaxPixels = 100_000_000
+    /// The largest input file read (a 100-megapixel image is far smaller).
+    public static let maxFileBytes = 1 << 30
 
     /// The fix every "not an image" error gives: the formats sweep reads.
     static let formatsFix = "give a JPEG, PNG, WebP, TIFF, BMP, GIF, HEIC or AVIF image"
@@ -33,7 +35,11 @@ public enum ImageDecoder {
         maxPixels: Int = defaultMaxPixels
     ) throws -> RGBAImage {
         _ = FFmpegCall.quiet
-        return try decode(bytes: InputFile.read(path), name: path, background: background, maxPixels: maxPixels)
+        let bytes = try FileBytes.read(path, limit: maxFileBytes, regularFileOnly: true)
+        if bytes.isEmpty {
+            throw SweepError(.dataError, "the file is empty", subject: path, fix: formatsFix)
+        }
+        return try decode(bytes: bytes, name: path, background: background, maxPixels: maxPixels)
     }
 
     /// Decodes an image held in memory; `name` is used in error messages.

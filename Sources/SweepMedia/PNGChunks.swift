@@ -105,27 +105,39 @@ public enum PNGChunks {
     /// nobody. A decoder would inflate everything after a complete picture too, and a 1 MB
     /// file can carry gigabytes of it (seconds of CPU for nothing).
     static func completeLength(_ data: [UInt8], rawSize: Int) -> Int {
+        guard let r = inflate(data[...], upTo: rawSize), r.produced >= rawSize, r.going else { return data.count }
+        return r.consumed
+    }
+
+    /// Inflates the zlib stream `data` until it has yielded `limit` bytes, ends, runs out
+    /// of input or fails. The output is dropped 64 KB at a time, so memory stays flat
+    /// whatever the stream claims to hold.
+    ///
+    /// - Returns: the bytes produced (at most `limit`), the bytes of `data` consumed, and
+    ///   whether the stream could go on; nil when zlib cannot start.
+    static func inflate(_ data: ArraySlice<UInt8>, upTo limit: Int) -> (produced: Int, consumed: Int, going: Bool)? {
         var stream = z_stream()
-        guard sweep_inflate_init(&stream) == Z_OK else { return data.count }
+        guard sweep_inflate_init(&stream) == Z_OK else { return nil }
         defer { inflateEnd(&stream) }
         var sink = [UInt8](repeating: 0, count: 64 << 10)
-        var total = 0
+        var produced = 0
         var status = Z_OK
-        var consumed = data.count
+        var consumed = 0
         data.withUnsafeBufferPointer { input in
             stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
             stream.avail_in = uInt(input.count)
-            while status == Z_OK && total < rawSize && stream.avail_in > 0 {
+            while status == Z_OK && produced < limit && stream.avail_in > 0 {
                 sink.withUnsafeMutableBufferPointer { buf in
+                    let room = min(buf.count, limit - produced)
                     stream.next_out = buf.baseAddress
-                    stream.avail_out = uInt(min(buf.count, rawSize - total))
-                    status = inflate(&stream, Z_NO_FLUSH)
-                    total += min(buf.count, rawSize - total) - Int(stream.avail_out)
+                    stream.avail_out = uInt(room)
+                    status = CZlib.inflate(&stream, Z_NO_FLUSH)
+                    produced += room - Int(stream.avail_out)
                 }
             }
-            if total >= rawSize && status == Z_OK { consumed = input.count - Int(stream.avail_in) }
+            consumed = input.count - Int(stream.avail_in)
         }
-        return consumed
+        return (produced, consumed, status == Z_OK)
     }
 
     /// A chunk with its length and CRC.
@@ -138,31 +150,12 @@ public enum PNGChunks {
 
     /// Inflates an `iCCP` body (name, 0, method, zlib data) only as far as the cap allows.
     static func checkProfile(_ body: ArraySlice<UInt8>, name: String) throws {
-        guard let nul = body.firstIndex(of: 0), nul + 2 <= body.endIndex else { return }
-        let data = Array(body[(nul + 2)...])
-        var stream = z_stream()
-        guard sweep_inflate_init(&stream) == Z_OK else { return }
-        defer { inflateEnd(&stream) }
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        var total = 0
-        var status = Z_OK
-        data.withUnsafeBufferPointer { input in
-            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-            stream.avail_in = uInt(input.count)
-            while status == Z_OK && total <= maxProfileBytes {
-                chunk.withUnsafeMutableBufferPointer { buf in
-                    stream.next_out = buf.baseAddress
-                    stream.avail_out = uInt(buf.count)
-                    status = inflate(&stream, Z_NO_FLUSH)
-                    total += buf.count - Int(stream.avail_out)
-                }
-            }
-        }
-        if total > maxProfileBytes {
-            throw SweepError(
-                .dataError, "the PNG's colour profile inflates to more than \(maxProfileBytes >> 20) MB",
-                subject: name, fix: "re-export it with a standard profile (sRGB or Display P3)")
-        }
+        guard let nul = body.firstIndex(of: 0), nul + 2 <= body.endIndex,
+            let r = inflate(body[(nul + 2)...], upTo: maxProfileBytes + 1), r.produced > maxProfileBytes
+        else { return }
+        throw SweepError(
+            .dataError, "the PNG's colour profile inflates to more than \(maxProfileBytes >> 20) MB",
+            subject: name, fix: "re-export it with a standard profile (sRGB or Display P3)")
     }
 
     /// The orientation tag (0x0112) of an EXIF block in TIFF layout, if present and valid.

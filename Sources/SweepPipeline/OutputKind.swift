@@ -15,6 +15,11 @@ public enum OutputKind: Sendable, Equatable {
     /// An interactive page (see ``HTMLExport``).
     case html
 
+    /// One still image, not an animation.
+    public var isStill: Bool {
+        if case .still = self { true } else { false }
+    }
+
     /// Infers the kind from `path`'s extension (and `%d` pattern for sequences).
     ///
     /// - Throws: `.usage` for an extension sweep does not write.

@@ -37,7 +37,7 @@ public enum Renderer {
             spec.fps = GIFTiming.maxFPS
         }
         var result: RenderResult
-        if let cap = spec.maxBytes, !isDevice(path) {
+        if let cap = spec.maxBytes, !AtomicOutput.writesDirectly(to: path) {
             result = try SizeCap(bytes: cap).render(spec, kind: kind, to: path, progress: progress)
         } else {
             result = try renderOnce(spec, kind: kind, to: path, progress: progress)
@@ -60,12 +60,6 @@ public enum Renderer {
         if spec.width == nil && spec.height == nil && spec.defaultLongSide == nil {
             spec.defaultLongSide = defaultLongSide(for: kind)
         }
-    }
-
-    /// A device or a pipe: written directly, so a size cap cannot try and retry.
-    static func isDevice(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
     }
 
     /// Refuses an output that is one of the input files (by device and inode, so another
@@ -140,8 +134,9 @@ public enum Renderer {
         let start = Date()
         var spec = spec
         var notes: [String] = []
+        let still = kind.isStill
         // A still takes one frame; everything else its whole timeline, checked before it is sampled.
-        if case .still = kind {
+        if still {
             try RenderLimits.check(spec, expandLoops: false, frames: false)
         } else {
             try RenderLimits.check(spec, expandLoops: true)
@@ -157,18 +152,13 @@ public enum Renderer {
         notes += source.notes + source.overlay.notes
         let anim = spec.animation
         let states: [FrameState<Adjustments>]
-        switch kind {
-        case .still:
+        if still {
             let s0 = anim.state(at: 0)
             states = [FrameState(position: position ?? 0.5, before: s0.before, after: s0.after)]
-        case .gif:
+        } else {
             // A GIF plays its loops itself: one pass is enough.
             states = anim.states(
-                frames: anim.frameCount(fps: spec.fps, expandLoops: false), fps: spec.fps,
-                reduceMotion: spec.reduceMotion)
-        case .video, .pngSequence, .html:
-            states = anim.states(
-                frames: anim.frameCount(fps: spec.fps, expandLoops: true), fps: spec.fps,
+                frames: anim.frameCount(fps: spec.fps, expandLoops: kind != .gif), fps: spec.fps,
                 reduceMotion: spec.reduceMotion)
         }
         if source.sidesIdentical, states.allSatisfy({ $0.before == $0.after }) {
@@ -181,15 +171,13 @@ public enum Renderer {
 
         func finish<Sink: FrameSink & ~Copyable>(_ sink: consuming Sink) throws -> RenderResult {
             try sink.write(plan, observer: observer)
-            if case .still = kind {
-            } else if let warning = try observer.flashWarning(refuse: spec.refuseFlashes, output: path) {
+            if !still, let warning = try observer.flashWarning(refuse: spec.refuseFlashes, output: path) {
                 notes.append(warning)
             }
-            let still = if case .still = kind { true } else { false }
-            let page = if case .html = kind { true } else { false }  // the browser draws the frames
             let result = RenderResult(
                 output: path, format: sink.formatName, bytes: sink.bytes, width: plan.width,
-                height: plan.height, frames: page ? 1 : plan.count, framesWritten: sink.framesWritten,
+                height: plan.height, frames: kind == .html ? 1 : plan.count,  // a page's frames are drawn by the browser
+                framesWritten: sink.framesWritten,
                 fps: still ? 0 : spec.fps, duration: still ? 0 : anim.passDuration,
                 seconds: Date().timeIntervalSince(start), notes: notes)
             try accept(result)
@@ -229,6 +217,4 @@ public enum Renderer {
                     fix: "use .jpg or .webp, or a smaller size")
             })
     }
-
-    static func fileSize(_ path: String) -> Int { FileBytes.size(path) }
 }

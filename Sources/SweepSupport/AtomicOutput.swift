@@ -40,10 +40,7 @@ package struct AtomicOutput: ~Copyable {
                 .cannotCreate, "the output path is a folder", subject: destination,
                 fix: "give a file name such as \(destination)/out.gif")
         }
-        var st = stat()
-        if stat(destination, &st) == 0 && (st.st_mode & S_IFMT) != S_IFREG {
-            // A device or a pipe: there is nothing to replace atomically, and renaming over
-            // it (as root) would destroy it. Write straight to it.
+        if Self.writesDirectly(to: destination) {
             isDirect = true
             temporaryPath = destination
         } else {
@@ -57,6 +54,14 @@ package struct AtomicOutput: ~Copyable {
             temporaryPath = Self.temporaryName(beside: destination)
             TempFileRegistry.shared.add(temporaryPath)
         }
+    }
+
+    /// Whether `path` is a device or a pipe (`/dev/stdout`, `/dev/full`): there is nothing
+    /// to replace atomically, and renaming over it (as root) would destroy it, so it is
+    /// written straight to (and a size cap cannot try and retry).
+    package static func writesDirectly(to path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
     }
 
     /// A fresh hidden name in `path`'s folder, `.NAME.PID.N.tmp`.

@@ -27,22 +27,43 @@ package enum FileBytes {
     /// device): a file from a stranger may be huge or endless (`/dev/zero`), and reading it
     /// whole would exhaust memory before any check ran.
     ///
-    /// - Throws: `.noInput` when it cannot be opened, `.dataError` when it holds more than
-    ///   `limit` bytes, `.ioError` when reading fails part-way; errors name `reportAs`.
-    package static func read(_ path: String, limit: Int, reportAs: String? = nil) throws -> [UInt8] {
+    /// - Parameter regularFileOnly: refuse devices, pipes and sockets before reading (an
+    ///   image must be a file; a FIFO is opened without waiting for a writer).
+    /// - Throws: `.noInput` naming the cause when it cannot be opened (missing, a file used
+    ///   as a folder, a loop of symbolic links, no permission), is a folder, or is not a
+    ///   regular file when one is required; `.dataError` when it holds more than `limit`
+    ///   bytes; `.ioError` when reading fails part-way. Errors name `reportAs`.
+    package static func read(_ path: String, limit: Int, reportAs: String? = nil, regularFileOnly: Bool = false) throws
+        -> [UInt8]
+    {
         let name = reportAs ?? path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (regularFileOnly ? O_NONBLOCK : 0))
+        guard fd >= 0 else { throw openFailure(errno, name) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
             throw SweepError(
                 .noInput, "cannot read the file (\(String(cString: strerror(errno))))", subject: name,
                 fix: "check the path and its permissions")
         }
-        defer { close(fd) }
-        var info = stat()
-        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+        let type = info.st_mode & S_IFMT
+        if type == S_IFDIR {
             throw SweepError(.noInput, "is a folder, not a file", subject: name, fix: "give a file")
         }
+        if regularFileOnly && type != S_IFREG {
+            throw SweepError(
+                .noInput, "is not a regular file (a device, pipe or socket)", subject: name,
+                fix: "save it to a file first")
+        }
+        let tooBig = SweepError(
+            .dataError, "the file is larger than \(limit) bytes, the most sweep reads here", subject: name,
+            fix: "split it or use a smaller file")
         var bytes: [UInt8] = []
+        if type == S_IFREG {
+            // A regular file says its size: refuse it unread, and read it into one buffer.
+            guard Int(info.st_size) <= limit else { throw tooBig }
+            bytes.reserveCapacity(Int(info.st_size))
+        }
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
@@ -53,14 +74,25 @@ package enum FileBytes {
                     .ioError, "reading failed (\(String(cString: strerror(errno))))", subject: name,
                     fix: "check the file")
             }
-            guard bytes.count + n <= limit else {
-                throw SweepError(
-                    .dataError, "the file is larger than \(limit) bytes, the most sweep reads here", subject: name,
-                    fix: "split it or use a smaller file")
-            }
+            guard bytes.count + n <= limit else { throw tooBig }
             bytes += chunk[0..<n]
         }
         return bytes
+    }
+
+    /// Why `open` failed, in words (a bare `strerror` once told a user "No such file" for a
+    /// symbolic-link loop).
+    static func openFailure(_ e: Int32, _ name: String) -> SweepError {
+        let (what, fix): (String, String) =
+            switch e {
+            case ENOENT: ("no such file", "check the path")
+            case ENOTDIR: ("a folder on the path is a file", "check the path")
+            case ELOOP: ("the path has a loop of symbolic links", "fix the links or give the file itself")
+            case EACCES, EPERM: ("permission denied (the file or a folder on its path)", "check the permissions")
+            case ENAMETOOLONG: ("the path is too long", "use a shorter path")
+            default: ("cannot open the file (\(String(cString: strerror(e))))", "check the path and permissions")
+            }
+        return SweepError(.noInput, what, subject: name, fix: fix)
     }
 
     /// The size of the file at `path` in bytes, 0 when there is none (a device reports 0 too).

@@ -17,14 +17,6 @@ private func decodeError(_ bytes: [UInt8], maxPixels: Int = ImageDecoder.default
     } catch { return SweepError(.internalError, "\(error)") }
 }
 
-/// A PNG chunk with its length and CRC.
-private func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
-    let typed = Array(type.utf8) + body
-    let crc = PNGChunks.crc32(typed[...])
-    func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
-    return be(UInt32(body.count)) + typed + be(crc)
-}
-
 /// `png` with `extra` chunks inserted right after its image header.
 private func inserting(_ extra: [UInt8], into png: [UInt8]) -> [UInt8] { Array(png[..<33]) + extra + Array(png[33...]) }
 
@@ -94,12 +86,12 @@ struct DecoderHardeningTests {
     func ancillaryBombs() throws {
         let png = try smallPNG()
         let profile = Array("bomb".utf8) + [0, 0] + zeros(inflatingTo: 64 << 20)
-        let e = try #require(decodeError(inserting(chunk("iCCP", profile), into: png)))
+        let e = try #require(decodeError(inserting(PNGChunks.chunk("iCCP", profile), into: png)))
         #expect(e.code == .dataError && e.message.contains("colour profile"))
         // 256 MB of compressed text in each of zTXt and iTXt: dropped unread, the picture decodes.
         let text = zeros(inflatingTo: 256 << 20)
-        let ztxt = chunk("zTXt", Array("Comment".utf8) + [0, 0] + text)
-        let itxt = chunk("iTXt", Array("Comment".utf8) + [0, 1, 0, 0, 0] + text)
+        let ztxt = PNGChunks.chunk("zTXt", Array("Comment".utf8) + [0, 0] + text)
+        let itxt = PNGChunks.chunk("iTXt", Array("Comment".utf8) + [0, 1, 0, 0, 0] + text)
         let decoded = try ImageDecoder.decode(bytes: inserting(ztxt + itxt, into: png), name: "text")
         #expect(decoded == (try ImageDecoder.decode(bytes: png, name: "plain")))
     }
@@ -109,7 +101,7 @@ struct DecoderHardeningTests {
         let png = try smallPNG(4, 2)
         // Big-endian TIFF: header, IFD at 8 with one entry (0x0112, SHORT, count 1, value).
         let exif: [UInt8] = [0x4D, 0x4D, 0, 0x2A, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, UInt8(tag), 0, 0, 0, 0, 0, 0]
-        let image = try ImageDecoder.decode(bytes: inserting(chunk("eXIf", exif), into: png), name: "exif")
+        let image = try ImageDecoder.decode(bytes: inserting(PNGChunks.chunk("eXIf", exif), into: png), name: "exif")
         #expect(image.width == width && image.height == height)
         let upright = try ImageDecoder.decode(bytes: png, name: "plain")
         #expect(image == Orientation.upright(upright, tag: tag))
@@ -178,7 +170,9 @@ struct DecoderHardeningTests {
         feed([], Z_FINISH)
         deflateEnd(&stream)
         let header: [UInt8] = [0, 0, 0, UInt8(w), 0, 0, 0, UInt8(h), 8, 2, 0, 0, 0]
-        let bomb = PNGChunks.signature + chunk("IHDR", header) + chunk("IDAT", Array(out[..<produced])) + chunk("IEND", [])
+        let bomb =
+            PNGChunks.signature + PNGChunks.chunk("IHDR", header) + PNGChunks.chunk("IDAT", Array(out[..<produced]))
+            + PNGChunks.chunk("IEND", [])
         let checked = try PNGChunks.sanitize(bomb, name: "bomb")
         #expect(checked.bytes.count < bomb.count / 10, "\(checked.bytes.count) of \(bomb.count) bytes kept")
         let image = try ImageDecoder.decode(bytes: bomb, name: "bomb")

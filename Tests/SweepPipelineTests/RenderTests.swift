@@ -194,7 +194,7 @@ struct GIFOutputTests {
         let path = tempPath("capped.gif")
         let capped = try Renderer.render(spec, to: path)
         #expect(capped.bytes <= spec.maxBytes!)
-        #expect(Renderer.fileSize(path) == capped.bytes)
+        #expect(FileBytes.size(path) == capped.bytes)
         #expect(capped.notes.contains { $0.contains("to fit under") })
         // A cap that cannot be met: an error, and no file.
         spec.maxBytes = 1500
