@@ -178,10 +178,11 @@ package struct RenderOptions: Sendable {
     package mutating func resolveLooks(_ library: PresetLibrary) throws {
         if let format {
             let f = try library.format(format)
-            let kept = Set(
-                ["size", "fps", "codec", "max-bytes"].filter(given.contains).compactMap { flag in
-                    OptionNames.flags.first { $0.value == "--" + flag }?.key
-                })
+            // What was given on the command line wins over the format.
+            let settings: [(option: String, field: SweepError.Field)] = [
+                ("size", .size), ("fps", .fps), ("codec", .codec), ("max-bytes", .maxBytes),
+            ]
+            let kept = Set(settings.filter { given.contains($0.option) }.map(\.field))
             f.apply(to: &spec, keeping: kept)
             if !given.contains("duration"), let d = f.duration {
                 // The format's duration is the whole pass: the sweep fills what the holds leave.
