@@ -32,4 +32,9 @@ static const int sweep_sws_cs_itu709 = SWS_CS_ITU709;
 static const int sweep_sws_cs_itu601 = SWS_CS_ITU601;
 static const int sweep_avio_flag_write = AVIO_FLAG_WRITE;
 static const int sweep_avio_flag_read = AVIO_FLAG_READ;
+/// AVERROR_INVALIDDATA is built by a tag macro.
+static inline int sweep_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
+/// Seek flags and the time base of container-wide times are macros.
+static const int sweep_avseek_flag_backward = AVSEEK_FLAG_BACKWARD;
+static const int64_t sweep_av_time_base = AV_TIME_BASE;
 #endif

@@ -65,6 +65,7 @@ package struct RenderOptions: Sendable {
         .init("codec", short: "c"), .init("bitrate"), .init("codec-opt"),
         .init("format", short: "f"), .init("poster", value: false),
         .init("retina", value: false), .init("fragment", value: false), .init("page-images"), .init("poster-url"),
+        .init("start"), .init("end"), .init("audio"), .init("first-frame", value: false),
     ]
 
     /// Interprets split arguments.
@@ -156,6 +157,19 @@ package struct RenderOptions: Sendable {
             o.spec.videoOptions.append(("b", String(try ValueParser.bytes(v, option: "--bitrate", minimum: 1000))))
         }
         o.spec.codec = r.value("codec")
+        // Video inputs.
+        if let v = r.value("start") { o.spec.clip.start = try ValueParser.seconds(v, option: "--start") }
+        if let v = r.value("end") { o.spec.clip.end = try ValueParser.seconds(v, option: "--end") }
+        if let end = o.spec.clip.end, end <= o.spec.clip.start {
+            throw SweepError(
+                .usage, "the end (\(end) s) is not after the start (\(o.spec.clip.start) s)", subject: "--end",
+                fix: "give an end after the start")
+        }
+        if let v = r.value("audio") { o.spec.clip.audio = try ValueParser.choice(v, option: "--audio", as: ClipOptions.Audio.self) }
+        o.spec.clip.firstFrame = r.flag("first-frame")
+        o.spec.clip.followClipRate = r.value("fps") == nil
+        o.spec.clip.length = r.value("duration").map { _ in duration }
+        o.spec.clip.loopAnimation = r.value("loop") != nil
         // The interactive page (.html).
         o.spec.html.retina = r.flag("retina")
         o.spec.html.fragment = r.flag("fragment")

@@ -6,6 +6,27 @@ import SweepTimeline
 
 /// Parses and range-checks option values; every error names the option and the range.
 enum ValueParser {
+    /// A time in a clip: seconds (`12.5`), or `M:SS(.s)` / `H:MM:SS(.s)`.
+    static func seconds(_ s: String, option: String) throws -> Double {
+        let parts = s.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count) else {
+            throw SweepError(.usage, "'\(s)' is not a time", subject: option, fix: "give seconds (12.5) or minutes:seconds (1:02.5)")
+        }
+        var total = 0.0
+        for (i, part) in parts.enumerated() {
+            let last = i == parts.count - 1
+            let v = try double(String(part), option: option, range: 0...(last ? 86_400 : 1_440))
+            guard last || v == v.rounded() else {
+                throw SweepError(.usage, "'\(s)' is not a time", subject: option, fix: "give seconds (12.5) or minutes:seconds (1:02.5)")
+            }
+            total = total * 60 + v
+        }
+        guard total <= 86_400 else {
+            throw SweepError(.usage, "'\(s)' is beyond a day", subject: option, fix: "give a time within the clip")
+        }
+        return total
+    }
+
     static func double(_ s: String, option: String, range: ClosedRange<Double>) throws -> Double {
         guard let v = Double(s), v.isFinite else {
             throw SweepError(.usage, "'\(s)' is not a number", subject: option, fix: "give a number in \(fmt(range))")

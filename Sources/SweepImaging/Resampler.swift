@@ -12,30 +12,10 @@ public enum Resampler {
         mode: FitMode = .fill, background: RGBA8 = .black
     ) -> RGBAImage {
         if image.width == width && image.height == height { return image }
-        let sw = Double(image.width), sh = Double(image.height)
-        let ow = Double(width), oh = Double(height)
-        switch mode {
-        case .stretch:
-            return resample(
-                image, srcRect: (0, 0, sw, sh), into: RGBAImage(width: width, height: height, fill: background),
-                dstRect: (0, 0, width, height))
-        case .fill:
-            let s = max(ow / sw, oh / sh)
-            let cw = ow / s, ch = oh / s
-            return resample(
-                image, srcRect: ((sw - cw) / 2, (sh - ch) / 2, cw, ch),
-                into: RGBAImage(width: width, height: height, fill: background),
-                dstRect: (0, 0, width, height))
-        case .fit:
-            let s = min(ow / sw, oh / sh)
-            let dw = max(1, min(width, Int((sw * s).rounded())))
-            let dh = max(1, min(height, Int((sh * s).rounded())))
-            let dx = (width - dw) / 2, dy = (height - dh) / 2
-            return resample(
-                image, srcRect: (0, 0, sw, sh),
-                into: RGBAImage(width: width, height: height, fill: background),
-                dstRect: (dx, dy, dw, dh))
-        }
+        let place = FitPlacement(sourceWidth: image.width, sourceHeight: image.height, width: width, height: height, mode: mode)
+        return resample(
+            image, srcRect: place.source, into: RGBAImage(width: width, height: height, fill: background),
+            dstRect: place.destination)
     }
 
     /// Filter taps for one axis: for each output index, a first source index and weights.

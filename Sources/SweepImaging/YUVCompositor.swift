@@ -31,6 +31,12 @@ public final class YUVCompositor: Sendable {
 
     /// Renders the frame at split position `p` into `frame`.
     public func render(position p: Double, into frame: inout YUVImage) {
+        render(position: p, before: before, after: after, into: &frame)
+    }
+
+    /// Renders the frame at split position `p` from sides given for this frame alone (video
+    /// inputs), at the overlay's size.
+    public func render(position p: Double, before: YUVImage, after: YUVImage, into frame: inout YUVImage) {
         let w = frame.width, h = frame.height
         let layout = overlay.layout(position: p)
         let first = layout.beforeFirst ? before : after, second = layout.beforeFirst ? after : before

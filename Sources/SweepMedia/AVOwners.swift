@@ -45,13 +45,14 @@ package struct ScalerHandle: ~Copyable {
     /// Makes a `width × height` converter from `source` to `destination` (bicubic, accurate rounding).
     ///
     /// - Throws: `kind` when swscale cannot convert between the two formats.
+    /// `outputWidth × outputHeight`, when given, scales as it converts.
     package init(
         width: Int, height: Int, from source: AVPixelFormat, to destination: AVPixelFormat, subject: String,
-        kind: SweepError.Code = .internalError, fix: String? = nil
+        kind: SweepError.Code = .internalError, fix: String? = nil, outputWidth: Int? = nil, outputHeight: Int? = nil
     ) throws {
         guard
             let p = sws_getContext(
-                Int32(width), Int32(height), source, Int32(width), Int32(height), destination,
+                Int32(width), Int32(height), source, Int32(outputWidth ?? width), Int32(outputHeight ?? height), destination,
                 sweep_sws_bicubic | sweep_sws_accurate, nil, nil, nil)
         else {
             throw SweepError(kind, "cannot set up colour conversion", subject: subject, fix: fix)
@@ -65,10 +66,15 @@ package struct ScalerHandle: ~Copyable {
     ///
     /// swscale defaults to BT.601 limited range; callers say what the stream is tagged with.
     package func setColorspace(_ matrix: Int32, sourceFullRange: Bool, destinationFullRange: Bool) throws {
-        let table = sws_getCoefficients(matrix)
+        try setColorspace(source: matrix, sourceFullRange: sourceFullRange, destination: matrix, destinationFullRange: destinationFullRange)
+    }
+
+    /// The same with one matrix for the source's Y′CbCr and another for the destination's
+    /// (a BT.601 clip converted for a BT.709 video).
+    package func setColorspace(source: Int32, sourceFullRange: Bool, destination: Int32, destinationFullRange: Bool) throws {
         // Returns -1 (not an AVERROR) when the pair of formats takes no matrix.
         let r = sws_setColorspaceDetails(
-            ptr, table, sourceFullRange ? 1 : 0, table, destinationFullRange ? 1 : 0,
+            ptr, sws_getCoefficients(source), sourceFullRange ? 1 : 0, sws_getCoefficients(destination), destinationFullRange ? 1 : 0,
             0, 1 << 16, 1 << 16)
         if r < 0 { throw SweepError(.internalError, "cannot set the colour matrix", subject: subject) }
     }
@@ -198,10 +204,11 @@ package struct InputFormatContext: ~Copyable {
     package init(
         url: String?, prepared: UnsafeMutablePointer<AVFormatContext>? = nil,
         format: UnsafePointer<AVInputFormat>? = nil, what: String, subject: String,
-        kind: SweepError.Code = .dataError, fix: String? = nil
+        kind: SweepError.Code = .dataError, fix: String? = nil, options: [(String, String)] = []
     ) throws {
         var ctx = prepared
-        try FFmpegCall.check(avformat_open_input(&ctx, url, format, nil), what, subject: subject, kind: kind, fix: fix)
+        var opts = try DictionaryHandle(options)
+        try FFmpegCall.check(avformat_open_input(&ctx, url, format, &opts.ptr), what, subject: subject, kind: kind, fix: fix)
         guard let ctx else { throw SweepError(kind, what, subject: subject, fix: fix) }
         ptr = ctx
     }

@@ -8,41 +8,47 @@ enum FramePump {
     /// waits for the worker before it reads that slot.
     final class Slot<Frame>: @unchecked Sendable {
         var frame: Frame
+        /// What rendering this frame threw (a video input damaged part-way), rethrown in order.
+        var failure: (any Error)?
         init(_ frame: Frame) { self.frame = frame }
     }
 
     /// The render closure, carried to the worker queue; it runs on one thread at a time.
     final class Renderer<Frame>: @unchecked Sendable {
-        let render: (Int, inout Frame) -> Void
-        init(_ render: @escaping (Int, inout Frame) -> Void) { self.render = render }
+        let render: (Int, inout Frame) throws -> Void
+        init(_ render: @escaping (Int, inout Frame) throws -> Void) { self.render = render }
+        func run(_ i: Int, into slot: Slot<Frame>) {
+            do { try render(i, &slot.frame) } catch { slot.failure = error }
+        }
     }
 
     /// Calls `consume(i, frame)` for i in 0..<count, in order, with frames from `render`.
     static func run<Frame>(
-        count: Int, make: () -> Frame, render: @escaping (Int, inout Frame) -> Void,
+        count: Int, make: () -> Frame, render: @escaping (Int, inout Frame) throws -> Void,
         consume: (Int, Frame) throws -> Void
-    ) rethrows {
+    ) throws {
         guard count > 0 else { return }
         let slots = [Slot(make()), Slot(make())]
         let renderer = Renderer(render)
-        renderer.render(0, &slots[0].frame)
+        renderer.run(0, into: slots[0])
         let queue = DispatchQueue(label: "sweep.render")
         for i in 0..<count {
             let group = DispatchGroup()
             if i + 1 < count {
                 let next = slots[(i + 1) & 1]
-                queue.async(group: group) { renderer.render(i + 1, &next.frame) }
+                queue.async(group: group) { renderer.run(i + 1, into: next) }
             }
             defer { group.wait() }
+            if let failure = slots[i & 1].failure { throw failure }
             try consume(i, slots[i & 1].frame)
         }
     }
 
     /// RGBA frames of one size.
     static func run(
-        count: Int, width: Int, height: Int, render: @escaping (Int, inout RGBAImage) -> Void,
+        count: Int, width: Int, height: Int, render: @escaping (Int, inout RGBAImage) throws -> Void,
         consume: (Int, RGBAImage) throws -> Void
-    ) rethrows {
+    ) throws {
         try run(count: count, make: { RGBAImage(width: width, height: height) }, render: render, consume: consume)
     }
 }

@@ -22,26 +22,39 @@ public final class FrameSource {
     public let notes: [String]
     /// A fill that crops more than this share of an image says so.
     static let cropNoteThreshold = 0.4
-    let beforeBase: RGBAImage
-    let afterBase: RGBAImage
+    private(set) var beforeBase: RGBAImage
+    private(set) var afterBase: RGBAImage
     private var beforeCache: SideCache
     private var afterCache: SideCache
     private var scratch: RGBAImage
+    /// The sides played from videos; one object when both sides play one clip.
+    let beforeClip: ClipSide?
+    let afterClip: ClipSide?
+    /// The clip frame each side's base shows (see ``ClipSide/shown``).
+    private var beforeShown = 0, afterShown = 0
+    /// The before clip's frame rate, else the after clip's; `nil` when both sides are stills.
+    public let clipRate: Double?
+    /// Seconds the shorter clip lasts from the start; `nil` when both sides are stills.
+    public let clipDuration: Double?
 
     /// The two sides show the same pixels (the same photo, or one photo without a look).
-    public var sidesIdentical: Bool { beforeBase.pixels == afterBase.pixels }
+    public var sidesIdentical: Bool {
+        if beforeClip != nil || afterClip != nil { return beforeClip === afterClip }
+        return beforeBase.pixels == afterBase.pixels
+    }
 
     /// Decodes and prepares both sides at the output size.
     public init(spec: RenderSpec) throws {
         let bg = spec.style.background
         // The two sides decode on both cores at once (each decoder is single-threaded).
         let sources = [spec.before, spec.after ?? spec.before]
-        let loaded = LoadSlots(count: spec.after == nil ? 1 : 2)
+        let loaded = LoadSlots<LoadedSide>(count: spec.after == nil ? 1 : 2)
         DispatchQueue.concurrentPerform(iterations: loaded.count) { i in
-            loaded.set(i, Result { try Self.load(sources[i], background: bg, maxPixels: spec.maxPixels) })
+            loaded.set(i, Result { try LoadedSide.open(sources[i], clip: spec.clip, background: bg, maxPixels: spec.maxPixels) })
         }
-        let before = try loaded.get(0)
-        let after = loaded.count == 2 ? try loaded.get(1) : before
+        let beforeSide = try loaded.get(0)
+        let afterSide = loaded.count == 2 ? try loaded.get(1) : beforeSide
+        let before = beforeSide.size, after = afterSide.size
         // A width alone keeps the before image's aspect ratio (even, for video). No size at
         // all takes the before image's, shrunk to fit `defaultLongSide` when that is set.
         beforeSize = (before.width, before.height)
@@ -70,8 +83,25 @@ public final class FrameSource {
         try Self.validate(width: w, height: h, maxPixels: spec.maxPixels)
         width = w
         height = h
-        beforeBase = Resampler.resize(before, width: w, height: h, mode: spec.fit, background: bg)
-        afterBase = loaded.count == 2 ? Resampler.resize(after, width: w, height: h, mode: spec.fit, background: bg) : beforeBase
+        func side(_ loaded: LoadedSide) throws -> (RGBAImage, ClipSide?) {
+            switch loaded {
+            case let .image(image): return (Resampler.resize(image, width: w, height: h, mode: spec.fit, background: bg), nil)
+            case let .clip(decoder):
+                let clip = ClipSide(
+                    decoder: decoder, start: spec.clip.start, width: w, height: h, fit: spec.fit, background: bg, maxPixels: spec.maxPixels)
+                try clip.advance(to: 0)
+                return (clip.frame, clip)
+            }
+        }
+        (beforeBase, beforeClip) = try side(beforeSide)
+        if loaded.count == 2 {
+            (afterBase, afterClip) = try side(afterSide)
+        } else {
+            (afterBase, afterClip) = (beforeBase, beforeClip)
+        }
+        let clips = [beforeClip, afterClip].compactMap { $0 }
+        clipRate = clips.first?.decoder.frameRate
+        clipDuration = clips.map(\.decoder.duration).min()
         var notes: [String] = []
         var insets = spec.safeInsets
         // Two pictures of one shape are spoken of once.
@@ -116,11 +146,41 @@ public final class FrameSource {
         }
     }
 
-    static func load(_ source: InputSource, background: RGBA8, maxPixels: Int) throws -> RGBAImage {
-        switch source {
-        case let .file(path): return try ImageDecoder.decode(path: path, background: background, maxPixels: maxPixels)
-        case let .image(img): return img
+    /// Shows each clip's frame on screen at clip time `t` (both decode at once when both
+    /// sides play); a side whose picture changed drops the looks it had cached.
+    func advanceClips(to t: Double) throws {
+        let clips = [beforeClip, afterClip === beforeClip ? nil : afterClip].compactMap { $0 }
+        guard !clips.isEmpty else { return }
+        if clips.count == 2 {
+            let results = LoadSlots<Bool>(count: 2)
+            DispatchQueue.concurrentPerform(iterations: 2) { i in results.set(i, Result { try clips[i].advance(to: t) }) }
+            _ = try (results.get(0), results.get(1))
+        } else {
+            try clips[0].advance(to: t)
         }
+        if let c = beforeClip, c.shown != beforeShown {
+            beforeShown = c.shown
+            beforeBase = c.frame
+            beforeCache = SideCache(base: beforeBase)
+        }
+        if let c = afterClip, c.shown != afterShown {
+            afterShown = c.shown
+            afterBase = c.frame
+            afterCache = SideCache(base: afterBase)
+        }
+    }
+
+    /// Plays the clips from the start again (after frames were sampled ahead).
+    func rewindClips() throws {
+        try beforeClip?.rewind()
+        if afterClip !== beforeClip { try afterClip?.rewind() }
+        try advanceClips(to: 0)
+    }
+
+    /// Renders the frame for `state` with the clips at `clipTime` (nil: as they are).
+    func render(_ state: FrameState<Adjustments>, clipTime: Double?, into frame: inout RGBAImage) throws {
+        if let clipTime { try advanceClips(to: clipTime) }
+        render(state, into: &frame)
     }
 
     /// Renders the frame for `state` into `frame` (which must have the output size).

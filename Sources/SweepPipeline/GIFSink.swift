@@ -16,9 +16,10 @@ struct GIFSink: FrameSink, ~Copyable {
     init(spec: RenderSpec, plan: FramePlan, destination: String) throws {
         let output = try AtomicOutput(destination: destination)
         let count = plan.count
-        let samples = stride(from: 0, to: count, by: max(1, count / 12)).map {
-            (image: plan.source.render(plan.states[$0]), weight: 1.0)
+        let samples = try stride(from: 0, to: count, by: max(1, count / 12)).map {
+            (image: try plan.sample($0), weight: 1.0)
         }
+        try plan.rewind()
         let style = spec.style
         var reserved: [RGBA8] = []
         if style.showHandle { reserved += [style.dividerColor, style.knobColor] }

@@ -1,12 +1,10 @@
-import SweepImaging
-
 /// Results of the parallel decode, one box per side.
 /// Safe: each iteration writes only its own box, and reads happen after the join.
-final class LoadSlots: @unchecked Sendable {
-    final class Box: @unchecked Sendable { var result: Result<RGBAImage, any Error>? }
+final class LoadSlots<Value>: @unchecked Sendable {
+    final class Box: @unchecked Sendable { var result: Result<Value, any Error>? }
     let count: Int
     private let boxes: [Box]
     init(count: Int) { self.count = count; boxes = (0..<count).map { _ in Box() } }
-    func set(_ i: Int, _ r: Result<RGBAImage, any Error>) { boxes[i].result = r }
-    func get(_ i: Int) throws -> RGBAImage { try boxes[i].result!.get() }
+    func set(_ i: Int, _ r: Result<Value, any Error>) { boxes[i].result = r }
+    func get(_ i: Int) throws -> Value { try boxes[i].result!.get() }
 }

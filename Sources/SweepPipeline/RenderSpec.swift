@@ -39,6 +39,8 @@ public struct RenderSpec: Sendable {
     public var codec: String?
     /// Video options: encoder settings that override the codec's defaults.
     public var videoOptions: [(String, String)] = []
+    /// How video inputs play: trimming, length, frame rate, sound.
+    public var clip = ClipOptions()
     /// Interactive page options (`.html` output).
     public var html = HTMLExport.Options()
 

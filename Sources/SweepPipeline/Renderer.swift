@@ -151,10 +151,27 @@ public enum Renderer {
         if let note = fittedNote(spec, source) { notes.append(note) }
         notes += source.notes + source.overlay.notes
         let anim = spec.animation
-        let states: [FrameState<Adjustments>]
+        var states: [FrameState<Adjustments>]
+        var clipTimes: [Double]?
+        var length = anim.passDuration
         if still {
             let s0 = anim.state(at: 0)
             states = [FrameState(position: position ?? 0.5, before: s0.before, after: s0.after)]
+            if source.clipDuration != nil { clipTimes = [0] }
+        } else if let available = source.clipDuration, let rate = source.clipRate {
+            if kind == .html {
+                throw SweepError(
+                    .usage, "an interactive page compares two pictures, not videos", subject: path,
+                    fix: "render a video or GIF, or give the page a still of each clip")
+            }
+            let timeline = try ClipTimeline(
+                animation: anim, clip: spec.clip, available: available, clipRate: rate, fps: spec.fps,
+                maxFPS: kind == .gif ? GIFTiming.maxFPS : 240, reduceMotion: spec.reduceMotion)
+            spec.fps = timeline.fps
+            states = timeline.states
+            clipTimes = timeline.clipTimes
+            length = timeline.length
+            notes += timeline.notes
         } else {
             // A GIF plays its loops itself: one pass is enough.
             states = anim.states(
@@ -166,7 +183,8 @@ public enum Renderer {
                 "before and after are the same picture, so nothing changes as the split moves; give another after image, or a look for one photo"
             )
         }
-        let plan = FramePlan(source: source, states: states, animation: anim, fps: spec.fps, reduceMotion: spec.reduceMotion)
+        var plan = FramePlan(source: source, states: states, animation: anim, fps: spec.fps, reduceMotion: spec.reduceMotion)
+        plan.clipTimes = clipTimes
         let observer = FrameObserver(fps: spec.fps, total: plan.count, progress: progress)
 
         func finish<Sink: FrameSink & ~Copyable>(_ sink: consuming Sink) throws -> RenderResult {
@@ -178,7 +196,7 @@ public enum Renderer {
                 output: path, format: sink.formatName, bytes: sink.bytes, width: plan.width,
                 height: plan.height, frames: kind == .html ? 1 : plan.count,  // a page's frames are drawn by the browser
                 framesWritten: sink.framesWritten,
-                fps: still ? 0 : spec.fps, duration: still ? 0 : anim.passDuration,
+                fps: still ? 0 : spec.fps, duration: still ? 0 : length,
                 seconds: Date().timeIntervalSince(start), notes: notes)
             try accept(result)
             try sink.commit()

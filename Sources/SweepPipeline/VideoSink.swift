@@ -29,7 +29,9 @@ struct VideoSink: FrameSink, ~Copyable {
     mutating func write(_ plan: FramePlan, observer: FrameObserver) throws {
         let writer = writer
         let (w, h) = (plan.width, plan.height)
-        if writer.acceptsYUV420 && plan.onlySplitMoves {
+        if writer.acceptsYUV420 && plan.onlySplitMoves, plan.clipTimes != nil {
+            try writeClipsInYUV(plan, observer: observer)
+        } else if writer.acceptsYUV420 && plan.onlySplitMoves {
             let looks = plan.source.sides(
                 before: plan.animation.before.keyframes[0].value,
                 after: plan.animation.after.keyframes[0].value)
@@ -52,6 +54,33 @@ struct VideoSink: FrameSink, ~Copyable {
         }
         try writer.finish()
         bytes = FileBytes.size(output.temporaryPath)
+    }
+
+    /// Video inputs whose frames need no look and can be scaled straight into the encoder's
+    /// Y′CbCr are composed there; otherwise each frame goes through RGBA.
+    private func writeClipsInYUV(_ plan: FramePlan, observer: FrameObserver) throws {
+        let writer = writer
+        let (w, h) = (plan.width, plan.height)
+        let source = plan.source, times = plan.clipTimes!, states = plan.states
+        let looks = (plan.animation.before.keyframes[0].value, plan.animation.after.keyframes[0].value)
+        guard let direct = source.yuvSides(before: looks.0, after: looks.1, writer: writer) else {
+            try FramePump.run(count: plan.count, width: w, height: h, render: plan.render) { _, frame in
+                try writer.add(frame)
+                observer.saw(frame, done: writer.framesWritten)
+            }
+            return
+        }
+        let yuv = YUVCompositor(before: direct.stillBefore, after: direct.stillAfter, overlay: source.overlay)
+        try FramePump.run(
+            count: plan.count, make: { YUVImage(width: w, height: h) },
+            render: { i, frame in
+                let (b, a) = try source.yuvFrames(at: times[i], stills: direct)
+                yuv.render(position: states[i].position, before: b, after: a, into: &frame)
+            }
+        ) { _, frame in
+            try writer.add(frame)
+            observer.saw(frame, done: writer.framesWritten)
+        }
     }
 
     consuming func commit() throws { try output.commit() }

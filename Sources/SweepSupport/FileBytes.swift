@@ -47,14 +47,7 @@ package enum FileBytes {
                 fix: "check the path and its permissions")
         }
         let type = info.st_mode & S_IFMT
-        if type == S_IFDIR {
-            throw SweepError(.noInput, "is a folder, not a file", subject: name, fix: "give a file")
-        }
-        if regularFileOnly && type != S_IFREG {
-            throw SweepError(
-                .noInput, "is not a regular file (a device, pipe or socket)", subject: name,
-                fix: "save it to a file first")
-        }
+        try checkType(type, name: name, regularFileOnly: regularFileOnly)
         let tooBig = SweepError(
             .dataError, "the file is larger than \(limit) bytes, the most sweep reads here", subject: name,
             fix: "split it or use a smaller file")
@@ -78,6 +71,45 @@ package enum FileBytes {
             bytes += chunk[0..<n]
         }
         return bytes
+    }
+
+    /// Refuses a folder, and anything but a regular file when `regularFileOnly`.
+    static func checkType(_ type: mode_t, name: String, regularFileOnly: Bool) throws {
+        if type == S_IFDIR {
+            throw SweepError(.noInput, "is a folder, not a file", subject: name, fix: "give a file")
+        }
+        if regularFileOnly && type != S_IFREG {
+            throw SweepError(
+                .noInput, "is not a regular file (a device, pipe or socket)", subject: name,
+                fix: "save it to a file first")
+        }
+    }
+
+    /// Checks that `path` is a regular file that can be opened for reading, with the same
+    /// errors as ``read(_:limit:reportAs:regularFileOnly:)`` (for readers that open it themselves).
+    package static func checkReadable(_ path: String) throws { _ = try prefix(path, count: 0) }
+
+    /// The first `count` bytes of the regular file at `path` (fewer when it is shorter), with
+    /// the errors of ``checkReadable(_:)``: enough to tell what kind of file it is.
+    package static func prefix(_ path: String, count: Int) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw openFailure(errno, path) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw openFailure(errno, path) }
+        try checkType(info.st_mode & S_IFMT, name: path, regularFileOnly: true)
+        var bytes = [UInt8](repeating: 0, count: count)
+        var got = 0
+        while got < count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + got, count - got) }
+            if n == 0 { break }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw SweepError(.ioError, "reading failed (\(String(cString: strerror(errno))))", subject: path, fix: "check the file")
+            }
+            got += n
+        }
+        return Array(bytes[0..<got])
     }
 
     /// Why `open` failed, in words (a bare `strerror` once told a user "No such file" for a

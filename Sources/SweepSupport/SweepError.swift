@@ -45,6 +45,9 @@ public struct SweepError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let duration = Field("duration")
         public static let crf = Field("crf")
         public static let poster = Field("poster")
+        public static let start = Field("start")
+        public static let end = Field("end")
+        public static let audio = Field("audio")
     }
 
     public let code: Code

@@ -1,0 +1,406 @@
+import CFFmpeg
+import Foundation
+import SweepImaging
+import SweepSupport
+
+/// Plays one video file forward and hands out the frame on screen at a given time, scaled
+/// to an output frame.
+///
+/// Time is the clip's own: 0 is its first frame, whatever the container's start time.
+/// Frames are matched by presentation time, so clips of different rates, or variable rate,
+/// line up. Only the current frame and the next one are held: memory does not grow with
+/// the clip. Frames are converted (matrix, range, bit depth, rotation) to sRGB-ish BT.709
+/// pictures at the output size in one swscale pass per frame.
+public final class VideoDecoder {
+    /// The file, named in errors.
+    public let path: String
+    /// The picture's upright size (rotation metadata applied).
+    public let width: Int
+    public let height: Int
+    /// Frames per second: the stream's average rate (its nominal rate when it has none).
+    public let frameRate: Double
+    /// Seconds from the first frame to the end of the last.
+    public private(set) var duration: Double = 0
+    /// EXIF-style orientation (1, 3, 6 or 8) taken from the stream's display matrix.
+    public let orientation: Int
+    /// The container's name (for messages), e.g. "mov,mp4,m4a,3gp,3g2,mj2".
+    public let container: String
+
+    private let input: InputFormatContext
+    private let decoder: CodecContextHandle
+    private let streamIndex: Int32
+    private let timeBase: Double
+    private var current: FrameHandle
+    private var upcoming: FrameHandle
+    private let packet: PacketHandle
+    /// The first frame's timestamp in stream ticks: the clip's time 0.
+    private var origin: Int64 = 0
+    private var hasCurrent = false
+    private var hasUpcoming = false
+    private var demuxEnded = false
+    private var drained = false
+    /// Changes whenever the frame on screen changes (so callers convert each frame once).
+    public private(set) var frameNumber = -1
+    private var scaler: ScalerHandle?
+    private var scalerKey: [Int] = []
+    private let maxPixels: Int
+
+    /// Containers sweep opens as video (libavformat demuxer names); everything else is refused
+    /// before a demuxer meant for something else (HLS, concat lists, …) could run.
+    static let containers = ["mov", "mp4", "m4a", "3gp", "3g2", "mj2", "matroska", "webm", "avi", "mpegts", "gif", "apng"]
+    /// Decoders sweep lets FFmpeg use for video.
+    static let codecs = [
+        "h264", "hevc", "vp8", "vp9", "av1", "libdav1d", "libaom-av1", "mpeg4", "mpeg2video", "mpeg1video", "mjpeg",
+        "prores", "gif", "apng", "png", "dnxhd", "ffv1", "qtrle", "rawvideo", "theora", "h263", "libvpx", "libvpx-vp9",
+    ]
+
+    /// Opens the video at `path` and decodes its first frame.
+    ///
+    /// - Parameters:
+    ///   - start: seconds into the clip to begin from (its frame on screen then becomes time 0).
+    ///   - maxPixels: the largest picture accepted (a decompression bomb is refused).
+    /// - Throws: `.noInput` (missing, unreadable), `.dataError` (not a video, no video stream,
+    ///   corrupt, HDR), `.unavailable` (a codec this FFmpeg cannot decode, DRM).
+    public init(path: String, start: Double = 0, maxPixels: Int = ImageDecoder.defaultMaxPixels) throws {
+        _ = FFmpegCall.quiet
+        self.path = path
+        self.maxPixels = maxPixels
+        try FileBytes.checkReadable(path)
+        let notVideo = "not a video sweep can read"
+        let fix = "give an MP4, MOV, MKV, WebM, AVI, MPEG-TS, GIF or APNG video, or an image"
+        input = try InputFormatContext(
+            url: path, what: notVideo, subject: path, fix: fix,
+            options: [("protocol_whitelist", "file"), ("format_whitelist", Self.containers.joined(separator: ","))])
+        let ctx = input.ptr
+        ctx.pointee.codec_whitelist = av_strdup(Self.codecs.joined(separator: ","))
+        container = String(cString: ctx.pointee.iformat.pointee.name)
+        // Stream parameters need a look at the first packets; each probing decoder is capped
+        // at the pixel limit like the real one.
+        let streams = Int(ctx.pointee.nb_streams)
+        var probeOptions = [OpaquePointer?](repeating: nil, count: max(1, streams))
+        for i in 0..<streams { av_dict_set(&probeOptions[i], "max_pixels", String(maxPixels), 0) }
+        let probed = avformat_find_stream_info(ctx, &probeOptions)
+        for i in 0..<streams { av_dict_free(&probeOptions[i]) }
+        try FFmpegCall.check(probed, notVideo, subject: path, kind: .dataError, fix: fix)
+        let index = av_find_best_stream(ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+        guard index >= 0, let st = ctx.pointee.streams[Int(index)], let par = st.pointee.codecpar,
+            par.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+        else {
+            throw SweepError(.dataError, "the file has no video stream", subject: path, fix: "give a video or an image")
+        }
+        streamIndex = index
+        if av_stream_get_side_data(st, AV_PKT_DATA_ENCRYPTION_INIT_INFO, nil) != nil {
+            throw SweepError(
+                .unavailable, "the video is encrypted (DRM)", subject: path,
+                fix: "use an unprotected copy of the clip")
+        }
+        let w = Int(par.pointee.width), h = Int(par.pointee.height)
+        if w > 0, h > 0, ImageDecoder.exceeds(w, h, maxPixels) { throw ImageDecoder.overLimit(w, h, maxPixels, name: path) }
+        let trc = par.pointee.color_trc
+        if trc == AVCOL_TRC_SMPTE2084 || trc == AVCOL_TRC_ARIB_STD_B67 {
+            throw SweepError(
+                .dataError, "the video is HDR (\(trc == AVCOL_TRC_SMPTE2084 ? "PQ" : "HLG")), which sweep does not tone-map", subject: path,
+                fix:
+                    "convert it to SDR BT.709 first, e.g. ffmpeg -i IN -vf zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=hable,zscale=t=bt709:m=bt709:r=tv,format=yuv420p OUT.mp4"
+            )
+        }
+        let name = String(cString: avcodec_get_name(par.pointee.codec_id))
+        guard let codec = avcodec_find_decoder(par.pointee.codec_id), Self.codecs.contains(String(cString: codec.pointee.name)) else {
+            throw SweepError(
+                .unavailable, "this FFmpeg cannot decode the video's codec (\(name))", subject: path,
+                fix: "convert the clip to H.264 first, or install an FFmpeg that decodes \(name)")
+        }
+        decoder = try CodecContextHandle(codec: codec)
+        let dec = decoder.ptr
+        try FFmpegCall.check(
+            avcodec_parameters_to_context(dec, par), "cannot copy codec parameters", subject: path, kind: .internalError)
+        dec.pointee.thread_count = 0
+        dec.pointee.max_pixels = Int64(min(maxPixels, Int(Int32.max)))
+        dec.pointee.pkt_timebase = st.pointee.time_base
+        try FFmpegCall.check(
+            avcodec_open2(dec, codec, nil), "cannot open the \(name) decoder", subject: path, kind: .unavailable,
+            fix: "convert the clip to H.264 first")
+        timeBase = av_q2d(st.pointee.time_base)
+        let avg = st.pointee.avg_frame_rate, real = st.pointee.r_frame_rate
+        let rate = avg.num > 0 && avg.den > 0 ? av_q2d(avg) : (real.num > 0 && real.den > 0 ? av_q2d(real) : 25)
+        frameRate = rate.isFinite && rate > 0 && rate <= 1000 ? rate : 25
+        orientation = Self.orientation(st)
+        current = try FrameHandle()
+        upcoming = try FrameHandle()
+        packet = try PacketHandle()
+        // The clip's length: the stream's own, else the container's.
+        let streamDuration = st.pointee.duration != sweep_av_nopts_value() ? Double(st.pointee.duration) * timeBase : nil
+        let formatDuration =
+            ctx.pointee.duration != sweep_av_nopts_value() ? Double(ctx.pointee.duration) / Double(sweep_av_time_base) : nil
+        let codedW = w > 0 ? w : Int(dec.pointee.width), codedH = h > 0 ? h : Int(dec.pointee.height)
+        (width, height) = orientation >= 5 ? (codedH, codedW) : (codedW, codedH)
+        var length = streamDuration ?? formatDuration ?? 0
+        // Seek near `start` (to the key frame before it), then decode up to it.
+        if start > 0 {
+            let target = Int64(start / timeBase) + (st.pointee.start_time != sweep_av_nopts_value() ? st.pointee.start_time : 0)
+            _ = av_seek_frame(ctx, index, target, sweep_avseek_flag_backward)
+            avcodec_flush_buffers(dec)
+        }
+        guard try decodeNext(into: upcoming) else {
+            throw SweepError(.dataError, "the video has no frames it can decode", subject: path, fix: "re-export the clip")
+        }
+        let startPTS = st.pointee.start_time != sweep_av_nopts_value() ? st.pointee.start_time : upcoming.ptr.pointee.best_effort_timestamp
+        let first = upcoming.ptr.pointee.best_effort_timestamp
+        origin = first
+        hasUpcoming = true
+        if start > 0 {
+            // The clip's time 0 becomes `start` after its first frame.
+            let startTicks = Int64((start / timeBase).rounded())
+            origin = min(first, startPTS) + startTicks
+            try advance(to: 0)
+            length -= start
+        } else {
+            length -= Double(first - startPTS) * timeBase
+        }
+        if length <= 0 { length = 1 / frameRate }
+        duration = length
+    }
+
+    /// The orientation tag for the stream's display matrix: the turn a player applies.
+    static func orientation(_ st: UnsafeMutablePointer<AVStream>) -> Int {
+        guard let m = av_stream_get_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, nil) else { return 1 }
+        let angle = m.withMemoryRebound(to: Int32.self, capacity: 9) { -av_display_rotation_get($0) }
+        guard angle.isFinite else { return 1 }
+        switch (Int((angle / 90).rounded()) % 4 + 4) % 4 {
+        case 1: return 6  // 90° clockwise
+        case 2: return 3
+        case 3: return 8  // 90° counter-clockwise
+        default: return 1
+        }
+    }
+
+    /// The clip's time of a decoded frame.
+    private func seconds(_ f: UnsafeMutablePointer<AVFrame>) -> Double {
+        Double(f.pointee.best_effort_timestamp - origin) * timeBase
+    }
+
+    /// Makes the frame on screen at `t` (clip seconds) current; past the end the last frame stays.
+    ///
+    /// - Returns: whether the frame on screen changed.
+    @discardableResult
+    public func advance(to t: Double) throws -> Bool {
+        var changed = false
+        // A frame is on screen from its timestamp on; a hair of slack absorbs rounding in
+        // time bases such as 1/30 000.
+        while hasUpcoming, !hasCurrent || seconds(upcoming.ptr) <= t + 1e-4 {
+            swap(&current, &upcoming)
+            hasCurrent = true
+            changed = true
+            frameNumber += 1
+            hasUpcoming = try decodeNext(into: upcoming)
+        }
+        return changed
+    }
+
+    /// The clip time of the frame on screen.
+    public var currentTime: Double { hasCurrent ? seconds(current.ptr) : 0 }
+
+    /// The frame after the current one has been decoded, or the clip has ended.
+    public var ended: Bool { !hasUpcoming }
+
+    /// Decodes the next frame in presentation order into `frame`; `false` at the end.
+    private func decodeNext(into frame: borrowing FrameHandle) throws -> Bool {
+        let dec = decoder.ptr, f = frame.ptr
+        while true {
+            let got = avcodec_receive_frame(dec, f)
+            if got >= 0 {
+                if f.pointee.decode_error_flags != 0 || (f.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 {
+                    throw corrupt(at: hasCurrent ? seconds(f) : 0)
+                }
+                if f.pointee.best_effort_timestamp == sweep_av_nopts_value() {
+                    f.pointee.best_effort_timestamp = hasCurrent ? current.ptr.pointee.best_effort_timestamp + 1 : 0
+                }
+                let fw = Int(f.pointee.width), fh = Int(f.pointee.height)
+                if ImageDecoder.exceeds(fw, fh, maxPixels) { throw ImageDecoder.overLimit(fw, fh, maxPixels, name: path, claims: false) }
+                return true
+            }
+            if got == sweep_averror_eof() { return false }
+            if got != sweep_averror(EAGAIN) { throw corrupt(at: currentTime) }
+            if demuxEnded {
+                if drained { return false }
+                drained = true
+                _ = avcodec_send_packet(dec, nil)
+                continue
+            }
+            let r = av_read_frame(input.ptr, packet.ptr)
+            if r == sweep_averror_eof() {
+                demuxEnded = true
+                continue
+            }
+            if r < 0 {
+                // A read error part-way (truncated or damaged container).
+                throw corrupt(at: currentTime, detail: FFmpegCall.message(r))
+            }
+            defer { av_packet_unref(packet.ptr) }
+            guard packet.ptr.pointee.stream_index == streamIndex else { continue }
+            if av_packet_get_side_data(packet.ptr, AV_PKT_DATA_ENCRYPTION_INFO, nil) != nil {
+                throw SweepError(.unavailable, "the video is encrypted (DRM)", subject: path, fix: "use an unprotected copy of the clip")
+            }
+            let sent = avcodec_send_packet(dec, packet.ptr)
+            if sent < 0 && sent != sweep_averror(EAGAIN) {
+                throw corrupt(at: currentTime, detail: FFmpegCall.message(sent))
+            }
+        }
+    }
+
+    /// The error for damage found at clip time `t`.
+    func corrupt(at t: Double, detail: String? = nil) -> SweepError {
+        let minutes = Int(t) / 60, secs = t - Double(minutes * 60)
+        let when = String(format: "%d:%06.3f", minutes, secs)
+        return SweepError(
+            .dataError, "the video is corrupt or truncated at \(when)\(detail.map { " (\($0))" } ?? "")", subject: path,
+            fix: "re-export the clip, or end the comparison before that time")
+    }
+
+    /// True when the current frames are Y′CbCr with the BT.709 matrix (tagged, or untagged
+    /// HD) and upright: they can go to a BT.709 4:2:0 video by scaling alone.
+    public var convertsToVideoYUVDirectly: Bool {
+        guard orientation == 1, hasCurrent, let desc = av_pix_fmt_desc_get(AVPixelFormat(rawValue: current.ptr.pointee.format)) else {
+            return false
+        }
+        let isYUV = desc.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0 && desc.pointee.nb_components >= 3
+        return isYUV && matrix(current.ptr) == sweep_sws_cs_itu709
+    }
+
+    /// The swscale matrix for a frame: its tag, or BT.709 for untagged HD and BT.601 below.
+    private func matrix(_ f: UnsafeMutablePointer<AVFrame>) -> Int32 {
+        switch f.pointee.colorspace {
+        case AVCOL_SPC_BT709: return sweep_sws_cs_itu709
+        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M, AVCOL_SPC_FCC: return sweep_sws_cs_itu601
+        case AVCOL_SPC_SMPTE240M: return SWS_CS_SMPTE240M
+        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: return SWS_CS_BT2020
+        default: return f.pointee.height >= 720 ? sweep_sws_cs_itu709 : sweep_sws_cs_itu601
+        }
+    }
+
+    /// Draws the current frame into `image` (the output frame) placed by `fit`; letterbox
+    /// bars keep what `image` holds.
+    public func draw(into image: inout RGBAImage, fit: FitMode) throws {
+        let f = current.ptr
+        let place = FitPlacement(sourceWidth: width, sourceHeight: height, width: image.width, height: image.height, mode: fit)
+        let d = place.destination
+        let turned = orientation >= 5
+        // Scale to the destination in the stored orientation, then turn it upright.
+        let sw = turned ? d.height : d.width, sh = turned ? d.width : d.height
+        let fullRange = f.pointee.color_range == AVCOL_RANGE_JPEG
+        try prepareScaler(for: f, crop: crop(place, turned: turned), to: AV_PIX_FMT_RGBA, width: sw, height: sh) { s in
+            try s.setColorspace(source: matrix(f), sourceFullRange: fullRange, destination: sweep_sws_cs_itu709, destinationFullRange: true)
+        }
+        let rect = crop(place, turned: turned)
+        if orientation == 1 {
+            try image.pixels.withUnsafeMutableBufferPointer { p in
+                try scale(f, rect: rect, into: [p.baseAddress! + (d.y * image.width + d.x) * 4], strides: [image.width * 4], rows: sh)
+            }
+        } else {
+            var scaled = RGBAImage(width: sw, height: sh)
+            try scaled.pixels.withUnsafeMutableBufferPointer { p in
+                try scale(f, rect: rect, into: [p.baseAddress!], strides: [sw * 4], rows: sh)
+            }
+            let upright = Orientation.upright(scaled, tag: orientation)
+            let (w, row) = (image.width, d.width * 4)
+            image.pixels.withUnsafeMutableBufferPointer { dst in
+                upright.pixels.withUnsafeBufferPointer { src in
+                    for y in 0..<d.height {
+                        (dst.baseAddress! + ((d.y + y) * w + d.x) * 4).update(from: src.baseAddress! + y * row, count: row)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Draws the current frame into 4:2:0 planes (BT.709, limited range) filling `image`;
+    /// only when ``convertsToVideoYUVDirectly`` and the placement covers the frame.
+    public func draw(into image: inout YUVImage, fit: FitMode) throws {
+        let f = current.ptr
+        let place = FitPlacement(sourceWidth: width, sourceHeight: height, width: image.width, height: image.height, mode: fit)
+        precondition(place.coversFrame && convertsToVideoYUVDirectly)
+        let fullRange = f.pointee.color_range == AVCOL_RANGE_JPEG
+        let rect = crop(place, turned: false)
+        try prepareScaler(for: f, crop: rect, to: AV_PIX_FMT_YUV420P, width: image.width, height: image.height) { s in
+            try s.setColorspace(
+                source: sweep_sws_cs_itu709, sourceFullRange: fullRange, destination: sweep_sws_cs_itu709, destinationFullRange: false)
+        }
+        let w = image.width
+        try image.y.withUnsafeMutableBufferPointer { y in
+            try image.u.withUnsafeMutableBufferPointer { u in
+                try image.v.withUnsafeMutableBufferPointer { v in
+                    try scale(
+                        f, rect: rect, into: [y.baseAddress!, u.baseAddress!, v.baseAddress!], strides: [w, w / 2, w / 2],
+                        rows: image.height)
+                }
+            }
+        }
+    }
+
+    /// The stored-pixel rectangle to read (x, y, width, height), even-aligned for chroma.
+    private func crop(_ place: FitPlacement, turned: Bool) -> (x: Int, y: Int, w: Int, h: Int) {
+        let s = place.source
+        // Fill crops are centred, so in stored orientation they are centred too: swap axes.
+        let (x, y, w, h) = turned ? (s.y, s.x, s.height, s.width) : (s.x, s.y, s.width, s.height)
+        let cx = Int(x.rounded()) & ~1, cy = Int(y.rounded()) & ~1
+        let storedW = turned ? height : width, storedH = turned ? width : height
+        return (cx, cy, max(1, min(storedW - cx, Int(w.rounded()))), max(1, min(storedH - cy, Int(h.rounded()))))
+    }
+
+    /// Makes (or reuses) the scaler from the frame's format and crop to `format` at `width × height`.
+    private func prepareScaler(
+        for f: UnsafeMutablePointer<AVFrame>, crop: (x: Int, y: Int, w: Int, h: Int), to format: AVPixelFormat,
+        width: Int, height: Int, configure: (borrowing ScalerHandle) throws -> Void
+    ) throws {
+        let key = [
+            Int(f.pointee.format), crop.w, crop.h, Int(format.rawValue), width, height, Int(f.pointee.colorspace.rawValue),
+            Int(f.pointee.color_range.rawValue),
+        ]
+        if scaler != nil, key == scalerKey { return }
+        let s = try ScalerHandle(
+            width: crop.w, height: crop.h, from: AVPixelFormat(rawValue: f.pointee.format), to: format, subject: path,
+            kind: .dataError, fix: "convert the clip to H.264 first", outputWidth: width, outputHeight: height)
+        try configure(s)
+        scaler = consume s
+        scalerKey = key
+    }
+
+    /// Runs the prepared scaler over `rect` of the frame into the given planes.
+    private func scale(
+        _ f: UnsafeMutablePointer<AVFrame>, rect: (x: Int, y: Int, w: Int, h: Int), into planes: [UnsafeMutablePointer<UInt8>],
+        strides: [Int], rows: Int
+    ) throws {
+        guard let desc = av_pix_fmt_desc_get(AVPixelFormat(rawValue: f.pointee.format)) else {
+            throw SweepError(.dataError, "unknown pixel format", subject: path)
+        }
+        var src = [UnsafePointer<UInt8>?](repeating: nil, count: 4)
+        var srcStrides = [Int32](repeating: 0, count: 4)
+        // Each plane's start moves to the crop's corner (chroma planes by their subsampling).
+        var step = [Int32](repeating: 0, count: 4)
+        av_image_fill_max_pixsteps(&step, nil, desc)
+        withUnsafeBytes(of: f.pointee.data) { data in
+            withUnsafeBytes(of: f.pointee.linesize) { lines in
+                for p in 0..<4 {
+                    guard let base = data.load(fromByteOffset: p * 8, as: UnsafeMutablePointer<UInt8>?.self) else { continue }
+                    let stride = Int(lines.load(fromByteOffset: p * 4, as: Int32.self))
+                    let chroma = p == 1 || p == 2
+                    let x = chroma ? rect.x >> Int(desc.pointee.log2_chroma_w) : rect.x
+                    let y = chroma ? rect.y >> Int(desc.pointee.log2_chroma_h) : rect.y
+                    src[p] = UnsafePointer(base + y * stride + x * Int(step[p]))
+                    srcStrides[p] = Int32(stride)
+                }
+            }
+        }
+        var dst = [UnsafeMutablePointer<UInt8>?](repeating: nil, count: 4)
+        var dstStrides = [Int32](repeating: 0, count: 4)
+        for (i, p) in planes.enumerated() {
+            dst[i] = p
+            dstStrides[i] = Int32(strides[i])
+        }
+        guard let sws = scaler?.ptr else { throw SweepError(.internalError, "no scaler", subject: path) }
+        let r = sws_scale(sws, &src, &srcStrides, 0, Int32(rect.h), &dst, &dstStrides)
+        if r != Int32(rows) {
+            try FFmpegCall.check(min(r, -1), "colour conversion failed", subject: path, kind: .dataError)
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// How video inputs are played: trimming, length, rate, audio.
+///
+/// Stills ignore all of it; a still beside a video is held for the whole clip.
+public struct ClipOptions: Sendable, Equatable {
+    /// Which input's sound the output carries.
+    public enum Audio: String, Sendable, CaseIterable {
+        /// The before input's, when it has sound.
+        case auto
+        case before
+        case after
+        case none
+    }
+
+    /// Seconds into both clips where the comparison begins (`--start`).
+    public var start: Double = 0
+    /// Seconds into both clips where it ends (`--end`); `nil` runs to the shorter clip's end.
+    public var end: Double?
+    /// The output's length in seconds (`--duration`); `nil` takes the shorter clip's.
+    public var length: Double?
+    /// The animation repeats at its own length across the clip (`--loop`) instead of being
+    /// stretched to the clip's length.
+    public var loopAnimation = false
+    /// The output takes the before clip's frame rate (the after clip's when the before side
+    /// is a still); `false` keeps ``RenderSpec/fps`` (`--fps`).
+    public var followClipRate = true
+    /// Animated GIF, APNG and WebP inputs show their first frame only (`--first-frame`).
+    public var firstFrame = false
+    /// The output's sound (`--audio`).
+    public var audio = Audio.auto
+
+    public init() {}
+}
