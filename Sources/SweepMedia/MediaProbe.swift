@@ -13,6 +13,8 @@ public enum MediaProbe {
         case image
         /// Frames in time, played by ``VideoDecoder``.
         case video
+        /// An animated GIF or APNG: played like a video, or shown as its first frame.
+        case animation
         /// An animated WebP: FFmpeg 5.1 decodes only its first frame.
         case animatedWebP
     }
@@ -29,7 +31,7 @@ public enum MediaProbe {
             switch kind {
             case .gif, .png:
                 let bytes = try FileBytes.read(path, limit: animationScanLimit, regularFileOnly: true)
-                return (kind == .gif ? gifFrames(bytes) : apngFrames(bytes)) > 1 ? .video : .image
+                return (kind == .gif ? gifFrames(bytes) : apngFrames(bytes)) > 1 ? .animation : .image
             case .webp:
                 return head.count > 20 && head[12..<16].elementsEqual("VP8X".utf8) && head[20] & 0x02 != 0 ? .animatedWebP : .image
             default:

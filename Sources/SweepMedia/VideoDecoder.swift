@@ -192,7 +192,12 @@ public final class VideoDecoder {
             hasCurrent = true
             changed = true
             frameNumber += 1
+            hasUpcoming = false  // until the next one decodes whole
             hasUpcoming = try decodeNext(into: upcoming)
+        }
+        // Frames ran out well before the length the file claims: it was cut short.
+        if !hasUpcoming, t < duration - 1e-3, t - currentTime > max(0.5, 3 / frameRate) {
+            throw corrupt(at: currentTime, detail: "no frames after it")
         }
         return changed
     }
@@ -209,7 +214,9 @@ public final class VideoDecoder {
         while true {
             let got = avcodec_receive_frame(dec, f)
             if got >= 0 {
-                if f.pointee.decode_error_flags != 0 || (f.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 {
+                if f.pointee.decode_error_flags != 0 || (f.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 || f.pointee.format < 0
+                    || f.pointee.width <= 0 || f.pointee.height <= 0
+                {
                     throw corrupt(at: hasCurrent ? seconds(f) : 0)
                 }
                 if f.pointee.best_effort_timestamp == sweep_av_nopts_value() {

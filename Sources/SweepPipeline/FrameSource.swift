@@ -102,7 +102,9 @@ public final class FrameSource {
         let clips = [beforeClip, afterClip].compactMap { $0 }
         clipRate = clips.first?.decoder.frameRate
         clipDuration = clips.map(\.decoder.duration).min()
-        var notes: [String] = []
+        var notes = (loaded.count == 2 && sources[1] != sources[0] ? sources : [sources[0]]).compactMap {
+            LoadedSide.note(for: $0, clip: spec.clip)
+        }
         var insets = spec.safeInsets
         // Two pictures of one shape are spoken of once.
         let sameShape = loaded.count == 2 && before.width * after.height == after.width * before.height

@@ -1,0 +1,244 @@
+import Foundation
+import SweepImaging
+import SweepMedia
+import SweepPipeline
+import SweepSupport
+import SweepTestSupport
+import SweepTimeline
+import Testing
+
+/// Video inputs (#16): each output frame shows, from each clip, the frame on screen at its
+/// instant. The clips carry a binary frame counter (``ClipMaker``), read back from the
+/// output's left (before) and right (after) halves.
+@Suite struct VideoInputTests {
+    let dir: String
+
+    init() throws {
+        dir = NSTemporaryDirectory() + "sweep-video-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+
+    /// A spec that holds the split in the middle, with nothing drawn over the pictures.
+    func spec(_ before: String, _ after: String?, configure: (inout RenderSpec) -> Void = { _ in }) -> RenderSpec {
+        var s = RenderSpec(
+            before: .file(before), after: after.map { .file($0) },
+            animation: Animation(
+                position: Track(constant: 0.5), before: Track(constant: .identity), after: Track(constant: .identity), loop: .forever))
+        s.style.showHandle = false
+        s.style.showLabels = false
+        s.width = 96
+        s.height = 64
+        configure(&s)
+        return s
+    }
+
+    /// Renders to a PNG sequence and returns (before, after) counters per frame.
+    func counters(_ spec: RenderSpec) throws -> (result: RenderResult, sides: [(Int, Int)]) {
+        let pattern = dir + "/f-%04d.png"
+        let result = try Renderer.render(spec, to: pattern)
+        let sides = try (0..<result.frames).map { i -> (Int, Int) in
+            let image = try ImageDecoder.decode(path: String(format: pattern, i))
+            return (ClipMaker.read(image, x: 8), ClipMaker.read(image, x: image.width - 8))
+        }
+        return (result, sides)
+    }
+
+    @Test func framesMatchByIndexAtOneRate() throws {
+        try ClipMaker.counter(dir + "/a.mp4", fps: 25, seconds: 2)
+        try ClipMaker.counter(dir + "/b.mp4", fps: 25, seconds: 3)
+        let (result, sides) = try counters(spec(dir + "/a.mp4", dir + "/b.mp4"))
+        #expect(result.fps == 25)  // the before clip's rate
+        #expect(result.frames == 50)  // the shorter clip
+        for (i, s) in sides.enumerated() { #expect(s.0 == i && s.1 == i, "frame \(i): \(s)") }
+    }
+
+    @Test func framesMatchByTimeAcrossRatesAndStartTimes() throws {
+        // 25 fps before; 30 fps after in MPEG-TS, whose timestamps start at 1.4 s.
+        try ClipMaker.counter(dir + "/a.mp4", fps: 25, seconds: 3)
+        try ClipMaker.counter(dir + "/b.ts", fps: 30, seconds: 3)
+        let (result, sides) = try counters(spec(dir + "/a.mp4", dir + "/b.ts"))
+        #expect(result.fps == 25)
+        #expect(result.frames == 75)
+        for (i, s) in sides.enumerated() {
+            // After frame k is on screen from k/30 s: at i/25 s that is floor(i·30/25).
+            #expect(s.0 == i && s.1 == (i * 30) / 25, "frame \(i): \(s)")
+        }
+    }
+
+    @Test func fpsStartAndEndResample() throws {
+        try ClipMaker.counter(dir + "/a.mp4", fps: 25, seconds: 4)
+        try ClipMaker.counter(dir + "/b.mp4", fps: 20, seconds: 4)
+        let (result, sides) = try counters(
+            spec(dir + "/a.mp4", dir + "/b.mp4") {
+                $0.fps = 50
+                $0.clip.followClipRate = false
+                $0.clip.start = 1
+                $0.clip.end = 2.5
+            })
+        #expect(result.frames == 75)  // 1.5 s at 50 fps
+        for (i, s) in sides.enumerated() {
+            let t = 1 + Double(i) / 50
+            #expect(s.0 == Int((t * 25 + 1e-6).rounded(.down)) && s.1 == Int((t * 20 + 1e-6).rounded(.down)), "frame \(i): \(s)")
+        }
+    }
+
+    @Test func aStillBesideAClipIsHeld() throws {
+        try ClipMaker.counter(dir + "/b.mp4", fps: 24, seconds: 1)
+        let still = RGBAImage(width: 96, height: 64, fill: RGBA8(r: 0, g: 200, b: 0))
+        var s = spec(dir + "/b.mp4", dir + "/b.mp4")
+        s.before = .image(still)
+        let (result, sides) = try counters(s)
+        #expect(result.fps == 24)  // the after clip's rate, the before side being a still
+        #expect(result.frames == 24)
+        for (i, side) in sides.enumerated() { #expect(side.0 == 255 && side.1 == i, "frame \(i): \(side)") }
+    }
+
+    @Test func oneClipComparedWithItselfUnderALook() throws {
+        try ClipMaker.counter(dir + "/a.mp4", fps: 10, seconds: 1)
+        let (_, sides) = try counters(
+            spec(dir + "/a.mp4", nil) { $0.animation.after = Track(constant: Adjustments(brightness: 0.1)) })
+        for (i, s) in sides.enumerated() { #expect(s.0 == i && s.1 == i, "frame \(i): \(s)") }
+    }
+
+    @Test func animatedGIFPlaysUnlessFirstFrameIsAsked() throws {
+        try ClipMaker.counter(dir + "/a.mp4", fps: 10, seconds: 1)
+        try ClipMaker.ffmpeg(["-i", dir + "/a.mp4", dir + "/a.gif"])
+        let (played, sides) = try counters(spec(dir + "/a.gif", dir + "/a.mp4"))
+        #expect(played.frames == 10)
+        for (i, s) in sides.enumerated() { #expect(s.0 == i && s.1 == i, "frame \(i): \(s)") }
+        let (_, held) = try counters(
+            spec(dir + "/a.gif", dir + "/a.mp4") { $0.clip.firstFrame = true })
+        for (i, s) in held.enumerated() { #expect(s.0 == 0 && s.1 == i, "frame \(i): \(s)") }
+    }
+
+    @Test func theTimelineIsStretchedOverTheClipOrLoops() throws {
+        try ClipMaker.counter(dir + "/a.mp4", fps: 10, seconds: 4)
+        var s = spec(dir + "/a.mp4", nil)
+        s.after = .image(RGBAImage(width: 96, height: 64, fill: RGBA8(r: 255, g: 0, b: 0)))
+        s.animation = RenderSpec.sweep(from: 1, to: 0, duration: 1, hold: 0, curve: .linear)  // a 1 s pass
+        let stretched = try Renderer.render(s, to: dir + "/s-%04d.png")
+        #expect(stretched.frames == 40)
+        #expect(abs(stretched.duration - 4) < 1e-9)
+        s.clip.loopAnimation = true
+        let looped = try Renderer.render(s, to: dir + "/l-%04d.png")
+        #expect(looped.frames == 40)
+        // The first red column: where the after side begins.
+        func split(_ path: String) throws -> Int {
+            let image = try ImageDecoder.decode(path: path)
+            return (0..<image.width).first { image[$0, 40].r > 200 && image[$0, 40].g < 60 } ?? image.width
+        }
+        // Half-way through the clip the stretched sweep is half done; the looped one is
+        // back at its start (all before).
+        #expect(abs(try split(dir + "/s-0020.png") - 48) <= 4)
+        #expect(try split(dir + "/l-0020.png") == 96)
+        #expect(abs(try split(dir + "/l-0025.png") - 48) <= 4)
+    }
+
+    @Test func rotationMetadataIsApplied() throws {
+        // A 64×32 clip with a white band along its stored top, tagged to be shown turned
+        // 90° clockwise (the QuickTime matrix FFmpeg reports as rotation -90).
+        try ClipMaker.ffmpeg(
+            [
+                "-f", "lavfi", "-i", "color=c=black:s=64x32:r=10:d=1", "-vf",
+                "format=gray,geq=lum='if(lt(Y\\,8)\\,255\\,0)',format=yuv420p",
+                "-c:v", "libx264", "-qp", "0", dir + "/r.mp4",
+            ])
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/r.mp4")))
+        let tkhd = try #require((0..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual("tkhd".utf8) })
+        let matrix: [Int32] = [0, 0x10000, 0, -0x10000, 0, 0, 0, 0, 0x4000_0000]
+        for (i, v) in matrix.enumerated() {
+            for k in 0..<4 { bytes[tkhd + 44 + i * 4 + k] = UInt8(truncatingIfNeeded: UInt32(bitPattern: v) >> (24 - 8 * k)) }
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: dir + "/r.mp4"))
+        var s = spec(dir + "/r.mp4", nil)
+        s.width = nil
+        s.height = nil
+        let result = try Renderer.render(s, to: dir + "/r-%04d.png")
+        #expect(result.width == 32 && result.height == 64)  // upright
+        let image = try ImageDecoder.decode(path: dir + "/r-0000.png")
+        #expect(image[image.width - 2, 32].g > 200)  // the band is now the right edge
+        #expect(image[2, 32].g < 50)
+    }
+
+    @Test func coloursFollowTheMatrixAndRange() throws {
+        // One colour, coded as BT.601 limited, BT.709 full and BT.709 10-bit.
+        let cases: [(String, [String])] = [
+            (
+                "601.mp4",
+                ["-vf", "scale=out_color_matrix=bt601:out_range=tv,format=yuv420p", "-colorspace", "smpte170m", "-color_range", "tv"]
+            ),
+            (
+                "709full.mp4",
+                ["-vf", "scale=out_color_matrix=bt709:out_range=pc,format=yuvj420p", "-colorspace", "bt709", "-color_range", "pc"]
+            ),
+            (
+                "709-10bit.mkv",
+                [
+                    "-vf", "scale=out_color_matrix=bt709:out_range=tv,format=yuv420p10le", "-colorspace", "bt709", "-color_range", "tv",
+                    "-c:v", "ffv1",
+                ]
+            ),
+        ]
+        for (name, args) in cases {
+            let path = dir + "/" + name
+            let codec = args.contains("ffv1") ? [] : ["-c:v", "libx264", "-qp", "0"]
+            try ClipMaker.ffmpeg(["-f", "lavfi", "-i", "color=c=0xC83C1E:s=64x64:r=10:d=0.5"] + args + codec + [path])
+            var s = spec(path, nil)
+            s.width = 64
+            let result = try Renderer.render(s, to: dir + "/c-%04d.png")
+            #expect(result.frames == 5)
+            let px = try ImageDecoder.decode(path: dir + "/c-0002.png")[32, 32]
+            #expect(abs(Int(px.r) - 200) <= 3, "\(name): \(px)")
+            #expect(abs(Int(px.g) - 60) <= 3, "\(name): \(px)")
+            #expect(abs(Int(px.b) - 30) <= 3, "\(name): \(px)")
+        }
+    }
+
+    @Test func damagedAndUnplayableClipsAreRefused() throws {
+        try ClipMaker.counter(dir + "/a.mp4", fps: 25, seconds: 4, extra: ["-movflags", "+faststart"])
+        // Cut part-way: the index promises frames the file no longer has.
+        let whole = try Data(contentsOf: URL(fileURLWithPath: dir + "/a.mp4"))
+        try whole.prefix(whole.count * 6 / 10).write(to: URL(fileURLWithPath: dir + "/cut.mp4"))
+        let cut = #expect(throws: SweepError.self) { try Renderer.render(spec(dir + "/cut.mp4", nil), to: dir + "/o.mp4") }
+        #expect(cut?.code == .dataError)
+        #expect(cut?.message.contains("corrupt or truncated at 0:0") == true, "\(String(describing: cut))")
+        // Sound only.
+        try ClipMaker.ffmpeg(["-f", "lavfi", "-i", "sine=duration=1", dir + "/sound.m4a"])
+        let sound = #expect(throws: SweepError.self) { try Renderer.render(spec(dir + "/sound.m4a", nil), to: dir + "/o.mp4") }
+        #expect(sound?.code == .dataError)
+        #expect(sound?.message.contains("no video stream") == true, "\(String(describing: sound))")
+        // HDR (PQ) is refused rather than shown washed out.
+        try ClipMaker.ffmpeg(
+            [
+                "-f", "lavfi", "-i", "color=c=gray:s=64x64:r=10:d=0.5", "-c:v", "libx264", "-color_trc", "smpte2084",
+                "-color_primaries", "bt2020", "-colorspace", "bt2020nc", dir + "/hdr.mp4",
+            ])
+        let hdr = #expect(throws: SweepError.self) { try Renderer.render(spec(dir + "/hdr.mp4", nil), to: dir + "/o.mp4") }
+        #expect(hdr?.code == .dataError)
+        #expect(hdr?.message.contains("HDR") == true)
+        // Encrypted (CENC): exit 69.
+        try ClipMaker.counter(
+            dir + "/drm.mp4", fps: 10, seconds: 1,
+            extra: [
+                "-encryption_scheme", "cenc-aes-ctr", "-encryption_key", "76a6c65c5ea762046bd749a2e632ccbb",
+                "-encryption_kid", "a7e61c373e219033c21091fa607bf3b8",
+            ])
+        let drm = #expect(throws: SweepError.self) { try Renderer.render(spec(dir + "/drm.mp4", nil), to: dir + "/o.mp4") }
+        #expect(drm?.code == .unavailable, "\(String(describing: drm))")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/o.mp4"))
+    }
+
+    @Test func theYUVFastPathShowsTheSameFrames() throws {
+        try ClipMaker.counter(dir + "/a.mp4", fps: 25, seconds: 2)
+        try ClipMaker.counter(dir + "/b.mp4", fps: 50, seconds: 2)
+        var s = spec(dir + "/a.mp4", dir + "/b.mp4")
+        s.videoOptions = [("crf", "1")]
+        let result = try Renderer.render(s, to: dir + "/o.mp4")
+        #expect(result.frames == 50)
+        let video = try VideoReader(path: dir + "/o.mp4")
+        #expect(video.frameCount == 50)
+        for (i, f) in video.frames.enumerated() {
+            #expect(ClipMaker.read(f, x: 8) == i && ClipMaker.read(f, x: f.width - 8) == 2 * i, "frame \(i)")
+        }
+    }
+}
