@@ -48,12 +48,15 @@ package struct ScalerHandle: ~Copyable {
     /// `outputWidth × outputHeight`, when given, scales as it converts.
     package init(
         width: Int, height: Int, from source: AVPixelFormat, to destination: AVPixelFormat, subject: String,
-        kind: SweepError.Code = .internalError, fix: String? = nil, outputWidth: Int? = nil, outputHeight: Int? = nil
+        kind: SweepError.Code = .internalError, fix: String? = nil, outputWidth: Int? = nil, outputHeight: Int? = nil,
+        accurate: Bool = true
     ) throws {
+        // Accurate rounding and full chroma interpolation matter for RGB; between Y′CbCr
+        // formats they only force swscale off its fast paths.
         guard
             let p = sws_getContext(
                 Int32(width), Int32(height), source, Int32(outputWidth ?? width), Int32(outputHeight ?? height), destination,
-                sweep_sws_bicubic | sweep_sws_accurate, nil, nil, nil)
+                sweep_sws_bicubic | (accurate ? sweep_sws_accurate : 0), nil, nil, nil)
         else {
             throw SweepError(kind, "cannot set up colour conversion", subject: subject, fix: fix)
         }

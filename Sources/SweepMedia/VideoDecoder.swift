@@ -333,6 +333,7 @@ public final class VideoDecoder {
                 source: sweep_sws_cs_itu709, sourceFullRange: fullRange, destination: sweep_sws_cs_itu709, destinationFullRange: false)
         }
         let w = image.width
+        if copyPlanes(f, rect: rect, into: &image, fullRange: fullRange) { return }
         try image.y.withUnsafeMutableBufferPointer { y in
             try image.u.withUnsafeMutableBufferPointer { u in
                 try image.v.withUnsafeMutableBufferPointer { v in
@@ -342,6 +343,29 @@ public final class VideoDecoder {
                 }
             }
         }
+    }
+
+    /// A 4:2:0 8-bit limited-range frame already at the output size is copied plane by plane.
+    private func copyPlanes(
+        _ f: UnsafeMutablePointer<AVFrame>, rect: (x: Int, y: Int, w: Int, h: Int), into image: inout YUVImage, fullRange: Bool
+    ) -> Bool {
+        guard AVPixelFormat(rawValue: f.pointee.format) == AV_PIX_FMT_YUV420P, !fullRange, rect.w == image.width, rect.h == image.height
+        else { return false }
+        withUnsafeBytes(of: f.pointee.data) { data in
+            withUnsafeBytes(of: f.pointee.linesize) { lines in
+                func copy(_ p: Int, _ dst: inout [UInt8], _ x: Int, _ y: Int, _ w: Int, _ h: Int) {
+                    let base = data.load(fromByteOffset: p * 8, as: UnsafeMutablePointer<UInt8>.self)
+                    let stride = Int(lines.load(fromByteOffset: p * 4, as: Int32.self))
+                    dst.withUnsafeMutableBufferPointer { d in
+                        for row in 0..<h { (d.baseAddress! + row * w).update(from: base + (y + row) * stride + x, count: w) }
+                    }
+                }
+                copy(0, &image.y, rect.x, rect.y, image.width, image.height)
+                copy(1, &image.u, rect.x / 2, rect.y / 2, image.width / 2, image.height / 2)
+                copy(2, &image.v, rect.x / 2, rect.y / 2, image.width / 2, image.height / 2)
+            }
+        }
+        return true
     }
 
     /// The stored-pixel rectangle to read (x, y, width, height), even-aligned for chroma.
@@ -359,6 +383,7 @@ public final class VideoDecoder {
         for f: UnsafeMutablePointer<AVFrame>, crop: (x: Int, y: Int, w: Int, h: Int), to format: AVPixelFormat,
         width: Int, height: Int, configure: (borrowing ScalerHandle) throws -> Void
     ) throws {
+        let toRGB = format == AV_PIX_FMT_RGBA
         let key = [
             Int(f.pointee.format), crop.w, crop.h, Int(format.rawValue), width, height, Int(f.pointee.colorspace.rawValue),
             Int(f.pointee.color_range.rawValue),
@@ -366,7 +391,7 @@ public final class VideoDecoder {
         if scaler != nil, key == scalerKey { return }
         let s = try ScalerHandle(
             width: crop.w, height: crop.h, from: AVPixelFormat(rawValue: f.pointee.format), to: format, subject: path,
-            kind: .dataError, fix: "convert the clip to H.264 first", outputWidth: width, outputHeight: height)
+            kind: .dataError, fix: "convert the clip to H.264 first", outputWidth: width, outputHeight: height, accurate: toRGB)
         try configure(s)
         scaler = consume s
         scalerKey = key
