@@ -45,6 +45,8 @@ public struct SweepError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let duration = Field("duration")
         public static let crf = Field("crf")
         public static let poster = Field("poster")
+        /// Which input's sound goes into a video, if any.
+        public static let audio = Field("audio")
     }
 
     public let code: Code
