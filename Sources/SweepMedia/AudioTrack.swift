@@ -53,6 +53,11 @@ final class AudioTrack {
     /// The last packet's input time, for errors.
     private var lastTs: Int64
 
+    /// Packets copied so far.
+    private var packetsCopied = 0
+    /// Packets handed to the muxer so far (copied or encoded): shows the audio keeps pace with the video.
+    var packetsWritten: Int { transcoder?.packetsWritten ?? packetsCopied }
+
     /// True when the input's packets are copied; false when re-encoded.
     var isCopy: Bool { transcoder == nil }
 
@@ -229,6 +234,7 @@ final class AudioTrack {
         p.pointee.stream_index = stream.pointee.index
         p.pointee.pos = -1
         try Self.write(p, to: muxer, subject: destination)
+        packetsCopied += 1
     }
 
     /// Hands one packet to the muxer's interleaving queue.

@@ -30,13 +30,15 @@ final class AudioTranscoder {
     private let inTimeBase: AVRational
     /// The cut, in input samples.
     private let startSample: Int64
-    /// Where the next decoded frame starts when it has no time of its own, in input samples.
+    /// The input sample the output expects next: where the last frame ended, or the cut.
     private var nextSample: Int64 = 0
     private let frameSize: Int32
     private let outRate: Int32
     /// Samples sent to the encoder so far.
     private var samplesEncoded: Int64 = 0
     private var flushed = false
+    /// Encoded packets handed to the muxer so far.
+    private(set) var packetsWritten = 0
 
     /// Sets up the decoder for `input`, `encoder` for `output` and the conversion between them.
     ///
@@ -137,6 +139,9 @@ final class AudioTranscoder {
         try FFmpegCall.check(av_frame_get_buffer(frame, 0), "cannot allocate audio", subject: subject, kind: .internalError)
     }
 
+    /// What to do about corrupt audio.
+    static let repair = "repair or re-encode the file (e.g. with ffmpeg), or leave the audio out"
+
     /// Decodes one packet (`nil` drains the decoder) and queues its samples inside the span.
     ///
     /// - Parameter time: the packet's input time, named when the audio is corrupt.
@@ -147,10 +152,11 @@ final class AudioTranscoder {
             flushed = true
         }
         try FFmpegCall.check(
-            avcodec_send_packet(dec.ptr, packet), "the audio is corrupt at \(time) s", subject: source, kind: .dataError)
+            avcodec_send_packet(dec.ptr, packet), "the audio is corrupt at \(time) s", subject: source, kind: .dataError,
+            fix: Self.repair)
         while try FFmpegCall.received(
             avcodec_receive_frame(dec.ptr, decoded.ptr), "the audio is corrupt at \(time) s", subject: source,
-            kind: .dataError)
+            kind: .dataError, fix: Self.repair)
         {
             try queue(decoded.ptr, at: time)
         }
@@ -170,9 +176,13 @@ final class AudioTranscoder {
         let ts = f.best_effort_timestamp != sweep_av_nopts_value() ? f.best_effort_timestamp : f.pts
         let first =
             ts != sweep_av_nopts_value() ? av_rescale_q(ts, inTimeBase, AVRational(num: 1, den: f.sample_rate)) : nextSample
-        nextSample = first + n
         let skip = max(0, startSample - first)
         guard skip < n else { return }
+        // Audio that begins after the cut, or a hole in it, is filled with silence so that
+        // later samples keep their time; a hole within timestamp rounding (2 ms) is not one.
+        let gap = first + skip - nextSample
+        if gap > Int64(f.sample_rate) / 500 { try silence(av_rescale(gap, Int64(outRate), Int64(f.sample_rate))) }
+        nextSample = first + n
         // Point past the skipped samples: one pointer a channel for planar formats, one in all for packed.
         let format = AVSampleFormat(rawValue: f.format)
         let bytes = Int(av_get_bytes_per_sample(format))
@@ -185,22 +195,47 @@ final class AudioTranscoder {
         try convert(&planes, count: Int32(n - skip))
     }
 
+    /// Queues `count` samples of silence in the encoder's format.
+    private func silence(_ count: Int64) throws {
+        var left = count
+        while left > 0 {
+            let chunk = Int32(min(left, 48_000))
+            try reserve(chunk)
+            let e = enc.ptr.pointee
+            try FFmpegCall.check(
+                av_samples_set_silence(converted.ptr.pointee.extended_data, 0, chunk, e.ch_layout.nb_channels, e.sample_fmt),
+                "cannot make silence", subject: destination, kind: .internalError)
+            try FFmpegCall.check(
+                av_audio_fifo_write(fifo.ptr, rawPlanes(converted.ptr), chunk), "cannot buffer audio", subject: destination,
+                kind: .internalError)
+            left -= Int64(chunk)
+        }
+    }
+
+    /// Grows the conversion frame to hold `samples` samples.
+    private func reserve(_ samples: Int32) throws {
+        guard samples > convertedCapacity else { return }
+        try Self.prepare(converted.ptr, like: enc.ptr, samples: samples, subject: destination)
+        convertedCapacity = samples
+    }
+
+    /// A frame's plane pointers as the untyped array the FIFO calls take.
+    private func rawPlanes(_ frame: UnsafeMutablePointer<AVFrame>) -> UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+        UnsafeMutableRawPointer(frame.pointee.extended_data!).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+    }
+
     /// Runs `count` samples (none: the resampler's held-back tail) through swresample into the FIFO.
     private func convert(_ planes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int32) throws {
         let room = swr_get_out_samples(resampler.ptr, count)
         try FFmpegCall.check(room, "audio conversion failed", subject: source, kind: .internalError)
         guard room > 0 else { return }
-        if room > convertedCapacity {
-            try Self.prepare(converted.ptr, like: enc.ptr, samples: room, subject: destination)
-            convertedCapacity = room
-        }
+        try reserve(room)
         let got = try FFmpegCall.check(
             swr_convert(resampler.ptr, converted.ptr.pointee.extended_data, room, planes, count), "audio conversion failed",
             subject: source, kind: .internalError)
         guard got > 0 else { return }
-        let data = UnsafeMutableRawPointer(converted.ptr.pointee.extended_data!).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
         try FFmpegCall.check(
-            av_audio_fifo_write(fifo.ptr, data, got), "cannot buffer audio", subject: destination, kind: .internalError)
+            av_audio_fifo_write(fifo.ptr, rawPlanes(converted.ptr), got), "cannot buffer audio", subject: destination, kind: .internalError)
     }
 
     /// Encodes the queued audio up to `seconds` of output time: whole frames only, unless
@@ -226,9 +261,8 @@ final class AudioTranscoder {
         f.pointee.nb_samples = frameSize
         try FFmpegCall.check(av_frame_make_writable(f), "cannot reuse the audio frame", subject: destination, kind: .internalError)
         f.pointee.nb_samples = count
-        let data = UnsafeMutableRawPointer(f.pointee.extended_data!).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
         let read = try FFmpegCall.check(
-            av_audio_fifo_read(fifo.ptr, data, count), "cannot read buffered audio", subject: destination, kind: .internalError)
+            av_audio_fifo_read(fifo.ptr, rawPlanes(f), count), "cannot read buffered audio", subject: destination, kind: .internalError)
         f.pointee.nb_samples = read
         f.pointee.pts = samplesEncoded
         samplesEncoded += Int64(read)
@@ -245,6 +279,7 @@ final class AudioTranscoder {
             av_packet_rescale_ts(p, enc.ptr.pointee.time_base, stream.pointee.time_base)
             p.pointee.stream_index = stream.pointee.index
             try AudioTrack.write(p, to: muxer, subject: destination)
+            packetsWritten += 1
         }
     }
 }

@@ -32,6 +32,8 @@ public final class VideoWriter {
     private let frameDuration: Double
     private var nextPTS: Int64 = 0
     private var finished = false
+    /// Audio packets handed to the muxer so far (none without audio).
+    var audioPacketsWritten: Int { audioTrack?.packetsWritten ?? 0 }
     /// Frames sent to the encoder.
     public private(set) var framesWritten = 0
 
