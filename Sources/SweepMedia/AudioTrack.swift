@@ -16,7 +16,9 @@ import SweepSupport
 ///   `start`, so the track may open with less than one audio frame (≤ 21 ms of AAC at
 ///   48 kHz, 20 ms of Opus) of silence, but every packet keeps its exact time, so sync is
 ///   exact and no container needs negative timestamps or an edit list. The packet that
-///   covers the end is kept with its duration shortened to end there.
+///   covers the end is kept with its duration shortened to end there (a player may still
+///   sound the rest of that one frame). A copy is not decoded, so only damage that stops
+///   the demuxer is caught; re-encoding also catches what stops the decoder.
 /// - Re-encoding cuts at sample precision: decoded samples before `start` are dropped and
 ///   the encoder gets exactly the span's samples (the end of the last video frame, or
 ///   `duration`, whichever comes first).
