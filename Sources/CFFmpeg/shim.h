@@ -8,6 +8,10 @@
 #include <libavutil/dict.h>
 #include <libavutil/display.h>
 #include <libswscale/swscale.h>
+#include <libswresample/swresample.h>
+#include <libavutil/audio_fifo.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/samplefmt.h>
 
 // Function-like macros do not import into Swift; these wrap them.
 
@@ -34,7 +38,14 @@ static const int sweep_avio_flag_write = AVIO_FLAG_WRITE;
 static const int sweep_avio_flag_read = AVIO_FLAG_READ;
 /// AVERROR_INVALIDDATA is built by a tag macro.
 static inline int sweep_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
-/// Seek flags and the time base of container-wide times are macros.
+/// AVSEEK_FLAG_BACKWARD: seek to the packet at or before the time asked for.
 static const int sweep_avseek_flag_backward = AVSEEK_FLAG_BACKWARD;
+/// AV_TIME_BASE: the time base of container-wide times.
 static const int64_t sweep_av_time_base = AV_TIME_BASE;
+/// FF_COMPLIANCE_*: how strictly a muxer or encoder follows the standard (experimental encoders need the lowest).
+static const int sweep_compliance_normal = FF_COMPLIANCE_NORMAL;
+static const int sweep_compliance_experimental = FF_COMPLIANCE_EXPERIMENTAL;
+/// AV_CODEC_CAP_* are macros over shifts.
+static const int sweep_codec_cap_variable_frame_size = AV_CODEC_CAP_VARIABLE_FRAME_SIZE;
+static const int sweep_codec_cap_experimental = AV_CODEC_CAP_EXPERIMENTAL;
 #endif

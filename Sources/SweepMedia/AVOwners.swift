@@ -254,3 +254,49 @@ package struct MemoryIOContext: ~Copyable {
         input.release()
     }
 }
+
+/// Owns one libswresample context (`swr_alloc_set_opts2` + `swr_init` / `swr_free`).
+package struct ResamplerHandle: ~Copyable {
+    package let ptr: OpaquePointer
+
+    /// Converts audio from the decoder's sample format, rate and channel layout to the encoder's.
+    ///
+    /// - Throws: `.internalError` when swresample cannot convert between the two.
+    package init(
+        from source: UnsafePointer<AVCodecContext>, to destination: UnsafePointer<AVCodecContext>, subject: String
+    ) throws {
+        var p: OpaquePointer?
+        var inLayout = source.pointee.ch_layout
+        // A decoder that only knows the channel count gets the usual layout for it.
+        if inLayout.order == AV_CHANNEL_ORDER_UNSPEC { av_channel_layout_default(&inLayout, inLayout.nb_channels) }
+        var outLayout = destination.pointee.ch_layout
+        try FFmpegCall.check(
+            swr_alloc_set_opts2(
+                &p, &outLayout, destination.pointee.sample_fmt, destination.pointee.sample_rate,
+                &inLayout, source.pointee.sample_fmt, source.pointee.sample_rate, 0, nil),
+            "cannot set up audio conversion", subject: subject, kind: .internalError)
+        guard let ctx = p else { throw SweepError(.internalError, "cannot set up audio conversion", subject: subject) }
+        let r = swr_init(ctx)
+        // `self` is not whole yet, so `deinit` would not run: free the context here.
+        if r < 0 { swr_free(&p) }
+        try FFmpegCall.check(r, "cannot set up audio conversion", subject: subject, kind: .internalError)
+        ptr = ctx
+    }
+
+    deinit { var p: OpaquePointer? = ptr; swr_free(&p) }
+}
+
+/// Owns one AVAudioFifo (`av_audio_fifo_alloc` / `av_audio_fifo_free`): converted samples
+/// waiting to fill the encoder's fixed-size frames.
+package struct AudioFIFOHandle: ~Copyable {
+    package let ptr: OpaquePointer
+
+    package init(format: AVSampleFormat, channels: Int32, subject: String) throws {
+        guard let p = av_audio_fifo_alloc(format, channels, 4096) else {
+            throw SweepError(.internalError, "out of memory allocating an audio buffer", subject: subject)
+        }
+        ptr = p
+    }
+
+    deinit { av_audio_fifo_free(ptr) }
+}

@@ -8,6 +8,10 @@ import SweepSupport
 /// Colour: RGB is converted with the BT.709 matrix into limited-range YUV, and the stream
 /// and frames are tagged BT.709 (primaries, transfer, matrix, range), so players show the
 /// colours sweep rendered. Frames stream through: nothing is kept after it is encoded.
+///
+/// Sound: given an ``AudioInput``, the writer carries that input's audio along, copied when
+/// the container takes its codec and re-encoded otherwise (see `AudioTrack`), cut to the
+/// video's span and written as the frames arrive.
 public final class VideoWriter {
     /// Frame width in pixels; every frame added must have it.
     public let width: Int
@@ -22,8 +26,14 @@ public final class VideoWriter {
     private let frame: FrameHandle
     private let packet: PacketHandle
     private let scaler: ScalerHandle
+    /// The sound carried along, if any.
+    private let audioTrack: AudioTrack?
+    /// Seconds a frame lasts (from the rational rate the stream is tagged with).
+    private let frameDuration: Double
     private var nextPTS: Int64 = 0
     private var finished = false
+    /// Audio packets handed to the muxer so far (none without audio).
+    var audioPacketsWritten: Int { audioTrack?.packetsWritten ?? 0 }
     /// Frames sent to the encoder.
     public private(set) var framesWritten = 0
 
@@ -44,12 +54,16 @@ public final class VideoWriter {
     ///   - alpha: keep transparency where the codec can.
     ///   - options: encoder options that override the codec's defaults; an option the
     ///     encoder does not take is an error.
+    ///   - audio: an input's audio to carry into the file, starting at output time 0.
     /// - Throws: `.unavailable` when this FFmpeg lacks the encoder, `.usage` for an
-    ///   unused option, `.cannotCreate`/`.ioError` for file problems.
+    ///   unused option, `.cannotCreate`/`.ioError` for file problems. With `audio`:
+    ///   `.usage` when the input has no audio or the container can hold none (animated
+    ///   WebP, APNG), `.noInput`/`.dataError` when the input is missing or unreadable,
+    ///   `.unavailable` when this FFmpeg cannot decode it.
     public init(
         path: String, destination: String? = nil, width: Int, height: Int, fps: Double,
         codec: VideoCodec = .h264, container: String? = nil, alpha: Bool = false,
-        options: [(String, String)] = []
+        options: [(String, String)] = [], audio: AudioInput? = nil
     ) throws {
         _ = FFmpegCall.quiet
         self.width = width
@@ -73,6 +87,7 @@ public final class VideoWriter {
         packet = try PacketHandle()
         let c = enc.ptr
         let rate = av_d2q(fps, 100_000)
+        frameDuration = Double(rate.den) / Double(rate.num)
         c.pointee.width = Int32(width)
         c.pointee.height = Int32(height)
         c.pointee.time_base = AVRational(num: rate.den, den: rate.num)
@@ -127,6 +142,8 @@ public final class VideoWriter {
         try FFmpegCall.check(av_frame_get_buffer(f, 0), "cannot allocate a frame", subject: dest, kind: .internalError)
         // swscale defaults to BT.601; the stream is tagged BT.709, so convert with it.
         try scaler.setColorspace(sweep_sws_cs_itu709, sourceFullRange: true, destinationFullRange: false)
+        // Its stream must exist before the header is written; it fails before the file does.
+        audioTrack = try audio.map { try AudioTrack($0, muxer: oc, destination: dest) }
         try output.openFile(path)
         // MP4/MOV options only where they apply.
         let muxName = output.muxerName
@@ -199,6 +216,8 @@ public final class VideoWriter {
         try FFmpegCall.check(avcodec_send_frame(enc.ptr, f), "encoding failed", subject: destination)
         framesWritten += 1
         try drain()
+        // The sound up to this frame's end joins the muxer's queue now, not all at the end.
+        try audioTrack?.write(upTo: Double(nextPTS) * frameDuration)
     }
 
     private func drain() throws {
@@ -219,6 +238,7 @@ public final class VideoWriter {
         finished = true
         try FFmpegCall.check(avcodec_send_frame(enc.ptr, nil), "encoding failed", subject: destination)
         try drain()
+        try audioTrack?.finish(videoEnd: Double(nextPTS) * frameDuration)
         try FFmpegCall.check(
             av_write_trailer(output.ptr), "cannot finish the file", subject: destination, kind: .ioError,
             fix: "check free disk space")

@@ -45,8 +45,10 @@ public struct SweepError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let duration = Field("duration")
         public static let crf = Field("crf")
         public static let poster = Field("poster")
+        /// Where a video input's comparison begins and ends.
         public static let start = Field("start")
         public static let end = Field("end")
+        /// Which input's sound goes into a video, if any.
         public static let audio = Field("audio")
     }
 

@@ -1,0 +1,248 @@
+import CFFmpeg
+import Foundation
+import SweepSupport
+
+/// One input's first audio stream carried into a ``VideoWriter``'s file, cut to the
+/// output's span and fed as the video advances.
+///
+/// Copy or re-encode: the packets are copied, re-timed but not decoded, when the output
+/// container takes the input's codec (`avformat_query_codec`: AAC into MP4/MOV/MKV, Opus or
+/// Vorbis into WebM/MKV, …); otherwise the audio is decoded, converted by libswresample and
+/// re-encoded with the first encoder the container takes: FFmpeg's `aac` (MP4, MOV, MKV),
+/// then `libopus` and `libvorbis` (WebM), then FFmpeg's experimental `opus` and `vorbis`.
+///
+/// The cut: output time 0 is input time `start`.
+/// - A copy cuts at packet boundaries. Its first packet is the first that starts at or after
+///   `start`, so the track may open with less than one audio frame (≤ 21 ms of AAC at
+///   48 kHz, 20 ms of Opus) of silence, but every packet keeps its exact time, so sync is
+///   exact and no container needs negative timestamps or an edit list. The packet that
+///   covers the end is kept with its duration shortened to end there (a player may still
+///   sound the rest of that one frame). A copy is not decoded, so only damage that stops
+///   the demuxer is caught; re-encoding also catches what stops the decoder.
+/// - Re-encoding cuts at sample precision: decoded samples before `start` are dropped and
+///   the encoder gets exactly the span's samples (the end of the last video frame, or
+///   `duration`, whichever comes first).
+///
+/// Either way the audio lasts as long as the video to within one audio frame.
+///
+/// Interleaving: ``write(upTo:)`` runs after each video frame and writes the audio up to that
+/// frame's end, and every packet goes through `av_interleaved_write_frame`, so nothing
+/// accumulates with the clip's length.
+final class AudioTrack {
+    /// The input, named in errors.
+    let source: String
+    /// The output, named in errors about writing.
+    let destination: String
+    private let input: InputFormatContext
+    private let inIndex: Int32
+    private let inTimeBase: AVRational
+    /// The input's time 0 (the container's start time), in `inTimeBase`.
+    private let origin: Int64
+    /// The muxer, borrowed from the ``VideoWriter`` that owns it and this track.
+    private let muxer: UnsafeMutablePointer<AVFormatContext>
+    private let stream: UnsafeMutablePointer<AVStream>
+    private let packet: PacketHandle
+    /// Nil when the packets are copied.
+    private let transcoder: AudioTranscoder?
+    /// The span to carry, in input time (`inTimeBase`): [startTs, endTs).
+    private let startTs: Int64
+    private var endTs: Int64
+    private let duration: Double
+    /// `packet` holds a packet read ahead, for a later video frame.
+    private var pending = false
+    /// Nothing more to read: end of input, or past the span.
+    private var exhausted = false
+    /// The last packet's input time, for errors.
+    private var lastTs: Int64
+
+    /// Packets copied so far.
+    private var packetsCopied = 0
+    /// Packets handed to the muxer so far (copied or encoded): shows the audio keeps pace with the video.
+    var packetsWritten: Int { transcoder?.packetsWritten ?? packetsCopied }
+
+    /// True when the input's packets are copied; false when re-encoded.
+    var isCopy: Bool { transcoder == nil }
+
+    /// Opens `audio.path`'s first audio stream and adds a stream for it to `muxer`.
+    ///
+    /// Called before the muxer writes its header.
+    /// - Throws: `.noInput` for a missing file, `.dataError` for one FFmpeg cannot read,
+    ///   `.usage` when the file has no audio or the container can hold no audio sweep can
+    ///   make, `.unavailable` when this FFmpeg cannot decode the input's codec.
+    init(_ audio: AudioInput, muxer: UnsafeMutablePointer<AVFormatContext>, destination: String) throws {
+        source = audio.path
+        self.destination = destination
+        self.muxer = muxer
+        guard audio.start.isFinite, audio.start >= 0, audio.duration.isFinite, audio.duration > 0 else {
+            throw SweepError(
+                .usage, "the audio span must start at 0 s or later and last more than 0 s", subject: audio.path,
+                field: .audio)
+        }
+        duration = audio.duration
+        guard FileManager.default.fileExists(atPath: audio.path) else {
+            throw SweepError(.noInput, "no such file", subject: audio.path, field: .audio)
+        }
+        input = try InputFormatContext(url: audio.path, what: "cannot open the audio input", subject: audio.path)
+        let ctx = input.ptr
+        try FFmpegCall.check(
+            avformat_find_stream_info(ctx, nil), "cannot read the stream info", subject: audio.path, kind: .dataError)
+        let index = av_find_best_stream(ctx, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+        guard index >= 0, let inStream = ctx.pointee.streams[Int(index)] else {
+            throw SweepError(
+                .usage, "this file has no audio stream", subject: audio.path,
+                fix: "take the audio from the other input, or leave it out", field: .audio)
+        }
+        inIndex = index
+        // The demuxer skips the other streams' packets instead of handing them over.
+        for i in 0..<Int(ctx.pointee.nb_streams) where i != Int(index) { ctx.pointee.streams[i]?.pointee.discard = AVDISCARD_ALL }
+        let tb = inStream.pointee.time_base
+        inTimeBase = tb
+        let micro = AVRational(num: 1, den: 1_000_000)
+        let start = ctx.pointee.start_time
+        origin = start != sweep_av_nopts_value() ? av_rescale_q(start, AVRational(num: 1, den: AV_TIME_BASE), tb) : 0
+        startTs = origin + av_rescale_q(Int64((audio.start * 1e6).rounded()), micro, tb)
+        endTs = startTs + av_rescale_q(Int64((audio.duration * 1e6).rounded()), micro, tb)
+        lastTs = startTs
+        packet = try PacketHandle()
+
+        let ofmt = muxer.pointee.oformat!
+        let container = String(cString: ofmt.pointee.name)
+        let par = inStream.pointee.codecpar!
+        let copy = avformat_query_codec(ofmt, par.pointee.codec_id, sweep_compliance_normal) == 1
+        let encoders = copy ? [] : Self.encoders(for: ofmt)
+        guard copy || !encoders.isEmpty else {
+            throw SweepError(
+                .usage, "the \(container) container cannot hold audio", subject: destination,
+                fix: "write MP4, MOV, MKV or WebM to keep the sound, or leave the audio out", field: .audio)
+        }
+        guard let out = avformat_new_stream(muxer, nil) else {
+            throw SweepError(.internalError, "cannot add an audio stream", subject: destination)
+        }
+        stream = out
+        if copy {
+            transcoder = nil
+            try FFmpegCall.check(
+                avcodec_parameters_copy(out.pointee.codecpar, par), "cannot copy the audio parameters",
+                subject: destination, kind: .internalError)
+            // The input container's tag may mean nothing in this one: let the muxer pick its own.
+            out.pointee.codecpar.pointee.codec_tag = 0
+            out.pointee.time_base = tb
+        } else {
+            transcoder = try AudioTranscoder(
+                from: inStream, to: out, encoder: encoders[0], muxer: muxer, startTs: startTs, source: audio.path,
+                destination: destination)
+        }
+        if startTs > origin {
+            // Re-encoding starts half a second early so that the decoder is settled at the
+            // cut (AAC's overlap, MP3's bit reservoir, Opus's pre-roll); those samples are
+            // dropped. A failed seek (a stream that cannot seek) is not an error: reading
+            // from the beginning and dropping everything before the cut gives the same audio.
+            let lead = copy ? 0 : av_rescale_q(500_000, micro, tb)
+            _ = try? FFmpegCall.check(
+                av_seek_frame(ctx, index, max(origin, startTs - lead), sweep_avseek_flag_backward), "cannot seek",
+                subject: audio.path)
+        }
+    }
+
+    /// The encoders to try, best first, that `format` takes.
+    static func encoders(for format: UnsafePointer<AVOutputFormat>) -> [UnsafePointer<AVCodec>] {
+        ["aac", "libopus", "libvorbis", "opus", "vorbis"].compactMap { name in
+            guard let codec = avcodec_find_encoder_by_name(name) else { return nil }
+            return avformat_query_codec(format, codec.pointee.id, sweep_compliance_normal) == 1 ? codec : nil
+        }
+    }
+
+    /// Writes the audio up to `seconds` of output time: the end of the video frame just added.
+    func write(upTo seconds: Double) throws {
+        try feed(limit: startTs + ticks(seconds), final: false)
+        try transcoder?.encode(upTo: min(seconds, duration), final: false)
+    }
+
+    /// Writes the rest of the span, ending with the video (`videoEnd` seconds) when that is
+    /// shorter than the duration asked for, and flushes the encoder.
+    func finish(videoEnd: Double) throws {
+        let end = min(duration, videoEnd)
+        endTs = min(endTs, startTs + ticks(end))
+        try feed(limit: endTs, final: true)
+        try transcoder?.encode(upTo: end, final: true)
+    }
+
+    /// Seconds in input ticks.
+    private func ticks(_ seconds: Double) -> Int64 {
+        av_rescale_q(Int64((seconds * 1e6).rounded()), AVRational(num: 1, den: 1_000_000), inTimeBase)
+    }
+
+    /// Input time of `ts`, in seconds from the file's start, for errors.
+    private func inputSeconds(_ ts: Int64) -> String {
+        String(format: "%.2f", Double(ts - origin) * Double(inTimeBase.num) / Double(inTimeBase.den))
+    }
+
+    /// Reads and passes on packets that end by `limit` (all that start before the span's
+    /// end when `final`), keeping the first one past it for the next call.
+    private func feed(limit: Int64, final: Bool) throws {
+        let p = packet.ptr
+        while !exhausted {
+            if !pending {
+                guard try readAudioPacket() else {
+                    exhausted = true
+                    break
+                }
+            }
+            var ts = p.pointee.pts != sweep_av_nopts_value() ? p.pointee.pts : p.pointee.dts
+            // A packet without any time follows the one before it.
+            if ts == sweep_av_nopts_value() { ts = lastTs }
+            if ts >= endTs {
+                av_packet_unref(p)
+                pending = false
+                exhausted = true
+                break
+            }
+            if !final && ts + max(p.pointee.duration, 0) > limit {
+                pending = true
+                return
+            }
+            pending = false
+            lastTs = ts
+            defer { av_packet_unref(p) }
+            if let transcoder {
+                try transcoder.decode(p, at: inputSeconds(ts))
+            } else {
+                try copy(p, at: ts)
+            }
+        }
+        if final { try transcoder?.decode(nil, at: inputSeconds(lastTs)) }
+    }
+
+    /// Reads the next packet of the audio stream into `packet`; false at the end of the file.
+    private func readAudioPacket() throws -> Bool {
+        while true {
+            let r = av_read_frame(input.ptr, packet.ptr)
+            if r == sweep_averror_eof() { return false }
+            try FFmpegCall.check(
+                r, "the audio cannot be read after \(inputSeconds(lastTs)) s", subject: source, kind: .dataError)
+            if packet.ptr.pointee.stream_index == inIndex { return true }
+            av_packet_unref(packet.ptr)
+        }
+    }
+
+    /// Re-times one input packet to output time and writes it; packets that start before the
+    /// cut are dropped (see the type's comment).
+    private func copy(_ p: UnsafeMutablePointer<AVPacket>, at ts: Int64) throws {
+        guard ts >= startTs else { return }
+        if p.pointee.duration > 0 && ts + p.pointee.duration > endTs { p.pointee.duration = endTs - ts }
+        p.pointee.pts = ts - startTs
+        p.pointee.dts = p.pointee.dts != sweep_av_nopts_value() ? max(p.pointee.dts - startTs, 0) : p.pointee.pts
+        av_packet_rescale_ts(p, inTimeBase, stream.pointee.time_base)
+        p.pointee.stream_index = stream.pointee.index
+        p.pointee.pos = -1
+        try Self.write(p, to: muxer, subject: destination)
+        packetsCopied += 1
+    }
+
+    /// Hands one packet to the muxer's interleaving queue.
+    static func write(_ p: UnsafeMutablePointer<AVPacket>, to muxer: UnsafeMutablePointer<AVFormatContext>, subject: String) throws {
+        try FFmpegCall.check(
+            av_interleaved_write_frame(muxer, p), "writing failed", subject: subject, kind: .ioError,
+            fix: "check free disk space and permissions")
+    }
+}
