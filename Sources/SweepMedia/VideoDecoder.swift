@@ -135,6 +135,11 @@ public final class VideoDecoder {
         let codedW = w > 0 ? w : Int(dec.pointee.width), codedH = h > 0 ? h : Int(dec.pointee.height)
         (width, height) = orientation >= 5 ? (codedH, codedW) : (codedW, codedH)
         var length = streamDuration ?? formatDuration ?? 0
+        if start > 0, length > 0, start >= length {
+            throw SweepError(
+                .usage, String(format: "the clip lasts %.2f s, so nothing is left from %g s on", length, start), subject: path,
+                fix: "choose an earlier start", field: .start)
+        }
         // Seek near `start` (to the key frame before it), then decode up to it.
         if start > 0 {
             let target = Int64(start / timeBase) + (st.pointee.start_time != sweep_av_nopts_value() ? st.pointee.start_time : 0)

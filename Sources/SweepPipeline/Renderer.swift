@@ -203,12 +203,47 @@ public enum Renderer {
             return result
         }
         switch kind {
-        case .gif: return try finish(GIFSink(spec: spec, plan: plan, destination: path))
+        case .gif:
+            if clipTimes != nil, spec.clip.audio == .before || spec.clip.audio == .after {
+                notes.append("a GIF has no sound: the \(spec.clip.audio.rawValue) clip's audio is left out")
+            }
+            return try finish(GIFSink(spec: spec, plan: plan, destination: path))
         case let .video(codec, container):
-            return try finish(VideoSink(spec: spec, plan: plan, codec: codec, container: container, destination: path))
+            // The sound lasts as long as the frames do (whole frames: a little over `length`).
+            let frames = Double(states.count) / spec.fps
+            let audio = clipTimes == nil || still ? nil : try soundtrack(spec, source: source, length: frames, codec: codec, notes: &notes)
+            return try finish(
+                VideoSink(spec: spec, plan: plan, codec: codec, container: container, destination: path, audio: audio))
         case .pngSequence: return try finish(PNGSequenceSink(pattern: path, keeping: Set(inputFiles(spec).map(\.id))))
         case .html: return try finish(HTMLSink(spec: spec, destination: path))
         case let .still(format): return try finish(StillSink(format: format, quality: quality, destination: path))
+        }
+    }
+
+    /// The sound a video with clip inputs carries (``ClipOptions/audio``): the chosen clip's
+    /// audio from the start, as long as the output; `nil` for none.
+    ///
+    /// - Throws: `.usage` when the chosen side is a picture or has no audio.
+    static func soundtrack(
+        _ spec: RenderSpec, source: FrameSource, length: Double, codec: VideoCodec, notes: inout [String]
+    ) throws -> AudioInput? {
+        let sides: [ClipOptions.Audio: (InputSource, ClipSide?)] = [
+            .before: (spec.before, source.beforeClip), .after: (spec.after ?? spec.before, source.afterClip),
+        ]
+        let choice = spec.clip.audio
+        switch choice {
+        case .none: return nil
+        case .auto:
+            guard case let .file(path) = spec.before, source.beforeClip != nil, AudioProbe.hasAudio(path: path) else { return nil }
+            if codec == .webp || codec == .apng { return nil }  // animated images hold no sound
+            return AudioInput(path: path, start: spec.clip.start, duration: length)
+        case .before, .after:
+            guard let (input, clip) = sides[choice], case let .file(path) = input, clip != nil else {
+                throw SweepError(
+                    .usage, "the \(choice.rawValue) input is a picture, which has no sound", fix: "take the other clip's sound, or none",
+                    field: .audio)
+            }
+            return AudioInput(path: path, start: spec.clip.start, duration: length)
         }
     }
 

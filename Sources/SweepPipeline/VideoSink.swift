@@ -15,12 +15,13 @@ struct VideoSink: FrameSink, ~Copyable {
     private(set) var bytes: Int
     var framesWritten: Int { writer.framesWritten }
 
-    init(spec: RenderSpec, plan: FramePlan, codec: VideoCodec, container: String, destination: String) throws {
+    /// - Parameter audio: a clip's sound to carry along (see ``Renderer/soundtrack``).
+    init(spec: RenderSpec, plan: FramePlan, codec: VideoCodec, container: String, destination: String, audio: AudioInput? = nil) throws {
         let output = try AtomicOutput(destination: destination)
         writer = try VideoWriter(
             path: output.temporaryPath, destination: destination, width: plan.width,
             height: plan.height, fps: plan.fps, codec: codec, container: container,
-            alpha: spec.style.background.a < 255, options: spec.videoOptions)
+            alpha: spec.style.background.a < 255, options: spec.videoOptions, audio: audio)
         formatName = codec.name
         bytes = 0
         self.output = output

@@ -27,13 +27,14 @@ public enum ClipMaker {
     }
 
     /// A counter clip of `seconds` at `fps`, H.264 lossless in 4:2:0, written to `path`
-    /// (the container follows the extension); `extra` goes before the output path.
+    /// (the container follows the extension); `inputs` are more inputs (a sound), `extra`
+    /// goes before the output path.
     public static func counter(
-        _ path: String, width: Int = 96, height: Int = 64, fps: Double, seconds: Double, extra: [String] = []
+        _ path: String, width: Int = 96, height: Int = 64, fps: Double, seconds: Double, inputs: [String] = [],
+        extra: [String] = []
     ) throws {
         try ffmpeg(
-            [
-                "-f", "lavfi", "-i", "color=c=black:s=\(width)x\(height):r=\(fps):d=\(seconds)",
+            ["-f", "lavfi", "-i", "color=c=black:s=\(width)x\(height):r=\(fps):d=\(seconds)"] + inputs + [
                 "-vf", "format=gray,geq=lum='if(bitand(N\\,pow(2\\,floor(Y*8/H)))\\,255\\,0)',format=yuv420p",
                 "-c:v", "libx264", "-qp", "0", "-g", "12",
             ] + extra + [path])
