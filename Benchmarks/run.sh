@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Side-by-side benchmarks: sweep against the FFmpeg CLI (and gifsicle), same inputs, same run.
-#   Benchmarks/run.sh [gif] [mp4] [codecs] [memory] [frame]     (default: all)
+#   Benchmarks/run.sh [gif] [mp4] [codecs] [memory] [frame] [video]    (default: all)
 # Needs: ffmpeg, gifsicle, python3 with numpy (pip install numpy). Results: Benchmarks/work/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,10 +8,11 @@ swift build -c release --product sweep >/dev/null
 swift build -c release --product sweep-framebench >/dev/null
 command -v gifsicle >/dev/null || { echo "install gifsicle (apt-get install gifsicle)"; exit 1; }
 python3 -c "import numpy" 2>/dev/null || { echo "install numpy (pip install numpy)"; exit 1; }
-what=${*:-gif mp4 codecs memory frame}
+what=${*:-gif mp4 codecs memory frame video}
 for w in $what; do
   case $w in
     frame) .build/release/sweep-framebench ;;
+    video) python3 Benchmarks/video.py ;;
     *) python3 Benchmarks/compare.py "$w" ;;
   esac
 done

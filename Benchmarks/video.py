@@ -39,9 +39,12 @@ def clip(photo, out, seconds):
     if os.path.exists(out):
         return
     travel = 3840 - 1920
+    # Tagged BT.709, as HD cameras record (a JPEG's BT.601 would otherwise carry over).
     sh(f"ffmpeg -v error -y -loop 1 -framerate 30 -t {seconds} -i '{photo}' "
-       f"-vf \"scale=3840:-2,crop=1920:1080:x='{travel}*t/{seconds}':y='(ih-1080)/2'\" "
-       f"-c:v libx264 -preset fast -crf 16 -pix_fmt yuv420p -g 60 {out}")
+       f"-vf \"scale=3840:-2,crop=1920:1080:x='{travel}*t/{seconds}':y='(ih-1080)/2',"
+       f"scale=out_color_matrix=bt709:out_range=tv,format=yuv420p\" "
+       f"-colorspace bt709 -color_primaries bt709 -color_trc bt709 "
+       f"-c:v libx264 -preset fast -crf 16 -g 60 {out}")
 
 
 def ssim(video, reference, ref_is_frames=False):

@@ -269,14 +269,23 @@ public final class VideoDecoder {
             fix: "re-export the clip, or end the comparison before that time")
     }
 
-    /// True when the current frames are Y′CbCr with the BT.709 matrix (tagged, or untagged
-    /// HD) and upright: they can go to a BT.709 4:2:0 video by scaling alone.
+    /// True when the current frames are Y′CbCr and upright: they go to a BT.709 4:2:0 video
+    /// by scaling (and, for another matrix, a remix in Y′CbCr), without RGB.
     public var convertsToVideoYUVDirectly: Bool {
         guard orientation == 1, hasCurrent, let desc = av_pix_fmt_desc_get(AVPixelFormat(rawValue: current.ptr.pointee.format)) else {
             return false
         }
-        let isYUV = desc.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0 && desc.pointee.nb_components >= 3
-        return isYUV && matrix(current.ptr) == sweep_sws_cs_itu709
+        return desc.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0 && desc.pointee.nb_components >= 3
+    }
+
+    /// The Y′CbCr matrix a frame was coded with (see ``matrix(_:)``).
+    private func yuvMatrix(_ f: UnsafeMutablePointer<AVFrame>) -> YUVMatrix {
+        switch matrix(f) {
+        case sweep_sws_cs_itu601: return .bt601
+        case SWS_CS_SMPTE240M: return .smpte240m
+        case SWS_CS_BT2020: return .bt2020
+        default: return .bt709
+        }
     }
 
     /// The swscale matrix for a frame: its tag, or BT.709 for untagged HD and BT.601 below.
@@ -334,20 +343,23 @@ public final class VideoDecoder {
         let fullRange = f.pointee.color_range == AVCOL_RANGE_JPEG
         let rect = crop(place, turned: false)
         try prepareScaler(for: f, crop: rect, to: AV_PIX_FMT_YUV420P, width: image.width, height: image.height) { s in
+            // Between Y′CbCr formats swscale changes range and depth, not the matrix (remixed below).
             try s.setColorspace(
                 source: sweep_sws_cs_itu709, sourceFullRange: fullRange, destination: sweep_sws_cs_itu709, destinationFullRange: false)
         }
         let w = image.width
-        if copyPlanes(f, rect: rect, into: &image, fullRange: fullRange) { return }
-        try image.y.withUnsafeMutableBufferPointer { y in
-            try image.u.withUnsafeMutableBufferPointer { u in
-                try image.v.withUnsafeMutableBufferPointer { v in
-                    try scale(
-                        f, rect: rect, into: [y.baseAddress!, u.baseAddress!, v.baseAddress!], strides: [w, w / 2, w / 2],
-                        rows: image.height)
+        if !copyPlanes(f, rect: rect, into: &image, fullRange: fullRange) {
+            try image.y.withUnsafeMutableBufferPointer { y in
+                try image.u.withUnsafeMutableBufferPointer { u in
+                    try image.v.withUnsafeMutableBufferPointer { v in
+                        try scale(
+                            f, rect: rect, into: [y.baseAddress!, u.baseAddress!, v.baseAddress!], strides: [w, w / 2, w / 2],
+                            rows: image.height)
+                    }
                 }
             }
         }
+        yuvMatrix(f).convert(&image, to: .bt709)
     }
 
     /// A 4:2:0 8-bit limited-range frame already at the output size is copied plane by plane.

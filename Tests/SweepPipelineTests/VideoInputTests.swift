@@ -241,4 +241,29 @@ import Testing
             #expect(ClipMaker.read(f, x: 8) == i && ClipMaker.read(f, x: f.width - 8) == 2 * i, "frame \(i)")
         }
     }
+
+    @Test func theYUVPathConvertsMatrixAndRange() throws {
+        // The same colour coded three ways, each composed in Y′CbCr for an H.264 output.
+        let cases: [(String, [String])] = [
+            ("601.mp4", ["-vf", "scale=out_color_matrix=bt601:out_range=tv,format=yuv420p", "-colorspace", "smpte170m"]),
+            (
+                "709full.mp4",
+                ["-vf", "scale=out_color_matrix=bt709:out_range=pc,format=yuvj420p", "-colorspace", "bt709", "-color_range", "pc"]
+            ),
+            ("709.mp4", ["-vf", "scale=out_color_matrix=bt709:out_range=tv,format=yuv420p", "-colorspace", "bt709"]),
+        ]
+        for (name, args) in cases {
+            let path = dir + "/" + name
+            try ClipMaker.ffmpeg(
+                ["-f", "lavfi", "-i", "color=c=0xC83C1E:s=64x64:r=10:d=0.5"] + args + ["-c:v", "libx264", "-qp", "0", path])
+            var s = spec(path, nil)
+            s.width = 64
+            s.videoOptions = [("crf", "1")]
+            _ = try Renderer.render(s, to: dir + "/o-" + name)
+            let px = try VideoReader(path: dir + "/o-" + name).frames[2][32, 32]
+            #expect(abs(Int(px.r) - 200) <= 4, "\(name): \(px)")
+            #expect(abs(Int(px.g) - 60) <= 4, "\(name): \(px)")
+            #expect(abs(Int(px.b) - 30) <= 4, "\(name): \(px)")
+        }
+    }
 }
