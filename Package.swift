@@ -37,6 +37,11 @@ let package = Package(
             name: "CHeif", path: "Sources/CHeif", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]),
 
+        // libwebp's animation decoder: animated WebP inputs played as clips (FFmpeg 5.1 reads only their first frame).
+        .systemLibrary(
+            name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux",
+            providers: [.apt(["libwebp-dev"])]),
+
         // Shared plumbing: typed errors, atomic output files. Pure Swift.
         .target(name: "SweepSupport"),
         // Imaging core: pixels, resampling, adjustments, the slider look (Pango/Cairo for vectors and text).
@@ -47,7 +52,7 @@ let package = Package(
         .target(name: "SweepWeb", dependencies: ["SweepImaging", "SweepTimeline"]),
         // Encoders.
         .target(name: "SweepGIF", dependencies: ["CGIF", "SweepImaging", "SweepSupport"]),
-        .target(name: "SweepMedia", dependencies: ["CFFmpeg", "CZlib", "CHeif", "SweepImaging", "SweepSupport"]),
+        .target(name: "SweepMedia", dependencies: ["CFFmpeg", "CZlib", "CHeif", "CWebP", "SweepImaging", "SweepSupport"]),
         // Pipeline: spec -> timeline -> frames -> encoder.
         .target(name: "SweepPipeline", dependencies: ["SweepImaging", "SweepTimeline", "SweepGIF", "SweepMedia", "SweepWeb"]),
         // The embedding API: one import for apps.

@@ -34,14 +34,14 @@ package enum SweepCommand {
     static let renderHelp = """
         sweep render BEFORE [AFTER] -o OUT [options]      (one photo: AFTER is BEFORE with --look)
         Renders the split sweeping from before to after as a GIF, a video or a PNG sequence.
-        BEFORE and AFTER are photos or videos (MP4, MOV, MKV, WebM, AVI, MPEG-TS, animated GIF
-        or APNG), in any mix; clips play in sync by time, the sweep stretched over the shorter.
+        BEFORE and AFTER are photos or videos (MP4, MOV, MKV, WebM, AVI, MPEG-TS, animated GIF,
+        APNG or WebP), in any mix; clips play in sync by time, the sweep stretched over the shorter.
 
         \(animationHelp)
         video inputs:
               --start T, --end T  where the comparison begins and ends in the clips (12.5, 1:02.5)
               --audio before|after|none   the output's sound (default: the before clip's, if any)
-              --first-frame       an animated GIF or APNG shows its first frame, as a photo
+              --first-frame       an animated GIF, APNG or WebP shows its first frame, as a photo
               (--fps defaults to the before clip's rate; --duration shortens the output;
                --loop repeats the animation at its own length instead of stretching it)
         output:

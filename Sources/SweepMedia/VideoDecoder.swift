@@ -135,6 +135,7 @@ public final class VideoDecoder {
         let codedW = w > 0 ? w : Int(dec.pointee.width), codedH = h > 0 ? h : Int(dec.pointee.height)
         (width, height) = orientation >= 5 ? (codedH, codedW) : (codedW, codedH)
         var length = streamDuration ?? formatDuration ?? 0
+        if length <= 0 { length = try Self.scanLength(path, stream: index, timeBase: timeBase) }
         if start > 0, length > 0, start >= length {
             throw SweepError(
                 .usage, String(format: "the clip lasts %.2f s, so nothing is left from %g s on", length, start), subject: path,
@@ -164,6 +165,24 @@ public final class VideoDecoder {
         }
         if length <= 0 { length = 1 / frameRate }
         duration = length
+    }
+
+    /// The length of a stream whose container does not say (APNG): the end of its last
+    /// packet, read without decoding, from the stream's first timestamp.
+    static func scanLength(_ path: String, stream: Int32, timeBase: Double) throws -> Double {
+        let input = try InputFormatContext(
+            url: path, what: "not a video sweep can read", subject: path,
+            options: [("protocol_whitelist", "file"), ("format_whitelist", containers.joined(separator: ","))])
+        let packet = try PacketHandle()
+        var first: Int64?, end: Int64 = 0
+        while av_read_frame(input.ptr, packet.ptr) >= 0 {
+            defer { av_packet_unref(packet.ptr) }
+            let p = packet.ptr.pointee
+            guard p.stream_index == stream, p.pts != sweep_av_nopts_value() else { continue }
+            first = min(first ?? p.pts, p.pts)
+            end = max(end, p.pts + max(0, p.duration))
+        }
+        return first.map { Double(end - $0) * timeBase } ?? 0
     }
 
     /// The orientation tag for the stream's display matrix: the turn a player applies.

@@ -9,11 +9,8 @@ import SweepMedia
 /// Safe to send: one thread at a time uses a side (the render thread, or one iteration of
 /// the two-sided decode, which joins before the sides are read).
 final class ClipSide: @unchecked Sendable {
-    let path: String
-    let start: Double
     let fit: FitMode
-    let maxPixels: Int
-    private(set) var decoder: VideoDecoder
+    private(set) var decoder: any ClipDecoder
     /// The frame on screen, at the output size (letterbox bars in the background colour).
     private(set) var frame: RGBAImage
     /// The same in 4:2:0, drawn only for the Y′CbCr fast path.
@@ -23,12 +20,14 @@ final class ClipSide: @unchecked Sendable {
     private(set) var shown = 0
     private var drawnYUV = -1
 
-    /// Uses an already opened decoder (still at its first frame).
-    init(decoder: VideoDecoder, start: Double, width: Int, height: Int, fit: FitMode, background: RGBA8, maxPixels: Int) {
-        self.path = decoder.path
-        self.start = start
+    /// Opens the clip again at its start (for ``rewind()``).
+    private let reopen: () throws -> any ClipDecoder
+
+    /// Uses an already opened decoder (still at its first frame); `reopen` opens another.
+    init(decoder: any ClipDecoder, width: Int, height: Int, fit: FitMode, background: RGBA8, reopen: @escaping () throws -> any ClipDecoder)
+    {
         self.fit = fit
-        self.maxPixels = maxPixels
+        self.reopen = reopen
         self.decoder = decoder
         frame = RGBAImage(width: width, height: height, fill: background)
     }
@@ -62,7 +61,7 @@ final class ClipSide: @unchecked Sendable {
 
     /// Plays from the start again (after frames were sampled ahead, e.g. for a GIF palette).
     func rewind() throws {
-        decoder = try VideoDecoder(path: path, start: start, maxPixels: maxPixels)
+        decoder = try reopen()
         drawnRGBA = -1
         drawnYUV = -1
         try advance(to: 0)

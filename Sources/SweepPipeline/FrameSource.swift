@@ -87,8 +87,15 @@ public final class FrameSource {
             switch loaded {
             case let .image(image): return (Resampler.resize(image, width: w, height: h, mode: spec.fit, background: bg), nil)
             case let .clip(decoder):
+                let (path, options, limit) = (decoder.path, spec.clip, spec.maxPixels)
                 let clip = ClipSide(
-                    decoder: decoder, start: spec.clip.start, width: w, height: h, fit: spec.fit, background: bg, maxPixels: spec.maxPixels)
+                    decoder: decoder, width: w, height: h, fit: spec.fit, background: bg,
+                    reopen: {
+                        guard let again = try LoadedSide.openClip(path, clip: options, background: bg, maxPixels: limit) else {
+                            throw SweepError(.dataError, "the clip changed while it was read", subject: path, fix: "render again")
+                        }
+                        return again
+                    })
                 try clip.advance(to: 0)
                 return (clip.frame, clip)
             }
@@ -102,9 +109,7 @@ public final class FrameSource {
         let clips = [beforeClip, afterClip].compactMap { $0 }
         clipRate = clips.first?.decoder.frameRate
         clipDuration = clips.map(\.decoder.duration).min()
-        var notes = (loaded.count == 2 && sources[1] != sources[0] ? sources : [sources[0]]).compactMap {
-            LoadedSide.note(for: $0, clip: spec.clip)
-        }
+        var notes: [String] = []
         var insets = spec.safeInsets
         // Two pictures of one shape are spoken of once.
         let sameShape = loaded.count == 2 && before.width * after.height == after.width * before.height

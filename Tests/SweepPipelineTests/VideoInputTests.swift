@@ -111,6 +111,22 @@ import Testing
         for (i, s) in held.enumerated() { #expect(s.0 == 0 && s.1 == i, "frame \(i): \(s)") }
     }
 
+    @Test func animatedWebPAndAPNGPlay() throws {
+        try ClipMaker.counter(dir + "/a.mp4", fps: 10, seconds: 1)
+        try ClipMaker.ffmpeg(["-i", dir + "/a.mp4", "-c:v", "libwebp_anim", "-lossless", "1", "-loop", "0", dir + "/a.webp"])
+        try ClipMaker.ffmpeg(["-i", dir + "/a.mp4", "-plays", "0", "-f", "apng", dir + "/a.png"])
+        for name in ["a.webp", "a.png"] {
+            let (played, sides) = try counters(spec(dir + "/" + name, dir + "/a.mp4"))
+            #expect(played.frames == 10, "\(name)")
+            for (i, s) in sides.enumerated() { #expect(s.0 == i && s.1 == i, "\(name) frame \(i): \(s)") }
+            let (_, held) = try counters(spec(dir + "/" + name, dir + "/a.mp4") { $0.clip.firstFrame = true })
+            #expect(held.allSatisfy { $0.0 == 0 }, "\(name)")
+        }
+        // From 0.5 s on.
+        let (_, late) = try counters(spec(dir + "/a.webp", nil) { $0.clip.start = 0.5 })
+        #expect(late.map(\.0) == [5, 6, 7, 8, 9])
+    }
+
     @Test func theTimelineIsStretchedOverTheClipOrLoops() throws {
         try ClipMaker.counter(dir + "/a.mp4", fps: 10, seconds: 4)
         var s = spec(dir + "/a.mp4", nil)

@@ -1,0 +1,131 @@
+import CWebP
+import Foundation
+import SweepImaging
+import SweepSupport
+
+/// Plays an animated WebP through libwebp's animation decoder (FFmpeg 5.1 reads only the
+/// first frame of one).
+///
+/// libwebp composes each frame onto the full canvas and reports when it ends; a frame is on
+/// screen from the previous frame's end. Only the canvas being composed is held.
+public final class AnimatedWebPDecoder: ClipDecoder {
+    public let path: String
+    public let width: Int
+    public let height: Int
+    public let frameRate: Double
+    public let duration: Double
+    public private(set) var frameNumber = -1
+    public var convertsToVideoYUVDirectly: Bool { false }
+
+    /// The file's bytes, which libwebp reads from for as long as the decoder lives.
+    private let bytes: [UInt8]
+    private let decoder: OpaquePointer
+    private let background: RGBA8
+    /// The frame on screen (straight alpha, canvas size) and when it began and ends (ms).
+    private var current: RGBAImage
+    private var currentStart = 0
+    private var currentEnd = 0
+    private let startMS: Int
+
+    /// The most bytes read: animated WebPs are small, and libwebp needs them all in memory.
+    public static let maxFileBytes = 256 << 20
+
+    /// Opens the animated WebP at `path` from `start` seconds; frames are shown over `background`.
+    ///
+    /// - Throws: `.noInput` when unreadable, `.dataError` when it is not an animated WebP,
+    ///   is corrupt, or its canvas is over `maxPixels`.
+    public init(path: String, start: Double = 0, background: RGBA8 = .black, maxPixels: Int = ImageDecoder.defaultMaxPixels) throws {
+        self.path = path
+        self.background = background
+        bytes = try FileBytes.read(path, limit: Self.maxFileBytes, regularFileOnly: true)
+        if let (w, h) = ImageHeader.dimensions(bytes), ImageDecoder.exceeds(w, h, maxPixels) {
+            throw ImageDecoder.overLimit(w, h, maxPixels, name: path)
+        }
+        var options = WebPAnimDecoderOptions()
+        guard WebPAnimDecoderOptionsInit(&options) != 0 else {
+            throw SweepError(.internalError, "libwebp's animation decoder is not the version sweep was built with", subject: path)
+        }
+        options.color_mode = MODE_RGBA
+        options.use_threads = 0
+        let made = bytes.withUnsafeBufferPointer { b -> OpaquePointer? in
+            var data = WebPData(bytes: b.baseAddress, size: b.count)
+            return WebPAnimDecoderNew(&data, &options)
+        }
+        guard let made else {
+            throw SweepError(.dataError, "the animated WebP is corrupt", subject: path, fix: "re-export it, or convert it to GIF or MP4")
+        }
+        decoder = made
+        var info = WebPAnimInfo()
+        guard WebPAnimDecoderGetInfo(made, &info) != 0, info.canvas_width > 0, info.canvas_height > 0, info.frame_count > 0 else {
+            WebPAnimDecoderDelete(made)
+            throw SweepError(.dataError, "the animated WebP is corrupt", subject: path, fix: "re-export it, or convert it to GIF or MP4")
+        }
+        width = Int(info.canvas_width)
+        height = Int(info.canvas_height)
+        current = RGBAImage(width: width, height: height, fill: RGBA8(r: 0, g: 0, b: 0, a: 0))
+        startMS = Int((start * 1000).rounded())
+        // The length needs every frame's end: one pass over the timestamps (no pixels kept).
+        var total = 0
+        var frames = 0
+        while WebPAnimDecoderHasMoreFrames(made) != 0 {
+            var buffer: UnsafeMutablePointer<UInt8>?
+            var end: Int32 = 0
+            guard WebPAnimDecoderGetNext(made, &buffer, &end) != 0 else {
+                WebPAnimDecoderDelete(made)
+                throw SweepError(
+                    .dataError, "the animated WebP is corrupt after frame \(frames)", subject: path,
+                    fix: "re-export it, or convert it to GIF or MP4")
+            }
+            total = Int(end)
+            frames += 1
+        }
+        WebPAnimDecoderReset(made)
+        let seconds = Double(max(total, 1)) / 1000
+        frameRate = min(240, max(1, Double(frames) / seconds))
+        guard startMS < max(total, 1) else {
+            WebPAnimDecoderDelete(made)
+            throw SweepError(
+                .usage, String(format: "the clip lasts %.2f s, so nothing is left from %g s on", seconds, start), subject: path,
+                fix: "choose an earlier start", field: .start)
+        }
+        duration = seconds - Double(startMS) / 1000
+        try advance(to: 0)
+    }
+
+    deinit { WebPAnimDecoderDelete(decoder) }
+
+    @discardableResult
+    public func advance(to t: Double) throws -> Bool {
+        let ms = startMS + Int((t * 1000 + 0.5).rounded(.down))
+        var changed = false
+        // The current frame covers [currentStart, currentEnd); move on while `ms` is past it.
+        while frameNumber < 0 || (ms >= currentEnd && WebPAnimDecoderHasMoreFrames(decoder) != 0) {
+            var buffer: UnsafeMutablePointer<UInt8>?
+            var end: Int32 = 0
+            guard WebPAnimDecoderGetNext(decoder, &buffer, &end) != 0, let buffer else {
+                throw SweepError(
+                    .dataError, String(format: "the animated WebP is corrupt at %.3f s", Double(currentEnd) / 1000), subject: path,
+                    fix: "re-export it, or convert it to GIF or MP4")
+            }
+            currentStart = currentEnd
+            currentEnd = Int(end)
+            // Frames before the start are composed but not shown.
+            if currentEnd > startMS || WebPAnimDecoderHasMoreFrames(decoder) == 0 {
+                current.pixels.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: buffer, count: width * height * 4) }
+                frameNumber += 1
+                changed = true
+            }
+        }
+        return changed
+    }
+
+    public func draw(into image: inout RGBAImage, fit: FitMode) throws {
+        // Letterbox bars come out in the background colour, as the caller's frame has them.
+        let flat = ImageDecoder.flatten(current, over: background)
+        image = Resampler.resize(flat, width: image.width, height: image.height, mode: fit, background: background)
+    }
+
+    public func draw(into image: inout YUVImage, fit: FitMode) throws {
+        throw SweepError(.internalError, "an animated WebP is drawn in RGBA", subject: path)
+    }
+}

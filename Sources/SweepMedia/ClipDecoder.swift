@@ -1,0 +1,32 @@
+import SweepImaging
+
+/// A moving input played forward: the frame on screen at a clip time, drawn into output
+/// frames. ``VideoDecoder`` plays videos, animated GIFs and APNGs through FFmpeg;
+/// ``AnimatedWebPDecoder`` plays animated WebPs through libwebp.
+///
+/// Time is the clip's own: 0 is its first frame (or `start`, when it was opened there).
+public protocol ClipDecoder: AnyObject {
+    /// The file, named in errors.
+    var path: String { get }
+    /// The picture's upright size.
+    var width: Int { get }
+    var height: Int { get }
+    /// Frames per second (the average, for variable rates).
+    var frameRate: Double { get }
+    /// Seconds from the first frame shown to the end of the last.
+    var duration: Double { get }
+    /// Changes whenever the frame on screen changes (so each frame is converted once).
+    var frameNumber: Int { get }
+    /// The frames can go to a BT.709 4:2:0 video without an RGB round trip
+    /// (``draw(into:fit:)-yuv`` may be called).
+    var convertsToVideoYUVDirectly: Bool { get }
+    /// Makes the frame on screen at clip time `t` current; past the end the last one stays.
+    @discardableResult func advance(to t: Double) throws -> Bool
+    /// Draws the current frame into an output frame, placed by `fit`; letterbox bars keep
+    /// what `image` holds.
+    func draw(into image: inout RGBAImage, fit: FitMode) throws
+    /// Draws the current frame into BT.709 limited-range 4:2:0 planes filling `image`.
+    func draw(into image: inout YUVImage, fit: FitMode) throws
+}
+
+extension VideoDecoder: ClipDecoder {}
