@@ -1,4 +1,5 @@
 import Foundation
+import SweepGIF
 import SweepImaging
 import SweepMedia
 import SweepSupport
@@ -46,6 +47,11 @@ struct SizeCap {
         var first = spec
         first.width = source.width
         first.height = source.height
+        if let rate = source.clipRate, spec.clip.followClipRate {
+            // Clips set the rate; the ladder lowers it from there.
+            first.fps = min(rate, GIFTiming.maxFPS)
+            first.clip.followClipRate = false
+        }
         var result = try fit(first, kind: .gif, to: path, progress: progress) { attempt, _, smallest in
             let w = attempt.width!, h = attempt.height!
             if attempt.gifColors > 64 {
