@@ -105,10 +105,15 @@ public final class VideoDecoder {
             )
         }
         let name = String(cString: avcodec_get_name(par.pointee.codec_id))
-        guard let codec = avcodec_find_decoder(par.pointee.codec_id), Self.codecs.contains(String(cString: codec.pointee.name)) else {
+        guard let codec = avcodec_find_decoder(par.pointee.codec_id) else {
             throw SweepError(
                 .unavailable, "this FFmpeg cannot decode the video's codec (\(name))", subject: path,
                 fix: "convert the clip to H.264 first, or install an FFmpeg that decodes \(name)")
+        }
+        guard Self.codecs.contains(String(cString: codec.pointee.name)) else {
+            throw SweepError(
+                .unavailable, "sweep does not read video coded as \(name)", subject: path,
+                fix: "convert the clip to H.264, HEVC, VP9, AV1 or ProRes first")
         }
         decoder = try CodecContextHandle(codec: codec)
         let dec = decoder.ptr

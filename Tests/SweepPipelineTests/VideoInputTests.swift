@@ -65,6 +65,27 @@ import Testing
         }
     }
 
+    @Test func variableFrameRateClipsShowTheFrameOnScreen() throws {
+        // Frames 0–9 at 25 fps, then a pause: frame 10 comes at 0.88 s (22 ticks of 1/25 s),
+        // as a phone's variable rate would have it.
+        try ClipMaker.ffmpeg(
+            [
+                "-f", "lavfi", "-i", "color=c=black:s=96x64:r=25:d=1", "-vf",
+                "format=gray,geq=lum='if(bitand(N\\,pow(2\\,floor(Y*8/H)))\\,255\\,0)',format=yuv420p,setpts='N/25/TB+if(gte(N\\,10)\\,0.5/TB\\,0)'",
+                "-vsync", "vfr", "-c:v", "libx264", "-qp", "0", "-g", "12", dir + "/vfr.mkv",
+            ])
+        try ClipMaker.counter(dir + "/b.mp4", fps: 25, seconds: 2)
+        let (result, sides) = try counters(
+            spec(dir + "/vfr.mkv", dir + "/b.mp4") {
+                $0.fps = 25; $0.clip.followClipRate = false
+            })
+        #expect(result.frames >= 35)
+        for (i, s) in sides.prefix(35).enumerated() {
+            let shown = i < 10 ? i : (i < 22 ? 9 : i - 12)
+            #expect(s.0 == shown && s.1 == i, "frame \(i): \(s), expected \(shown)")
+        }
+    }
+
     @Test func fpsStartAndEndResample() throws {
         try ClipMaker.counter(dir + "/a.mp4", fps: 25, seconds: 4)
         try ClipMaker.counter(dir + "/b.mp4", fps: 20, seconds: 4)
@@ -241,6 +262,11 @@ import Testing
             ])
         let drm = #expect(throws: SweepError.self) { try Renderer.render(spec(dir + "/drm.mp4", nil), to: dir + "/o.mp4") }
         #expect(drm?.code == .unavailable, "\(String(describing: drm))")
+        // A codec outside sweep's list (HuffYUV in Matroska): exit 69, with what to do.
+        try ClipMaker.ffmpeg(["-f", "lavfi", "-i", "color=c=gray:s=64x64:r=10:d=0.5", "-c:v", "huffyuv", dir + "/huff.mkv"])
+        let huff = #expect(throws: SweepError.self) { try Renderer.render(spec(dir + "/huff.mkv", nil), to: dir + "/o.mp4") }
+        #expect(huff?.code == .unavailable, "\(String(describing: huff))")
+        #expect(huff?.message.contains("huffyuv") == true)
         #expect(!FileManager.default.fileExists(atPath: dir + "/o.mp4"))
     }
 
