@@ -327,16 +327,16 @@ public final class VideoDecoder {
     /// bars keep what `image` holds.
     public func draw(into image: inout RGBAImage, fit: FitMode) throws {
         let f = current.ptr
-        let place = FitPlacement(sourceWidth: width, sourceHeight: height, width: image.width, height: image.height, mode: fit)
+        let place = placement(of: f, in: image.width, image.height, fit: fit)
         let d = place.destination
         let turned = orientation >= 5
         // Scale to the destination in the stored orientation, then turn it upright.
         let sw = turned ? d.height : d.width, sh = turned ? d.width : d.height
         let fullRange = f.pointee.color_range == AVCOL_RANGE_JPEG
-        try prepareScaler(for: f, crop: crop(place, turned: turned), to: AV_PIX_FMT_RGBA, width: sw, height: sh) { s in
+        try prepareScaler(for: f, crop: crop(place, f, turned: turned), to: AV_PIX_FMT_RGBA, width: sw, height: sh) { s in
             try s.setColorspace(source: matrix(f), sourceFullRange: fullRange, destination: sweep_sws_cs_itu709, destinationFullRange: true)
         }
-        let rect = crop(place, turned: turned)
+        let rect = crop(place, f, turned: turned)
         if orientation == 1 {
             try image.pixels.withUnsafeMutableBufferPointer { p in
                 try scale(f, rect: rect, into: [p.baseAddress! + (d.y * image.width + d.x) * 4], strides: [image.width * 4], rows: sh)
@@ -362,10 +362,10 @@ public final class VideoDecoder {
     /// only when ``convertsToVideoYUVDirectly`` and the placement covers the frame.
     public func draw(into image: inout YUVImage, fit: FitMode) throws {
         let f = current.ptr
-        let place = FitPlacement(sourceWidth: width, sourceHeight: height, width: image.width, height: image.height, mode: fit)
+        let place = placement(of: f, in: image.width, image.height, fit: fit)
         precondition(place.coversFrame && convertsToVideoYUVDirectly)
         let fullRange = f.pointee.color_range == AVCOL_RANGE_JPEG
-        let rect = crop(place, turned: false)
+        let rect = crop(place, f, turned: false)
         try prepareScaler(for: f, crop: rect, to: AV_PIX_FMT_YUV420P, width: image.width, height: image.height) { s in
             // Between Y′CbCr formats swscale changes range and depth, not the matrix (remixed below).
             try s.setColorspace(
@@ -410,13 +410,24 @@ public final class VideoDecoder {
     }
 
     /// The stored-pixel rectangle to read (x, y, width, height), even-aligned for chroma.
-    private func crop(_ place: FitPlacement, turned: Bool) -> (x: Int, y: Int, w: Int, h: Int) {
+    private func crop(
+        _ place: FitPlacement, _ f: UnsafeMutablePointer<AVFrame>, turned: Bool
+    ) -> (x: Int, y: Int, w: Int, h: Int) {
         let s = place.source
         // Fill crops are centred, so in stored orientation they are centred too: swap axes.
         let (x, y, w, h) = turned ? (s.y, s.x, s.height, s.width) : (s.x, s.y, s.width, s.height)
-        let cx = Int(x.rounded()) & ~1, cy = Int(y.rounded()) & ~1
-        let storedW = turned ? height : width, storedH = turned ? width : height
+        // Within the frame as decoded (a stream may change size part-way).
+        let storedW = Int(f.pointee.width), storedH = Int(f.pointee.height)
+        let cx = min(Int(x.rounded()) & ~1, max(0, storedW - 1) & ~1), cy = min(Int(y.rounded()) & ~1, max(0, storedH - 1) & ~1)
         return (cx, cy, max(1, min(storedW - cx, Int(w.rounded()))), max(1, min(storedH - cy, Int(h.rounded()))))
+    }
+
+    /// Where the decoded frame lands in an output frame: from its own size, which may differ
+    /// from the stream's first (a resolution change part-way).
+    private func placement(of f: UnsafeMutablePointer<AVFrame>, in w: Int, _ h: Int, fit: FitMode) -> FitPlacement {
+        let fw = Int(f.pointee.width), fh = Int(f.pointee.height)
+        let (uw, uh) = orientation >= 5 ? (fh, fw) : (fw, fh)
+        return FitPlacement(sourceWidth: uw, sourceHeight: uh, width: w, height: h, mode: fit)
     }
 
     /// Makes (or reuses) the scaler from the frame's format and crop to `format` at `width × height`.
