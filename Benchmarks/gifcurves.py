@@ -376,7 +376,10 @@ def main():
     ap.add_argument("--plot", default=None)
     ap.add_argument("--json", default=None)
     ap.add_argument("--check-scielab", action="store_true", help="also run scielab.py on sweep's default")
+    ap.add_argument("--report", nargs="*", help="only summarise and plot earlier --json results")
     args = ap.parse_args()
+    if args.report is not None:
+        return report(args)
     sweep_sets = [tuple(s.split(":", 1)) for s in args.sweep.split(";") if s]
     gen_dir = os.path.join(args.out, "generated")
     args.sc = SCIELabMetric(SIZE, SIZE)
@@ -390,6 +393,33 @@ def main():
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({"rows": all_rows, "summary": sums}, fh, indent=1, default=float)
+    if args.plot:
+        plot(all_rows, args.plot)
+
+
+def report(args):
+    """Summaries, a Markdown table and the plot from one or more earlier runs' JSON."""
+    all_rows = {}
+    for path in args.report:
+        with open(path) as fh:
+            all_rows.update(json.load(fh)["rows"])
+    f = lambda rs: " ".join("–" if r == float("inf") else f"{r:.2f}" for r in rs)
+    print("| pair | bytes for peer's ΔE (≤ 0.8) | bytes for peer's SSIM (≤ 1.0) | best ΔE / SSIM, sweep | best ΔE / SSIM, peer "
+          "| default vs sierra2_4a lossless (bytes, ΔE, SSIM) | time | flicker |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for name, rows in all_rows.items():
+        s = summary(name, rows, args.default)
+        print_summary(s)
+        d = s.get("default")
+        dd = (f"{d['sweep']['bytes'] / d['peer']['bytes']:.2f}×, {d['sweep']['de']:.3f} vs {d['peer']['de']:.3f}, "
+              f"{d['sweep']['ssim']:.4f} vs {d['peer']['ssim']:.4f}") if d else "–"
+        print(f"| {name} | {f(s['de_ratios'])} | {f(s['ssim_ratios'])} | {s['best']['sweep']['de']:.3f} / "
+              f"{s['best']['sweep']['ssim']:.4f} | {s['best']['peer']['de']:.3f} / {s['best']['peer']['ssim']:.4f} | {dd} "
+              f"| {d['time_ratio']:.2f}× | {100 * s['flicker_max']:.3f} % |")
+    for name, rows in all_rows.items():
+        print(f"\n{name}: who, setting, bytes, S-CIELAB ΔE, SSIM, PSNR dB, time s")
+        for r in sorted(rows, key=lambda r: (r["who"], r["bytes"])):
+            print(f"  {r['who']:5} {r['label']:14} {r['bytes']:8d} {r['de']:.3f} {r['ssim']:.4f} {r['psnr']:.2f} {r['time']:.2f}")
     if args.plot:
         plot(all_rows, args.plot)
 

@@ -240,6 +240,19 @@ private final class LZWTree {
                         if exact >= 0 { chosen = exact; newCarry = (aim - target[pos]) * Self.carryShare }
                     }
                     let b = budget[pos]
+                    // With no budget only a symbol of the same colour fits: over a changed
+                    // pixel that can only be the transparent one (palette colours are
+                    // distinct), so look it up instead of walking every child.
+                    if chosen < 0 && b == 0 && stackNext[depth] >= 0 && Int(d[pos] & mask) != latitude.transparent ?? -1 {
+                        stackNext[depth] = -1
+                        if let t = latitude.transparent {
+                            let k = Int(table[node << 8 | t])
+                            if k >= 0 && k != Int(stackExact[depth]) && latitude.behind[pos] == target[pos] {
+                                chosen = k
+                                newCarry = (aim - target[pos]) * Self.carryShare
+                            }
+                        }
+                    }
                     if chosen < 0 && b >= 0 && detours < Self.maxDetours {
                         var k = Int(stackNext[depth])
                         let exact = Int(stackExact[depth])
