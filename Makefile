@@ -8,7 +8,7 @@ DEB_PACKAGES := pkg-config libgif-dev libavcodec-dev libavformat-dev libavutil-d
                 chromium python3-venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build demo test test-slurm readme-gif bench clean asan fuzz presets install lint
+.PHONY: deps build demo test test-slurm readme-gif bench bench-gif clean asan fuzz presets install lint
 
 PREFIX ?= /usr/local
 
@@ -57,6 +57,12 @@ bench: build
 	@dpkg-query -W -f='$${Status}' gifsicle 2>/dev/null | grep -q "ok installed" || $(SUDO) apt-get install -y -qq gifsicle >/dev/null
 	@python3 -c "import numpy" 2>/dev/null || pip install -q numpy
 	Benchmarks/run.sh
+
+# GIF size/quality curves against FFmpeg + gifsicle at every setting (issue 13; ~1 h on 2 cores).
+bench-gif: build
+	@dpkg-query -W -f='$${Status}' gifsicle 2>/dev/null | grep -q "ok installed" || $(SUDO) apt-get install -y -qq gifsicle >/dev/null
+	@python3 -c "import numpy, scipy, PIL, matplotlib" 2>/dev/null || pip install -q numpy scipy pillow matplotlib
+	Benchmarks/run.sh gifcurves
 
 clean:
 	rm -rf .build out

@@ -56,6 +56,7 @@ package struct RenderOptions: Sendable {
         .init("fit"), .init("rtl", value: false), .init("vertical", value: false), .init("ui-scale"),
         .init("before-label"), .init("after-label"), .init("font"), .init("corner-radius"), .init("background"),
         .init("colors"), .init("dither"), .init("crf"), .init("encoder-preset"),
+        .init("quality"),
         .init("reduce-motion"), .init("max-pixels"), .init("position"),
         .init("quiet", short: "q", value: false), .init("json", value: false),
         .init("look"), .init("before-look"), .init("brightness"), .init("contrast"), .init("saturation"), .init("hue"),
@@ -148,6 +149,7 @@ package struct RenderOptions: Sendable {
         if let v = r.value("dither") { o.spec.dither = try ValueParser.choice(v, option: "--dither", as: DitherMode.self) }
         if let v = r.value("max-bytes") { o.spec.maxBytes = try ValueParser.bytes(v, option: "--max-bytes") }
         if let v = r.value("lossy") { o.spec.lossy = try ValueParser.int(v, option: "--lossy", range: 0...100) }
+        if let v = r.value("quality") { o.spec.quality = try ValueParser.int(v, option: "--quality", range: 1...100) }
         if let v = r.value("crf") {
             let crf = try ValueParser.int(v, option: "--crf", range: 0...63)
             o.spec.videoOptions.append(("crf", String(crf)))

@@ -93,7 +93,8 @@ package enum SweepCommand {
               --fps N             frames per second (default 30)
           -c, --codec NAME        h264 (.mp4), hevc, vp9 (.webm), webp (.webp), apng (.apng), prores (.mov), gif (.gif)
               --crf N, --encoder-preset NAME, --bitrate 5M, --codec-opt KEY=VALUE (repeatable)
-              --colors N, --dither none|ordered|diffusion, --lossy N, --max-bytes 15MB   (GIF)
+              --quality 1…100 (default 90), --max-bytes 15MB (lowers quality first)     (GIF)
+              --colors N, --dither none|ordered|diffusion, --lossy N   (GIF, expert overrides)
               --poster            also write OUT.poster.jpg, a still of the comparison (a page links it as og:image)
               --retina, --fragment, --page-images jpeg|webp|png, --poster-url URL     (.html, an interactive page)
               --fit fill|fit|stretch, --max-pixels N

@@ -6,21 +6,29 @@ struct FrameQuantizer {
     /// The palette frames are mapped to; a frame may switch it (a local colour table).
     var mapper: PaletteMapper
     let dither: DitherMode
-    /// Extra colour error (in 8-bit RGB units) allowed to repeat a neighbour's index, which
-    /// makes longer runs for LZW: smaller files for a bounded loss. 0 is lossless mapping.
-    let lossy: Int
+    /// The lossy LZW error budget at full texture, as an OkLab distance (0 = lossless).
+    let lzwBudget: Float
+    /// Share of the diffusion strength used in smooth areas (``GIFQuality/ditherScale``).
+    let ditherScale: Float
     let width: Int
     let height: Int
+    /// Per pixel of the last quantized pixels: the squared OkLab error the LZW coder may add
+    /// there (``LZWLatitude/budget``), from the texture around the pixel in the source.
+    private(set) var budget: [Float]
     /// Error rows for diffusion (current and next), reused across frames.
     private var err0: [Float]
     private var err1: [Float]
 
-    init(mapper: PaletteMapper, dither: DitherMode, lossy: Int = 0, width: Int, height: Int) {
+    init(
+        mapper: PaletteMapper, dither: DitherMode, lzwBudget: Float = 0, ditherScale: Float = 1, width: Int, height: Int
+    ) {
         self.mapper = mapper
         self.dither = dither
-        self.lossy = lossy
+        self.lzwBudget = lzwBudget
+        self.ditherScale = ditherScale
         self.width = width
         self.height = height
+        budget = [Float](repeating: 0, count: width * height)
         err0 = [Float](repeating: 0, count: (width + 2) * 3)
         err1 = err0
     }
@@ -30,8 +38,35 @@ struct FrameQuantizer {
     /// pixel counts as flat. Tuned on the benchmark pairs and the demo's gradients
     /// (Benchmarks/README.md).
     static let flatStrength: Float = 0.7
-    static let texturedStrength: Float = 0.05
+    static let texturedStrength: Float = 0.2
     static let flatActivity = 4
+
+    /// Activity (as ``flatActivity``) below which a pixel's neighbourhood gives the lossy
+    /// coder no latitude, and the span over which the latitude grows to the full budget.
+    static let maskFloor = 1
+    static let maskRange: Float = 6
+
+    /// The least activity among a pixel and its eight neighbours: high only inside texture,
+    /// low on an isolated edge (its flat sides are in the window).
+    @inline(__always)
+    static func leastActivity(_ px: UnsafeBufferPointer<UInt8>, x: Int, y: Int, width: Int, height: Int) -> Int {
+        var least = Int.max
+        for dy in -1...1 {
+            let yy = y + dy
+            guard yy >= 1 && yy < height else { return 0 }
+            for dx in -1...1 {
+                let xx = x + dx
+                guard xx >= 1 && xx < width else { return 0 }
+                let o = (yy * width + xx) * 4, l = o - 4, u = o - width * 4
+                var a = 0
+                for ch in 0..<3 {
+                    a += abs(Int(px[o + ch]) - Int(px[l + ch])) + abs(Int(px[o + ch]) - Int(px[u + ch]))
+                }
+                least = min(least, a)
+            }
+        }
+        return least
+    }
 
     /// The 8×8 Bayer matrix, built from [[0,2],[3,1]] level by level, centred on 0.
     static let bayer: [Float] = (0..<64).map { i in
@@ -54,7 +89,7 @@ struct FrameQuantizer {
         // Diffusion is strong where the source is flat (gradients band without it) and weak
         // where it is textured (the texture hides banding; dither there only adds noise
         // and bytes).
-        let flatStrength = FrameQuantizer.flatStrength, texturedStrength = FrameQuantizer.texturedStrength
+        let flatStrength = FrameQuantizer.flatStrength * ditherScale, texturedStrength = FrameQuantizer.texturedStrength
         frame.pixels.withUnsafeBufferPointer { px in
             for i in 0..<err0.count { err0[i] = 0; err1[i] = 0 }
             for y in rect.y..<(rect.y + rect.height) {
@@ -78,32 +113,20 @@ struct FrameQuantizer {
                     }
                     let ri = Int(max(0, min(255, r.rounded()))), gi = Int(max(0, min(255, g.rounded()))),
                         bi = Int(max(0, min(255, b.rounded())))
-                    var k = mapper.index(ri, gi, bi)
+                    let k = mapper.index(ri, gi, bi)
                     var activity = 0
                     if x > 0 { for ch in 0..<3 { activity += abs(Int(px[o + ch]) - Int(px[o - 4 + ch])) } }
                     if y > 0 { for ch in 0..<3 { activity += abs(Int(px[o + ch]) - Int(px[o - w * 4 + ch])) } }
                     let flat = activity <= FrameQuantizer.flatActivity
-                    // Lossy reuse only in texture: in flat gradients it would print bands.
-                    if lossy > 0 && !flat {
-                        // Reuse the previous pixel's or the one above's index when it is
-                        // nearly as close: LZW then finds longer repeats.
-                        let best = mapper.rgb[k]
-                        @inline(__always) func err(_ c: (Float, Float, Float)) -> Float {
-                            let dr = c.0 - r, dg = c.1 - g, db = c.2 - b
-                            return dr * dr + dg * dg + db * db
-                        }
-                        let limit = err(best) + Float(lossy * lossy)
-                        // Only neighbours mapped in this frame: older indices may belong to
-                        // another frame's palette.
-                        let prevX = x + (leftToRight ? -1 : 1)
-                        if prevX >= 0 && prevX < w && (changed?[y * w + prevX] ?? true) {
-                            let c = Int(indices[y * w + prevX])
-                            if c != k && c < mapper.rgb.count && err(mapper.rgb[c]) <= limit { k = c }
-                        }
-                        if y > 0 && (changed?[(y - 1) * w + x] ?? true) && (prevX < 0 || prevX >= w || k != Int(indices[y * w + prevX])) {
-                            let c = Int(indices[(y - 1) * w + x])
-                            if c != k && c < mapper.rgb.count && err(mapper.rgb[c]) <= limit { k = c }
-                        }
+                    // Lossy LZW may move a pixel only where texture masks the error: the
+                    // budget grows with the least activity around it (an edge between two flat
+                    // areas, the overlay's outline or text, keeps none).
+                    if lzwBudget > 0 {
+                        let texture = min(
+                            1, max(0, Float(Self.leastActivity(px, x: x, y: y, width: w, height: height) - Self.maskFloor) / Self.maskRange)
+                        )
+                        let b = lzwBudget * texture
+                        budget[p] = b * b
                     }
                     indices[p] = UInt8(k)
                     if dither == .diffusion {

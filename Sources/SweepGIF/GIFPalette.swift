@@ -40,9 +40,10 @@ public struct GIFPalette: Sendable {
     ///   - samples: images with their weights (screen time); sampled on a sparse grid.
     ///   - count: total entries including the transparent one when `transparent` is set.
     ///   - reserved: colours that must be present exactly.
+    ///   - iterations: k-means passes after median cut.
     public static func build(
         samples: [(image: RGBAImage, weight: Double)], count: Int,
-        reserved: [RGBA8] = [], transparent: Bool = true
+        reserved: [RGBA8] = [], transparent: Bool = true, iterations: Int = 6
     ) -> GIFPalette {
         let visible = max(1, min(256, count) - (transparent ? 1 : 0))
         let fixed = Array(Set(reserved.map { RGBA8(r: $0.r, g: $0.g, b: $0.b) })).sorted { ($0.r, $0.g, $0.b) < ($1.r, $1.g, $1.b) }
@@ -55,56 +56,138 @@ public struct GIFPalette: Sendable {
                 colors: colors.isEmpty ? [.black] : colors, transparentIndex: transparent ? max(1, colors.count) : nil,
                 isExact: true)
         }
-        // Weighted histogram on 5 bits per channel, keeping each bin's mean colour.
-        var sums = [Double](repeating: 0, count: 32768 * 4)
-        for (image, weight) in samples where weight > 0 {
-            let step = max(1, Int((Double(image.width * image.height) / 400_000).squareRoot()))
-            image.pixels.withUnsafeBufferPointer { p in
-                for y in stride(from: 0, to: image.height, by: step) {
-                    for x in stride(from: 0, to: image.width, by: step) {
-                        let i = (y * image.width + x) * 4
-                        if p[i + 3] < 128 { continue }
-                        let r = Int(p[i]), g = Int(p[i + 1]), b = Int(p[i + 2])
-                        let bin = ((r >> 3) << 10 | (g >> 3) << 5 | (b >> 3)) * 4
-                        sums[bin] += weight * Double(r); sums[bin + 1] += weight * Double(g)
-                        sums[bin + 2] += weight * Double(b); sums[bin + 3] += weight
-                    }
-                }
-            }
-        }
         var points: [OkLab] = []
         var rgbs: [(Float, Float, Float)] = []
         var weights: [Float] = []
-        for bin in 0..<32768 where sums[bin * 4 + 3] > 0 {
-            let w = sums[bin * 4 + 3]
-            let rgb = (Float(sums[bin * 4] / w), Float(sums[bin * 4 + 1] / w), Float(sums[bin * 4 + 2] / w))
-            rgbs.append(rgb)
-            points.append(OkLab(r: rgb.0, g: rgb.1, b: rgb.2))
-            weights.append(Float(w))
+        /// Each point's heaviest exact colour and its weight.
+        var majors: [(color: UInt32, weight: Double)] = []
+        if let exact = exactHistogram(samples, limit: Self.exactPoints) {
+            // Few enough distinct colours (screenshots, flat art with gradients): cluster the
+            // colours themselves, so that near-equal greys (254 and 255) stay apart.
+            for (key, w) in exact {
+                let rgb = (Float(key >> 16), Float((key >> 8) & 0xff), Float(key & 0xff))
+                rgbs.append(rgb)
+                points.append(OkLab(r: rgb.0, g: rgb.1, b: rgb.2))
+                weights.append(Float(w))
+                majors.append((key, w))
+            }
+        } else {
+            let (sums, major, majorWeight) = binnedHistogram(samples)
+            for bin in 0..<32768 where sums[bin * 4 + 3] > 0 {
+                let w = sums[bin * 4 + 3]
+                let rgb = (Float(sums[bin * 4] / w), Float(sums[bin * 4 + 1] / w), Float(sums[bin * 4 + 2] / w))
+                rgbs.append(rgb)
+                points.append(OkLab(r: rgb.0, g: rgb.1, b: rgb.2))
+                weights.append(Float(w))
+                majors.append((major[bin], majorWeight[bin]))
+            }
         }
         let free = visible - fixedCount
         var centroids = medianCut(points: points, weights: weights, boxes: min(free, points.count))
         let fixedLab = fixed.prefix(fixedCount).map { OkLab(r: Float($0.r), g: Float($0.g), b: Float($0.b)) }
-        centroids = kMeans(points: points, weights: weights, centroids: centroids, fixed: Array(fixedLab), iterations: 6)
+        centroids = kMeans(points: points, weights: weights, centroids: centroids, fixed: Array(fixedLab), iterations: iterations)
         // Each free centroid becomes the weighted mean sRGB colour of its members.
+        // A centroid whose heaviest exact colour holds most of its weight becomes that colour.
         var assigned = [(Double, Double, Double, Double)](repeating: (0, 0, 0, 0), count: centroids.count)
+        var heaviest = [(weight: Double, color: UInt32)](repeating: (0, 0), count: centroids.count)
         let all = Array(fixedLab) + centroids
         for (k, p) in points.enumerated() {
             let j = nearest(p, in: all)
             if j < fixedLab.count { continue }
             let w = Double(weights[k])
+            if majors[k].weight > heaviest[j - fixedLab.count].weight { heaviest[j - fixedLab.count] = (majors[k].weight, majors[k].color) }
             assigned[j - fixedLab.count].0 += w * Double(rgbs[k].0)
             assigned[j - fixedLab.count].1 += w * Double(rgbs[k].1)
             assigned[j - fixedLab.count].2 += w * Double(rgbs[k].2)
             assigned[j - fixedLab.count].3 += w
         }
         var colors = Array(fixed.prefix(fixedCount))
-        for a in assigned where a.3 > 0 {
-            let c = RGBA8(r: UInt8((a.0 / a.3).rounded()), g: UInt8((a.1 / a.3).rounded()), b: UInt8((a.2 / a.3).rounded()))
+        for (a, h) in zip(assigned, heaviest) where a.3 > 0 {
+            var c = RGBA8(r: UInt8((a.0 / a.3).rounded()), g: UInt8((a.1 / a.3).rounded()), b: UInt8((a.2 / a.3).rounded()))
+            if h.weight * 2 > a.3 { c = RGBA8(r: UInt8(h.color >> 16), g: UInt8((h.color >> 8) & 0xff), b: UInt8(h.color & 0xff)) }
             if !colors.contains(c) { colors.append(c) }
         }
         if colors.isEmpty { colors = [.black] }
         return GIFPalette(colors: colors, transparentIndex: transparent ? colors.count : nil)
+    }
+
+    /// Most distinct colours clustered as themselves; beyond it, 5-bit bins.
+    static let exactPoints = 16384
+
+    /// Visits the opaque pixels of the samples on the sparse grid the histograms use.
+    private static func forEachSample(
+        _ samples: [(image: RGBAImage, weight: Double)], _ body: (_ r: Int, _ g: Int, _ b: Int, _ weight: Double) -> Bool
+    ) {
+        for (image, weight) in samples where weight > 0 {
+            let step = max(1, Int((Double(image.width * image.height) / 400_000).squareRoot()))
+            let go = image.pixels.withUnsafeBufferPointer { p -> Bool in
+                for y in stride(from: 0, to: image.height, by: step) {
+                    for x in stride(from: 0, to: image.width, by: step) {
+                        let i = (y * image.width + x) * 4
+                        if p[i + 3] < 128 { continue }
+                        if !body(Int(p[i]), Int(p[i + 1]), Int(p[i + 2]), weight) { return false }
+                    }
+                }
+                return true
+            }
+            if !go { return }
+        }
+    }
+
+    /// The weighted histogram of exact colours, or nil when there are more than `limit`.
+    static func exactHistogram(_ samples: [(image: RGBAImage, weight: Double)], limit: Int) -> [(UInt32, Double)]? {
+        // Open addressing on colour + 1 (0 = empty), twice the limit in slots.
+        var size = 1
+        while size < limit * 2 { size <<= 1 }
+        var keys = [UInt32](repeating: 0, count: size)
+        var sums = [Double](repeating: 0, count: size)
+        var count = 0
+        var overflow = false
+        forEachSample(samples) { r, g, b, weight in
+            let key = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b) + 1
+            var slot = Int((key &* 2_654_435_761) >> 7) & (size - 1)
+            while keys[slot] != 0 && keys[slot] != key { slot = (slot + 1) & (size - 1) }
+            if keys[slot] == 0 {
+                count += 1
+                if count > limit { overflow = true; return false }
+                keys[slot] = key
+            }
+            sums[slot] += weight
+            return true
+        }
+        if overflow { return nil }
+        return (0..<size).filter { keys[$0] != 0 }.map { (keys[$0] - 1, sums[$0]) }.sorted { $0.0 < $1.0 }
+    }
+
+    /// The weighted histogram on 5 bits per channel (each bin's weighted sums of r, g, b and
+    /// its weight), with each bin's most frequent exact colour (a majority vote, then
+    /// counted) and that colour's weight: a flat area must get its own colour exactly, not
+    /// the mean of it and its anti-aliased neighbours, or the whole area is a little off.
+    static func binnedHistogram(_ samples: [(image: RGBAImage, weight: Double)]) -> ([Double], [UInt32], [Double]) {
+        var sums = [Double](repeating: 0, count: 32768 * 4)
+        var major = [UInt32](repeating: 0, count: 32768)
+        var vote = [Double](repeating: 0, count: 32768)
+        forEachSample(samples) { r, g, b, weight in
+            let k = (r >> 3) << 10 | (g >> 3) << 5 | (b >> 3)
+            sums[k * 4] += weight * Double(r); sums[k * 4 + 1] += weight * Double(g)
+            sums[k * 4 + 2] += weight * Double(b); sums[k * 4 + 3] += weight
+            let key = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+            if major[k] == key {
+                vote[k] += weight
+            } else if vote[k] <= 0 {
+                (major[k], vote[k]) = (key, weight)
+            } else {
+                vote[k] -= weight
+            }
+            return true
+        }
+        var majorWeight = [Double](repeating: 0, count: 32768)
+        forEachSample(samples) { r, g, b, weight in
+            let k = (r >> 3) << 10 | (g >> 3) << 5 | (b >> 3)
+            if major[k] == UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b) { majorWeight[k] += weight }
+            return true
+        }
+        return (sums, major, majorWeight)
     }
 
     /// Every distinct opaque colour of the samples, if there are at most `limit`.

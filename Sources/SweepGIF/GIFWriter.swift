@@ -12,6 +12,10 @@ import SweepSupport
 /// quantized again, only the changed rectangle is written, and inside it the pixels that
 /// still show the right colour become transparent. A frame identical to the previous one
 /// lengthens that frame's delay instead of being written.
+///
+/// The LZW coder may write a pixel as another palette entry within its error budget (lossy
+/// LZW, see ``LZWLatitude``); the budget is zero on pixels whose source did not change, so
+/// what is on screen there never changes (no flicker), and zero in flat areas.
 public final class GIFWriter {
     public let width: Int
     public let height: Int
@@ -31,22 +35,25 @@ public final class GIFWriter {
     private var changed: [Bool]
     /// Frames that got a palette of their own.
     public private(set) var localPaletteFrames = 0
-    private var pending: (blocks: [GIFBlock], delay: Int)?
+    /// The frame waiting for its delay to be final: its candidate blocks and, per pixel of
+    /// its rectangle, what the lossy coder needs and what was on screen before it.
+    private var pending: (blocks: [GIFBlock], delay: Int, latitude: LZWLatitude, before: [UInt32])?
     private var lzw = LZWEncoder()
-    /// The lossy setting used when none is given and the palette is not exact.
-    public static let defaultLossy = 8
+    /// OkLab of each global palette index (NaN for the transparent one and unused ones).
+    private let globalLab: [SIMD4<Float>]
     /// Frames written to the file so far.
     public private(set) var framesWritten = 0
 
     /// Opens `path` (normally an ``AtomicOutput``'s temporary path) and writes the header.
     ///
     /// - Parameters:
-    ///   - lossy: extra colour error allowed in textured areas for smaller files; `nil`
-    ///     chooses 0 for exact palettes and ``defaultLossy`` otherwise.
+    ///   - quality: sets the lossy LZW budget and the dithering strength (``GIFQuality``);
+    ///     an exact palette stays lossless at the default quality and above.
+    ///   - lossy: an expert override of the LZW budget, 0…100 (see ``GIFQuality/budget(lossy:)``).
     ///   - loopCount: `nil` for no loop extension (play once); 0 for forever; n for n repeats.
     public init(
         path: String, destination: String? = nil, width: Int, height: Int, palette: GIFPalette,
-        dither: DitherMode = .diffusion, lossy: Int? = nil, loopCount: Int? = 0
+        dither: DitherMode = .diffusion, quality: GIFQuality = .default, lossy: Int? = nil, loopCount: Int? = 0
     ) throws {
         precondition(width > 0 && width <= 65535 && height > 0 && height <= 65535)
         self.width = width
@@ -54,12 +61,16 @@ public final class GIFWriter {
         self.palette = palette
         self.destination = destination ?? path
         sink = try GIFFileSink(path: path)
-        // Auto: exact palettes stay lossless; photographic ones allow a little error in texture.
+        // Exact palettes stay lossless unless asked for less than the default quality.
         globalMapper = PaletteMapper(palette: palette)
+        let budget =
+            lossy.map(GIFQuality.budget(lossy:))
+            ?? (palette.isExact && quality.value >= GIFQuality.default.value ? 0 : quality.lzwBudget)
+        // Dithering an exact palette could only add error.
         quantizer = FrameQuantizer(
-            mapper: globalMapper, dither: dither,
-            lossy: lossy ?? (palette.isExact ? 0 : GIFWriter.defaultLossy),
+            mapper: globalMapper, dither: palette.isExact ? .none : dither, lzwBudget: budget, ditherScale: quality.ditherScale,
             width: width, height: height)
+        globalLab = GIFWriter.labTable(palette.colors)
         indices = [UInt8](repeating: 0, count: width * height)
         shown = [UInt32](repeating: 0, count: width * height)
         changed = [Bool](repeating: true, count: width * height)
@@ -81,6 +92,13 @@ public final class GIFWriter {
             try check(EGifPutExtensionBlock(gif, 3, &sub), "cannot write the loop block")
             try check(EGifPutExtensionTrailer(gif), "cannot write the loop block")
         }
+    }
+
+    /// OkLab of each of `colors` by index, padded with NaN to 256 entries.
+    static func labTable(_ colors: [RGBA8]) -> [SIMD4<Float>] {
+        var t = [SIMD4<Float>](repeating: LZWLatitude.none, count: 256)
+        for (i, c) in colors.prefix(256).enumerated() { t[i] = LZWLatitude.lab(c.r, c.g, c.b) }
+        return t
     }
 
     deinit {
@@ -192,14 +210,21 @@ public final class GIFWriter {
         return (PixelRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1), count)
     }
 
-    /// Turns the new index map into the pending frame (flushing the old one).
+    /// Turns the new index map into the pending frame (flushing the old one first: what it
+    /// puts on screen decides what this one may leave transparent).
     private func emit(rect: PixelRect, delay: Int, first: Bool) throws {
+        try flushPending()
         let mapper = quantizer.mapper
         let isLocal = mapper !== globalMapper
         let colors = mapper.palette.colors
         let t = mapper.palette.transparentIndex
-        var plain = [UInt8](repeating: 0, count: rect.width * rect.height)
+        let count = rect.width * rect.height
+        var plain = [UInt8](repeating: 0, count: count)
         var masked = plain
+        var target = [SIMD4<Float>](repeating: LZWLatitude.none, count: count)
+        var behind = target
+        var budget = [Float](repeating: 0, count: count)
+        var before = [UInt32](repeating: 0, count: count)
         var usesTransparency = false
         var plainPossible = !isLocal
         for y in 0..<rect.height {
@@ -218,6 +243,19 @@ public final class GIFWriter {
                     }
                 } else {
                     want = shown[p]
+                }
+                // The lossy coder's view: what the pixel should show, what is on screen now,
+                // and how far it may stray (only where the source changed).
+                let old = shown[p]
+                before[i] = old
+                if old != 0 { behind[i] = LZWLatitude.lab(UInt8((old >> 16) & 0xff), UInt8((old >> 8) & 0xff), UInt8(old & 0xff)) }
+                if want == 0 {
+                    budget[i] = -1
+                } else {
+                    target[i] =
+                        want == old
+                        ? behind[i] : LZWLatitude.lab(UInt8((want >> 16) & 0xff), UInt8((want >> 8) & 0xff), UInt8(want & 0xff))
+                    budget[i] = isNew ? quantizer.budget[p] : 0
                 }
                 // The plain form needs every pixel as an index of this frame's palette.
                 if isNew {
@@ -248,8 +286,17 @@ public final class GIFWriter {
         if usesTransparency || blocks.isEmpty { blocks.append(GIFBlock(rect: rect, data: masked, transparent: t, localColors: local)) }
         if !first && !isLocal { blocks += blocks.compactMap { $0.withLocalTable(palette) } }
         if isLocal { localPaletteFrames += 1 }
-        try flushPending()
-        pending = (blocks, delay)
+        let latitude = LZWLatitude(symbolColors: globalLab, transparent: nil, target: target, behind: behind, budget: budget)
+        pending = (blocks, delay, latitude, before)
+    }
+
+    /// The latitude for one candidate block: its own table's colours and transparent index.
+    private func latitude(for block: GIFBlock, _ base: LZWLatitude) -> LZWLatitude {
+        var l = base
+        if let local = block.localColors { l.symbolColors = GIFWriter.labTable(local) }
+        if let t = block.transparent, t < l.symbolColors.count { l.symbolColors[t] = LZWLatitude.none }
+        l.transparent = block.transparent
+        return l
     }
 
     private func flushPending() throws {
@@ -259,14 +306,37 @@ public final class GIFWriter {
         // early dictionary resets, and the smaller stream is written.
         var block = p.blocks[0]
         var stream: [UInt8] = []
+        var symbols: [UInt8] = []
         var bytes = Int.max
         for candidate in p.blocks {
-            let s = lzw.encode(candidate.data, minCodeSize: candidate.codeSize(globalTableSize: palette.tableSize), policy: .whenFull)
+            var data = candidate.data
+            let s = lzw.encode(
+                &data, minCodeSize: candidate.codeSize(globalTableSize: palette.tableSize), policy: .whenFull,
+                latitude: latitude(for: candidate, p.latitude))
             let b = candidate.fileBytes(stream: s)
-            if b < bytes { (block, stream, bytes) = (candidate, s, b) }
+            if b < bytes { (block, stream, bytes, symbols) = (candidate, s, b, data) }
         }
-        let early = lzw.encode(block.data, minCodeSize: block.codeSize(globalTableSize: palette.tableSize), policy: .whereCheapest)
-        if early.count < stream.count { stream = early }
+        var data = block.data
+        let early = lzw.encode(
+            &data, minCodeSize: block.codeSize(globalTableSize: palette.tableSize), policy: .whereCheapest,
+            latitude: latitude(for: block, p.latitude))
+        if early.count < stream.count { (stream, symbols) = (early, data) }
+        // What is on screen now: the coder may have written other colours than asked.
+        let colors = block.localColors ?? palette.colors
+        let rect = block.rect
+        for y in 0..<rect.height {
+            for x in 0..<rect.width {
+                let i = y * rect.width + x
+                let s = Int(symbols[i])
+                let q = (rect.y + y) * width + rect.x + x
+                if s == block.transparent {
+                    shown[q] = p.before[i]
+                } else if s < colors.count {
+                    let c = colors[s]
+                    shown[q] = 0xFF00_0000 | UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)
+                }
+            }
+        }
         var gcb = GraphicsControlBlock(
             DisposalMode: DISPOSE_DO_NOT, UserInputFlag: false,
             DelayTime: Int32(max(2, min(65535, p.delay))),

@@ -8,6 +8,14 @@
 /// point. That choice looks only at the stretch itself, so it wins on some pictures and
 /// loses on others: callers code both ways and keep the smaller. The stream stays plain
 /// GIF: a clear code may appear anywhere.
+///
+/// Given an ``LZWLatitude`` the coder is lossy: where the exact next symbol has no entry
+/// after the current string, it follows the entry whose colour fits the pixel's budget and
+/// is nearest to what the pixel should show plus the error the previous substitutions left
+/// (carried forward, halved each pixel, so a too-light pixel is followed by a darker choice).
+/// It searches only the current string's children (one step, greedy): a full search of the
+/// dictionary tree, as gifsicle does, finds longer strings but costs far more per pixel.
+/// Each substitution is bounded by its own pixel's budget, whatever the carried error.
 struct LZWEncoder {
     /// When the dictionary is reset.
     enum Policy {
@@ -23,6 +31,8 @@ struct LZWEncoder {
     private var touched: [Int32] = []
     /// Codes of the current stretch, written once its end is chosen.
     private var codes: [UInt16] = []
+    /// The dictionary as a tree, for the lossy search (allocated once, reused).
+    private let tree = LZWTree()
     /// How often (in new entries) a stretch may end.
     private static let checkpoint = 16
     /// Fewest entries before a stretch may end (shorter ones never pay for their start-up).
@@ -37,17 +47,28 @@ struct LZWEncoder {
     /// (each a length byte and up to 255 bytes), without the leading code-size byte and the
     /// terminating empty block.
     mutating func encode(_ data: [UInt8], minCodeSize: Int, policy: Policy) -> [UInt8] {
+        var symbols = data
+        return encode(&symbols, minCodeSize: minCodeSize, policy: policy, latitude: nil)
+    }
+
+    /// Codes `symbols` like ``encode(_:minCodeSize:policy:)``; with a `latitude`, lossily,
+    /// leaving in `symbols` what a decoder will read (each within its pixel's budget).
+    mutating func encode(_ symbols: inout [UInt8], minCodeSize: Int, policy: Policy, latitude: LZWLatitude?) -> [UInt8] {
         precondition((2...8).contains(minCodeSize))
+        precondition(latitude.map { $0.target.count == symbols.count && $0.budget.count == symbols.count } ?? true)
+        let original = latitude == nil ? [] : symbols
         var bits = BitPacker()
         let clear = 1 << minCodeSize
         let mask = UInt8(truncatingIfNeeded: (1 << minCodeSize) - 1)
-        data.withUnsafeBufferPointer { d in
+        symbols.withUnsafeMutableBufferPointer { d in
             let n = d.count
             var start = 0
             var width = minCodeSize + 1
             bits.put(clear, width: width)
             while start < n {
-                let end = parseStretch(d, from: start, minCodeSize: minCodeSize, mask: mask, policy: policy)
+                let end = parseStretch(d, from: start, minCodeSize: minCodeSize, mask: mask, policy: policy, latitude: latitude)
+                // Pixels parsed past the chosen end are parsed again from their own symbols.
+                if latitude != nil, let j = parsedTo, j > end { for k in end..<j { d[k] = original[k] } }
                 // Write the chosen codes, widening exactly as the decoder will.
                 var next = clear + 2
                 width = minCodeSize + 1
@@ -72,10 +93,11 @@ struct LZWEncoder {
     /// cheapest stretch (in bits per pixel, counting the clear code that ends it) and returns
     /// where that stretch ends.
     private mutating func parseStretch(
-        _ d: UnsafeBufferPointer<UInt8>, from start: Int, minCodeSize: Int,
-        mask: UInt8, policy: Policy
+        _ d: UnsafeMutableBufferPointer<UInt8>, from start: Int, minCodeSize: Int,
+        mask: UInt8, policy: Policy, latitude: LZWLatitude?
     ) -> Int {
         for slot in touched { child[Int(slot)] = -1 }
+        if latitude != nil { tree.reset() }
         touched.removeAll(keepingCapacity: true)
         codes.removeAll(keepingCapacity: true)
         let n = d.count
@@ -85,23 +107,34 @@ struct LZWEncoder {
         var bits = 0
         var best: (rate: Double, end: Int, count: Int)?
         var j = start
+        var carry = SIMD4<Float>(repeating: 0)
+        defer { parsedTo = j }
+        let tree = tree
         return child.withUnsafeMutableBufferPointer { table in
             while j < n {
                 var code = Int(d[j] & mask)
                 j += 1
-                while j < n {
-                    let c = table[code << 8 | Int(d[j] & mask)]
-                    if c < 0 { break }
-                    code = Int(c)
-                    j += 1
+                if let latitude {
+                    let found = tree.longest(from: code, at: j, d, mask: mask, table: table, latitude, carry: carry)
+                    tree.spell(found.code, into: d, to: found.end, from: j)
+                    (code, j, carry) = (found.code, found.end, found.carry)
+                } else {
+                    while j < n {
+                        let c = table[code << 8 | Int(d[j] & mask)]
+                        if c < 0 { break }
+                        code = Int(c)
+                        j += 1
+                    }
                 }
                 codes.append(UInt16(code))
                 bits += width
                 if next < 4096 {
                     if j < n {
-                        let slot = code << 8 | Int(d[j] & mask)
+                        let symbol = Int(d[j] & mask)
+                        let slot = code << 8 | symbol
                         table[slot] = Int16(next)
                         touched.append(Int32(slot))
+                        if latitude != nil { tree.add(next, parent: code, symbol: symbol) }
                     }
                     next += 1
                     if next > 1 << width && width < 12 { width += 1 }
@@ -121,6 +154,134 @@ struct LZWEncoder {
             codes.removeSubrange(best.count...)
             return best.end
         }
+    }
+
+    /// How far the last stretch was parsed (past its chosen end when it was cut back).
+    private var parsedTo: Int?
+
+}
+
+/// The dictionary as a tree (first child, next sibling, parent, last symbol per code) and
+/// the lossy coder's search over it.
+///
+/// From the string just started, the search walks the tree depth first, the exact next
+/// symbol first, then every other child whose colour fits the next pixel's budget, and keeps
+/// the longest string found. Exact steps are always taken; inexact ones stop after
+/// ``maxDetours`` per string, which bounds the time a string can take.
+private final class LZWTree {
+    private let firstChild = UnsafeMutablePointer<Int16>.allocate(capacity: 4096)
+    private let sibling = UnsafeMutablePointer<Int16>.allocate(capacity: 4096)
+    private let parent = UnsafeMutablePointer<Int16>.allocate(capacity: 4096)
+    private let last = UnsafeMutablePointer<UInt8>.allocate(capacity: 4096)
+    /// The search's stack: code, pixel position, next sibling to try, exact child, carried error.
+    private let stackCode = UnsafeMutablePointer<Int32>.allocate(capacity: 4097)
+    private let stackPos = UnsafeMutablePointer<Int32>.allocate(capacity: 4097)
+    private let stackNext = UnsafeMutablePointer<Int32>.allocate(capacity: 4097)
+    private let stackExact = UnsafeMutablePointer<Int32>.allocate(capacity: 4097)
+    private let stackCarry = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 4097)
+    /// Inexact steps tried per string before only exact ones are.
+    static let maxDetours = 48
+    /// How much of a substitution's error the next pixel makes up for.
+    static let carryShare: Float = 0.8
+
+    init() { reset() }
+
+    deinit {
+        firstChild.deallocate(); sibling.deallocate(); parent.deallocate(); last.deallocate()
+        stackCode.deallocate(); stackPos.deallocate(); stackNext.deallocate(); stackExact.deallocate()
+        stackCarry.deallocate()
+    }
+
+    func reset() { firstChild.update(repeating: -1, count: 4096) }
+
+    func add(_ code: Int, parent p: Int, symbol: Int) {
+        last[code] = UInt8(symbol)
+        parent[code] = Int16(p)
+        firstChild[code] = -1
+        sibling[code] = firstChild[p]
+        firstChild[p] = Int16(code)
+    }
+
+    /// Writes the symbols of string `code` that lie at `start..<end` (its tail) into `d`.
+    func spell(_ code: Int, into d: UnsafeMutableBufferPointer<UInt8>, to end: Int, from start: Int) {
+        var k = code
+        var pos = end - 1
+        while pos >= start {
+            d[pos] = last[k]
+            k = Int(parent[k])
+            pos -= 1
+        }
+    }
+
+    /// The longest string extending `code` (whose last pixel is at `j − 1`), its end, and the
+    /// error it leaves to carry.
+    func longest(
+        from code: Int, at j: Int, _ d: UnsafeMutableBufferPointer<UInt8>, mask: UInt8,
+        table: UnsafeMutableBufferPointer<Int16>, _ latitude: LZWLatitude, carry: SIMD4<Float>
+    ) -> (code: Int, end: Int, carry: SIMD4<Float>) {
+        let n = d.count
+        var best = (code: code, end: j, carry: carry)
+        var depth = 0
+        stackCode[0] = Int32(code); stackPos[0] = Int32(j); stackNext[0] = -2; stackCarry[0] = carry
+        var detours = 0
+        latitude.target.withUnsafeBufferPointer { target in
+            latitude.budget.withUnsafeBufferPointer { budget in
+                while depth >= 0 {
+                    let node = Int(stackCode[depth]), pos = Int(stackPos[depth])
+                    if pos >= n || depth >= 4096 { depth -= 1; continue }
+                    var chosen = -1
+                    var newCarry = SIMD4<Float>(repeating: 0)
+                    let aim = target[pos] + stackCarry[depth]
+                    if stackNext[depth] == -2 {
+                        // First visit: the exact child, then the siblings list.
+                        let exact = Int(table[node << 8 | Int(d[pos] & mask)])
+                        stackExact[depth] = Int32(exact)
+                        stackNext[depth] = Int32(firstChild[node])
+                        if exact >= 0 { chosen = exact; newCarry = (aim - target[pos]) * Self.carryShare }
+                    }
+                    let b = budget[pos]
+                    // With no budget only a symbol of the same colour fits: over a changed
+                    // pixel that can only be the transparent one (palette colours are
+                    // distinct), so look it up instead of walking every child.
+                    if chosen < 0 && b == 0 && stackNext[depth] >= 0 && Int(d[pos] & mask) != latitude.transparent ?? -1 {
+                        stackNext[depth] = -1
+                        if let t = latitude.transparent {
+                            let k = Int(table[node << 8 | t])
+                            if k >= 0 && k != Int(stackExact[depth]) && latitude.behind[pos] == target[pos] {
+                                chosen = k
+                                newCarry = (aim - target[pos]) * Self.carryShare
+                            }
+                        }
+                    }
+                    if chosen < 0 && b >= 0 && detours < Self.maxDetours {
+                        var k = Int(stackNext[depth])
+                        let exact = Int(stackExact[depth])
+                        while k >= 0 {
+                            let candidate = k
+                            k = Int(sibling[k])
+                            if candidate == exact { continue }
+                            let color = latitude.color(of: Int(last[candidate]), at: pos)
+                            let e = color - target[pos]
+                            guard (e * e).sum() <= b else { continue }
+                            // The carried error must fit too, unless the pixel allows only its own colour.
+                            let f = color - aim
+                            guard b == 0 || (f * f).sum() <= b else { continue }
+                            chosen = candidate
+                            newCarry = f * -Self.carryShare
+                            detours += 1
+                            break
+                        }
+                        stackNext[depth] = Int32(k)
+                    }
+                    if chosen < 0 { depth -= 1; continue }
+                    depth += 1
+                    stackCode[depth] = Int32(chosen); stackPos[depth] = Int32(pos + 1)
+                    stackNext[depth] = -2; stackCarry[depth] = newCarry
+                    if pos + 1 > best.end { best = (chosen, pos + 1, newCarry) }
+                }
+            }
+        }
+        return best
     }
 }
 

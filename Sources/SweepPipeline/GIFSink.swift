@@ -24,7 +24,10 @@ struct GIFSink: FrameSink, ~Copyable {
         var reserved: [RGBA8] = []
         if style.showHandle { reserved += [style.dividerColor, style.knobColor] }
         if style.showLabels { reserved.append(style.labelColor) }
-        let palette = GIFPalette.build(samples: samples, count: spec.gifColors, reserved: reserved, transparent: true)
+        let quality = GIFQuality(spec.quality)
+        let palette = GIFPalette.build(
+            samples: samples, count: spec.gifColors, reserved: reserved, transparent: true,
+            iterations: quality.paletteIterations)
         // The NETSCAPE block counts repeats after the first play; none means play once.
         let loopCount: Int? =
             switch plan.animation.loop {
@@ -34,7 +37,7 @@ struct GIFSink: FrameSink, ~Copyable {
             }
         writer = try GIFWriter(
             path: output.temporaryPath, destination: destination, width: plan.width, height: plan.height,
-            palette: palette, dither: spec.dither, lossy: spec.lossy, loopCount: loopCount)
+            palette: palette, dither: spec.dither, quality: quality, lossy: spec.lossy, loopCount: loopCount)
         delays = GIFTiming.delays(count: count, fps: plan.fps)
         self.output = output
     }

@@ -33,7 +33,10 @@ public struct RenderSpec: Sendable {
     /// GIF options.
     public var gifColors = 256
     public var dither: DitherMode = .diffusion
-    /// Extra colour error allowed for smaller GIFs (0 = none, `nil` = automatic); see the README.
+    /// GIF size against fidelity, 1…100 (``GIFQuality``): the lossy LZW budget, dithering
+    /// strength and palette effort together. A size cap lowers it first.
+    public var quality = GIFQuality.default.value
+    /// An expert override of the lossy LZW budget, 0…100 (`nil`: the one `quality` sets).
     public var lossy: Int?
     /// `--codec`: h264, hevc, vp9, webp, apng, prores or gif; `nil` follows the extension.
     public var codec: String?

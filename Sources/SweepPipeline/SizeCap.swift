@@ -7,8 +7,9 @@ import SweepSupport
 /// Fits a render under a byte budget by giving things up one step at a time, each attempt
 /// rendered whole and measured before anything is committed.
 ///
-/// - GIF: colours (256 → 128 → 64), then frame rate (× 2/3, down to 10 fps), then size
-///   (× 0.8, down to 160 px on the shorter side).
+/// - GIF: quality (→ 70 → 55 → 40: more lossy LZW error in texture, the cheapest loss to
+///   see), then colours (256 → 128 → 64), then frame rate (× 2/3, down to 10 fps), then
+///   size (× 0.8, down to 160 px on the shorter side).
 /// - Video: the CRF, +4 at a time, up to 3 times.
 /// - Anything else must fit as it is.
 ///
@@ -54,7 +55,11 @@ struct SizeCap {
         }
         var result = try fit(first, kind: .gif, to: path, progress: progress) { attempt, _, smallest in
             let w = attempt.width!, h = attempt.height!
-            if attempt.gifColors > 64 {
+            if attempt.quality > 40 && attempt.lossy == nil {
+                let q = attempt.quality > 70 ? 70 : (attempt.quality > 55 ? 55 : 40)
+                defer { attempt.quality = q }
+                return "quality \(attempt.quality) → \(q)"
+            } else if attempt.gifColors > 64 {
                 let c = attempt.gifColors > 128 ? 128 : 64
                 defer { attempt.gifColors = c }
                 return "colours \(attempt.gifColors) → \(c)"

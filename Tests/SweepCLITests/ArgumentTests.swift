@@ -76,7 +76,7 @@ struct ArgumentTests {
 
 @Suite("GIF options")
 struct GIFOptionTests {
-    @Test("--max-bytes takes units; --colors, --lossy and --dither are range-checked")
+    @Test("--max-bytes takes units; --quality, --colors, --lossy and --dither are range-checked")
     func options() throws {
         #expect(try parse(["--max-bytes", "15MB"]).spec.maxBytes == 15_000_000)
         #expect(try parse(["--max-bytes=10MiB"]).spec.maxBytes == 10_485_760)
@@ -86,6 +86,11 @@ struct GIFOptionTests {
         #expect(usageError(["--colors", "257"])?.subject == "--colors")
         #expect(usageError(["--lossy", "-1"])?.subject == "--lossy")
         #expect(try parse(["--colors", "2", "--lossy", "0", "--dither", "ordered"]).spec.gifColors == 2)
+        #expect(try parse([]).spec.quality == 90)
+        #expect(try parse(["--quality", "55"]).spec.quality == 55)
+        #expect(try parse(["--quality=100"]).spec.quality == 100)
+        #expect(usageError(["--quality", "0"])?.subject == "--quality")
+        #expect(usageError(["--quality", "101"])?.subject == "--quality")
     }
 
     @Test("Library errors get the command line's spelling of their field")

@@ -182,7 +182,7 @@ struct GIFOutputTests {
         for (a, b) in zip(v.frames, g.frames) { #expect(a.pixels == b.pixels) }
     }
 
-    @Test("--max-bytes is honoured by giving up colours, frame rate and size, and says so")
+    @Test("--max-bytes is honoured by giving up quality, colours, frame rate and size, and says so")
     func cap() throws {
         var spec = sweepSpec()
         spec.before = .image(DemoScenes.flatLandscape())
@@ -196,6 +196,8 @@ struct GIFOutputTests {
         #expect(capped.bytes <= spec.maxBytes!)
         #expect(FileBytes.size(path) == capped.bytes)
         #expect(capped.notes.contains { $0.contains("to fit under") })
+        // Quality goes first: a cap the lossy coder alone can meet keeps every colour.
+        #expect(capped.notes.contains { $0.contains("quality 90 → 70") })
         // A cap that cannot be met: an error, and no file.
         spec.maxBytes = 1500
         let own = tempPath("cap-dir")

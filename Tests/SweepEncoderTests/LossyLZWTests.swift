@@ -1,0 +1,190 @@
+import Foundation
+import SweepImaging
+import SweepMedia
+import SweepTestSupport
+import Testing
+
+@testable import SweepGIF
+
+/// A fixed hash in 0..<n: the same "noise" on every run.
+private func hash(_ x: Int, _ y: Int, _ n: Int) -> Int {
+    let h = (UInt32(truncatingIfNeeded: x &* 73_856_093) ^ UInt32(truncatingIfNeeded: y &* 19_349_663)) &* 2_654_435_761
+    return Int((h ^ (h >> 13)) % UInt32(n))
+}
+
+/// A picture with three kinds of area: fine texture (left), a smooth gradient (middle) and
+/// flat colour with a thin line (right). `seed` varies the texture.
+private func mixed(_ w: Int, _ h: Int, seed: Int = 0) -> RGBAImage {
+    var img = RGBAImage(width: w, height: h)
+    for y in 0..<h {
+        for x in 0..<w {
+            let i = (y * w + x) * 4
+            let c: (Int, Int, Int)
+            if x < w / 3 {
+                let n = hash(x + seed, y, 90)
+                c = (60 + n, 90 + n / 2, 40 + hash(y, x + seed, 70))
+            } else if x < 2 * w / 3 {
+                c = (x * 255 / w, 80 + y * 100 / h, 200 - y * 60 / h - seed * 4)
+            } else {
+                c = x == w - 10 ? (255, 255, 255) : (30 + seed * 6, 40, 70)
+            }
+            img.pixels[i] = UInt8(c.0); img.pixels[i + 1] = UInt8(c.1); img.pixels[i + 2] = UInt8(c.2)
+            img.pixels[i + 3] = 255
+        }
+    }
+    return img
+}
+
+/// Decodes a GIF LZW stream (sub-blocks, as the coder writes them) independently of giflib.
+private func lzwDecode(_ blocks: [UInt8], minCodeSize: Int) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var i = 0
+    while i < blocks.count { let n = Int(blocks[i]); bytes += blocks[(i + 1)..<(i + 1 + n)]; i += n + 1 }
+    let clear = 1 << minCodeSize
+    var dict: [[UInt8]] = []
+    func reset() { dict = (0..<clear).map { [UInt8($0)] } + [[], []] }
+    reset()
+    var width = minCodeSize + 1, bit = 0, prev: [UInt8]? = nil, out: [UInt8] = []
+    while bit + width <= bytes.count * 8 {
+        var code = 0
+        for k in 0..<width where bytes[(bit + k) / 8] & (1 << ((bit + k) % 8)) != 0 { code |= 1 << k }
+        bit += width
+        if code == clear { reset(); width = minCodeSize + 1; prev = nil; continue }
+        if code == clear + 1 { break }
+        let entry: [UInt8]
+        if code < dict.count { entry = dict[code] } else { entry = prev! + [prev![0]] }
+        if let p = prev, dict.count < 4096 { dict.append(p + [entry[0]]) }
+        out += entry
+        prev = entry
+        if dict.count == 1 << width && width < 12 { width += 1 }
+    }
+    return out
+}
+
+@Suite("Lossy LZW")
+struct LossyLZWTests {
+    @Test("The coder keeps every pixel within its own budget, and its stream decodes to what it reports", arguments: [0, 1, 2])
+    func withinBudget(seed: Int) throws {
+        // 64 greys-and-tints; budgets vary per pixel: pinned, exact-colour-only, small, large.
+        let colors: [RGBA8] = (0..<64).map { (k: Int) -> RGBA8 in
+            let r = UInt8(k * 4), g = UInt8(255 - k * 3), b = UInt8((k * 37) % 256)
+            return RGBA8(r: r, g: g, b: b)
+        }
+        let lab = GIFWriter.labTable(colors)
+        let n = 40_000
+        let data = (0..<n).map { UInt8(hash($0, seed, 64) / 8 * 8 + ($0 / 50) % 8) }
+        let budget: [Float] = (0..<n).map { [Float(-1), 0, 0.02 * 0.02, 0.15 * 0.15][hash($0, seed + 7, 4)] }
+        let latitude = LZWLatitude(
+            symbolColors: lab, transparent: nil, target: data.map { lab[Int($0)] },
+            behind: [SIMD4<Float>](repeating: LZWLatitude.none, count: n), budget: budget)
+        var lzw = LZWEncoder()
+        let lossless = lzw.encode(data, minCodeSize: 6, policy: .whereCheapest)
+        for policy in [LZWEncoder.Policy.whenFull, .whereCheapest] {
+            var symbols = data
+            let stream = lzw.encode(&symbols, minCodeSize: 6, policy: policy, latitude: latitude)
+            #expect(lzwDecode(stream, minCodeSize: 6) == symbols)
+            var moved = 0
+            for j in 0..<n where symbols[j] != data[j] {
+                moved += 1
+                let e: SIMD4<Float> = lab[Int(symbols[j])] - lab[Int(data[j])]
+                let d2: Float = (e * e).sum()
+                #expect(budget[j] >= 0 && d2 <= budget[j], "pixel \(j): budget \(budget[j])")
+            }
+            #expect(moved > 0)
+            if policy == .whereCheapest { #expect(stream.count < lossless.count) }
+        }
+    }
+
+    /// Writes `frames` with one palette and returns what giflib decodes, after checking that
+    /// FFmpeg decodes exactly the same pixels.
+    private func write(_ frames: [RGBAImage], palette: GIFPalette, quality: Int, dither: DitherMode) throws -> (
+        frames: [RGBAImage], bytes: Int
+    ) {
+        let w = frames[0].width, h = frames[0].height
+        let path = tempPath("lossy-\(quality).gif")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try GIFWriter(path: path, width: w, height: h, palette: palette, dither: dither, quality: GIFQuality(quality))
+        for f in frames { try writer.add(f, delay: 4) }
+        try writer.finish()
+        let giflib = try GIFReader(path: path)
+        let ffmpeg = try VideoReader(path: path)
+        #expect(giflib.frames.count == frames.count)
+        #expect(ffmpeg.frames.count == giflib.frames.count)
+        for (a, b) in zip(giflib.frames, ffmpeg.frames) { #expect(a.pixels == b.pixels, "giflib and FFmpeg differ") }
+        return (giflib.frames, writer.bytesWritten)
+    }
+
+    /// A wipe from `a` to `b` in `steps` frames.
+    private func wipe(_ a: RGBAImage, _ b: RGBAImage, steps: Int) -> [RGBAImage] {
+        (0...steps).map { s in
+            var f = a
+            let edge = a.width * s / steps
+            for y in 0..<a.height {
+                for x in 0..<edge { for c in 0..<4 { f.pixels[(y * a.width + x) * 4 + c] = b.pixels[(y * a.width + x) * 4 + c] } }
+            }
+            return f
+        }
+    }
+
+    @Test("Lower quality: smaller files; every pixel within the budget of the lossless GIF, flat areas exact, no flicker")
+    func qualityLadder() throws {
+        let (w, h) = (150, 96)
+        let a = mixed(w, h), b = mixed(w, h, seed: 5)
+        let frames = wipe(a, b, steps: 6)
+        let palette = GIFPalette.build(samples: [(a, 1), (b, 1)], count: 256)
+        #expect(!palette.isExact)
+        // No dithering, so every quality maps pixels to the same indices before LZW.
+        let exact = try write(frames, palette: palette, quality: 100, dither: .none)
+        var last = exact.bytes
+        for q in [90, 60, 30] {
+            let lossy = try write(frames, palette: palette, quality: q, dither: .none)
+            #expect(lossy.bytes < last, "quality \(q): \(lossy.bytes) vs \(last)")
+            last = lossy.bytes
+            let limit = GIFQuality(q).lzwBudget + 1e-4
+            for (k, (f, ref)) in zip(lossy.frames, exact.frames).enumerated() {
+                for y in 0..<h {
+                    for x in 0..<w {
+                        let i = (y * w + x) * 4
+                        let e: SIMD4<Float> =
+                            LZWLatitude.lab(f.pixels[i], f.pixels[i + 1], f.pixels[i + 2])
+                            - LZWLatitude.lab(ref.pixels[i], ref.pixels[i + 1], ref.pixels[i + 2])
+                        let d: Float = (e * e).sum().squareRoot()
+                        #expect(d <= limit, "q\(q) frame \(k) (\(x),\(y))")
+                        // Flat colour and the line across it keep their lossless pixels.
+                        if x > 2 * w / 3 + 1 { #expect(f.pixels[i..<(i + 3)] == ref.pixels[i..<(i + 3)], "q\(q) (\(x),\(y)) moved") }
+                    }
+                }
+                // A pixel whose source did not change does not change on screen.
+                if k > 0 {
+                    let src0 = frames[k - 1].pixels, src1 = frames[k].pixels, out0 = lossy.frames[k - 1].pixels
+                    for p in 0..<(w * h) where src0[(p * 4)..<(p * 4 + 4)] == src1[(p * 4)..<(p * 4 + 4)] {
+                        #expect(out0[(p * 4)..<(p * 4 + 3)] == f.pixels[(p * 4)..<(p * 4 + 3)], "flicker at \(p) in frame \(k)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("Quality 100 with at most 256 colours is lossless, dithered or not", arguments: DitherMode.allCases)
+    func quality100Lossless(dither: DitherMode) throws {
+        // 200 colours: flat blocks of a fixed hash, in a wipe.
+        func blocks(_ seed: Int) -> RGBAImage {
+            var img = RGBAImage(width: 120, height: 80)
+            for y in 0..<80 {
+                for x in 0..<120 {
+                    let k = hash(x / 3 + seed, y / 2, 100) + (seed > 0 ? 100 : 0)
+                    let i = (y * 120 + x) * 4
+                    img.pixels[i] = UInt8(k); img.pixels[i + 1] = UInt8(255 - k); img.pixels[i + 2] = UInt8((k * 7) % 256)
+                    img.pixels[i + 3] = 255
+                }
+            }
+            return img
+        }
+        let a = blocks(0), b = blocks(3)
+        let frames = wipe(a, b, steps: 5)
+        let palette = GIFPalette.build(samples: [(a, 1), (b, 1)], count: 256)
+        #expect(palette.isExact)
+        let out = try write(frames, palette: palette, quality: 100, dither: dither)
+        for (f, src) in zip(out.frames, frames) { #expect(f.pixels == src.pixels) }
+    }
+}
