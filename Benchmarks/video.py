@@ -12,26 +12,12 @@ Quality: RGB SSIM of each output against its own uncompressed frames (ours: swee
 output of the same render; the floor's: the before clip itself), frames paired by index.
 Memory: peak RSS of sweep on a 60 s pair against the 10 s pair.
 """
-import os, shutil, statistics, subprocess, sys, time
+import os, shutil, statistics, subprocess, sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PHOTOS = os.path.normpath(os.path.join(ROOT, "..", "shared", "fixtures", "photos"))
+from compare import PHOTOS, ROOT, SWEEP, sh, timed
+
 WORK = os.path.join(ROOT, "Benchmarks", "work", "video")
-SWEEP = os.path.join(ROOT, ".build", "release", "sweep")
 X264 = "-c:v libx264 -preset medium -crf 20 -pix_fmt yuv420p"
-
-
-def sh(cmd):
-    return subprocess.run(cmd, shell=True, check=True, capture_output=True, text=True)
-
-
-def timed(cmd, runs):
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        sh(cmd)
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
 
 
 def clip(photo, out, seconds):

@@ -94,10 +94,8 @@ public final class AnimatedWebPDecoder: ClipDecoder {
 
     deinit { WebPAnimDecoderDelete(decoder) }
 
-    @discardableResult
-    public func advance(to t: Double) throws -> Bool {
+    public func advance(to t: Double) throws {
         let ms = startMS + Int((t * 1000 + 0.5).rounded(.down))
-        var changed = false
         // The current frame covers [currentStart, currentEnd); move on while `ms` is past it.
         while frameNumber < 0 || (ms >= currentEnd && WebPAnimDecoderHasMoreFrames(decoder) != 0) {
             var buffer: UnsafeMutablePointer<UInt8>?
@@ -113,10 +111,8 @@ public final class AnimatedWebPDecoder: ClipDecoder {
             if currentEnd > startMS || WebPAnimDecoderHasMoreFrames(decoder) == 0 {
                 current.pixels.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: buffer, count: width * height * 4) }
                 frameNumber += 1
-                changed = true
             }
         }
-        return changed
     }
 
     public func draw(into image: inout RGBAImage, fit: FitMode) throws {

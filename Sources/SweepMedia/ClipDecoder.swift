@@ -21,7 +21,8 @@ public protocol ClipDecoder: AnyObject {
     /// (``draw(into:fit:)-yuv`` may be called).
     var convertsToVideoYUVDirectly: Bool { get }
     /// Makes the frame on screen at clip time `t` current; past the end the last one stays.
-    @discardableResult func advance(to t: Double) throws -> Bool
+    /// ``frameNumber`` tells whether it changed.
+    func advance(to t: Double) throws
     /// Draws the current frame into an output frame, placed by `fit`; letterbox bars keep
     /// what `image` holds.
     func draw(into image: inout RGBAImage, fit: FitMode) throws

@@ -89,10 +89,10 @@ public enum MediaProbe {
     static func apngFrames(_ b: [UInt8]) -> Int {
         var i = 8
         while i + 12 <= b.count {
-            let length = Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3])
+            let length = Int(PNGChunks.be32(b, i))
             let type = b[(i + 4)..<(i + 8)]
             if type.elementsEqual("acTL".utf8), length >= 8, i + 12 <= b.count {
-                return Int(b[i + 8]) << 24 | Int(b[i + 9]) << 16 | Int(b[i + 10]) << 8 | Int(b[i + 11])
+                return Int(PNGChunks.be32(b, i + 8))
             }
             if type.elementsEqual("IDAT".utf8) { return 1 }  // acTL must come before the image data
             i += 12 + length

@@ -209,17 +209,12 @@ public final class VideoDecoder {
     }
 
     /// Makes the frame on screen at `t` (clip seconds) current; past the end the last frame stays.
-    ///
-    /// - Returns: whether the frame on screen changed.
-    @discardableResult
-    public func advance(to t: Double) throws -> Bool {
-        var changed = false
+    public func advance(to t: Double) throws {
         // A frame is on screen from its timestamp on; a hair of slack absorbs rounding in
         // time bases such as 1/30 000.
         while hasUpcoming, !hasCurrent || seconds(upcoming.ptr) <= t + 1e-4 {
             swap(&current, &upcoming)
             hasCurrent = true
-            changed = true
             frameNumber += 1
             hasUpcoming = false  // until the next one decodes whole
             hasUpcoming = try decodeNext(into: upcoming)
@@ -228,7 +223,6 @@ public final class VideoDecoder {
         if !hasUpcoming, t < duration - 1e-3, t - currentTime > max(0.5, 3 / frameRate) {
             throw corrupt(at: currentTime, detail: "no frames after it")
         }
-        return changed
     }
 
     /// The clip time of the frame on screen.

@@ -32,17 +32,14 @@ final class ClipSide: @unchecked Sendable {
         frame = RGBAImage(width: width, height: height, fill: background)
     }
 
-    /// Shows the frame on screen at clip time `t` (seconds after `start`).
-    ///
-    /// - Returns: whether the RGBA frame changed.
-    @discardableResult
-    func advance(to t: Double) throws -> Bool {
+    /// Shows the frame on screen at clip time `t` (seconds after the start); ``shown``
+    /// counts up when the RGBA frame changed.
+    func advance(to t: Double) throws {
         try decoder.advance(to: t)
-        guard decoder.frameNumber != drawnRGBA else { return false }
+        guard decoder.frameNumber != drawnRGBA else { return }
         try decoder.draw(into: &frame, fit: fit)
         drawnRGBA = decoder.frameNumber
         shown += 1
-        return true
     }
 
     /// The frame on screen at clip time `t` in 4:2:0 (the fast path; see

@@ -3,8 +3,9 @@ import SweepImaging
 import SweepMedia
 
 /// The Y′CbCr fast path for video inputs: when nothing but the split moves, the clips need
-/// no look and their frames scale straight into the encoder's BT.709 4:2:0, each frame is
-/// composed there with no RGB round trip. Still sides are converted once.
+/// no look and their frames go straight into the encoder's BT.709 4:2:0 (scaled, and remixed
+/// from another matrix), each frame is composed there with no RGB round trip. Still sides
+/// are converted once.
 extension FrameSource {
     /// Each side in 4:2:0: a still's converted picture, or (for a clip) its first frame.
     struct YUVSides {
@@ -13,7 +14,7 @@ extension FrameSource {
     }
 
     /// The sides for the fast path, or `nil` when a clip needs the RGBA path (a look, a
-    /// letterbox, rotation, a matrix other than BT.709).
+    /// letterbox, rotation, RGB frames).
     func yuvSides(before b: Adjustments, after a: Adjustments, writer: VideoWriter) -> YUVSides? {
         for (clip, look) in [(beforeClip, b), (afterClip, a)] {
             guard let clip else { continue }
@@ -35,16 +36,9 @@ extension FrameSource {
     /// Both sides at clip time `t`: the clips' frames (decoded at once when both play) and
     /// the stills as converted.
     func yuvFrames(at t: Double, stills: YUVSides) throws -> (YUVImage, YUVImage) {
-        let clips = [beforeClip, afterClip === beforeClip ? nil : afterClip]
-        let frames = LoadSlots<YUVImage?>(count: 2)
-        let playing = clips.compactMap { $0 }.count
-        if playing == 2 {
-            DispatchQueue.concurrentPerform(iterations: 2) { i in frames.set(i, Result { try clips[i]?.yuvFrame(at: t) }) }
-        } else {
-            for i in 0..<2 { frames.set(i, Result { try clips[i]?.yuvFrame(at: t) }) }
-        }
-        let before = try frames.get(0) ?? stills.stillBefore
-        let after = afterClip === beforeClip && beforeClip != nil ? before : (try frames.get(1) ?? stills.stillAfter)
+        let frames = try eachClip { try $0.yuvFrame(at: t) }
+        let before = frames.before ?? stills.stillBefore
+        let after = afterClip === beforeClip && beforeClip != nil ? before : (frames.after ?? stills.stillAfter)
         return (before, after)
     }
 }

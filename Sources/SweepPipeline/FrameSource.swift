@@ -156,15 +156,7 @@ public final class FrameSource {
     /// Shows each clip's frame on screen at clip time `t` (both decode at once when both
     /// sides play); a side whose picture changed drops the looks it had cached.
     func advanceClips(to t: Double) throws {
-        let clips = [beforeClip, afterClip === beforeClip ? nil : afterClip].compactMap { $0 }
-        guard !clips.isEmpty else { return }
-        if clips.count == 2 {
-            let results = LoadSlots<Bool>(count: 2)
-            DispatchQueue.concurrentPerform(iterations: 2) { i in results.set(i, Result { try clips[i].advance(to: t) }) }
-            _ = try (results.get(0), results.get(1))
-        } else {
-            try clips[0].advance(to: t)
-        }
+        _ = try eachClip { try $0.advance(to: t) }
         if let c = beforeClip, c.shown != beforeShown {
             beforeShown = c.shown
             beforeBase = c.frame
@@ -175,6 +167,20 @@ public final class FrameSource {
             afterBase = c.frame
             afterCache = SideCache(base: afterBase)
         }
+    }
+
+    /// `body` applied to the before and the after clip (`nil` for a still side, and for the
+    /// after side when both play one clip), on both cores when two clips play.
+    func eachClip<T>(_ body: @escaping @Sendable (ClipSide) throws -> T) throws -> (before: T?, after: T?) {
+        let clips = [beforeClip, afterClip === beforeClip ? nil : afterClip]
+        let results = LoadSlots<T?>(count: 2)
+        let run = { @Sendable (i: Int) in results.set(i, Result { try clips[i].map(body) }) }
+        if clips.allSatisfy({ $0 != nil }) {
+            DispatchQueue.concurrentPerform(iterations: 2, execute: run)
+        } else {
+            (0..<2).forEach(run)
+        }
+        return (try results.get(0), try results.get(1))
     }
 
     /// Plays the clips from the start again (after frames were sampled ahead).

@@ -211,7 +211,7 @@ public enum Renderer {
         case let .video(codec, container):
             // The sound lasts as long as the frames do (whole frames: a little over `length`).
             let frames = Double(states.count) / spec.fps
-            let audio = clipTimes == nil || still ? nil : try soundtrack(spec, source: source, length: frames, codec: codec, notes: &notes)
+            let audio = clipTimes == nil || still ? nil : try soundtrack(spec, source: source, length: frames, codec: codec)
             return try finish(
                 VideoSink(spec: spec, plan: plan, codec: codec, container: container, destination: path, audio: audio))
         case .pngSequence: return try finish(PNGSequenceSink(pattern: path, keeping: Set(inputFiles(spec).map(\.id))))
@@ -225,7 +225,7 @@ public enum Renderer {
     ///
     /// - Throws: `.usage` when the chosen side is a picture or has no audio.
     static func soundtrack(
-        _ spec: RenderSpec, source: FrameSource, length: Double, codec: VideoCodec, notes: inout [String]
+        _ spec: RenderSpec, source: FrameSource, length: Double, codec: VideoCodec
     ) throws -> AudioInput? {
         let sides: [ClipOptions.Audio: (InputSource, ClipSide?)] = [
             .before: (spec.before, source.beforeClip), .after: (spec.after ?? spec.before, source.afterClip),

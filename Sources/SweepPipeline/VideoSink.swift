@@ -30,20 +30,8 @@ struct VideoSink: FrameSink, ~Copyable {
     mutating func write(_ plan: FramePlan, observer: FrameObserver) throws {
         let writer = writer
         let (w, h) = (plan.width, plan.height)
-        if writer.acceptsYUV420 && plan.onlySplitMoves, plan.clipTimes != nil {
-            try writeClipsInYUV(plan, observer: observer)
-        } else if writer.acceptsYUV420 && plan.onlySplitMoves {
-            let looks = plan.source.sides(
-                before: plan.animation.before.keyframes[0].value,
-                after: plan.animation.after.keyframes[0].value)
-            let yuv = YUVCompositor(
-                before: try writer.convert(looks.before), after: try writer.convert(looks.after),
-                overlay: plan.source.overlay)
-            let states = plan.states
-            try FramePump.run(
-                count: plan.count, make: { YUVImage(width: w, height: h) },
-                render: { i, frame in yuv.render(position: states[i].position, into: &frame) }
-            ) { _, frame in
+        if writer.acceptsYUV420 && plan.onlySplitMoves, let render = try composeInYUV(plan) {
+            try FramePump.run(count: plan.count, make: { YUVImage(width: w, height: h) }, render: render) { _, frame in
                 try writer.add(frame)
                 observer.saw(frame, done: writer.framesWritten)
             }
@@ -57,30 +45,23 @@ struct VideoSink: FrameSink, ~Copyable {
         bytes = FileBytes.size(output.temporaryPath)
     }
 
-    /// Video inputs whose frames need no look and can be scaled straight into the encoder's
-    /// Y′CbCr are composed there; otherwise each frame goes through RGBA.
-    private func writeClipsInYUV(_ plan: FramePlan, observer: FrameObserver) throws {
-        let writer = writer
-        let (w, h) = (plan.width, plan.height)
-        let source = plan.source, times = plan.clipTimes!, states = plan.states
-        let looks = (plan.animation.before.keyframes[0].value, plan.animation.after.keyframes[0].value)
-        guard let direct = source.yuvSides(before: looks.0, after: looks.1, writer: writer) else {
-            try FramePump.run(count: plan.count, width: w, height: h, render: plan.render) { _, frame in
-                try writer.add(frame)
-                observer.saw(frame, done: writer.framesWritten)
-            }
-            return
+    /// How frame *i* is composed in the encoder's Y′CbCr when nothing but the split moves:
+    /// stills converted once; clips whose frames need no look go straight there too. `nil`
+    /// when a clip needs the RGBA path.
+    private func composeInYUV(_ plan: FramePlan) throws -> ((Int, inout YUVImage) throws -> Void)? {
+        let source = plan.source, states = plan.states
+        let looks = (before: plan.animation.before.keyframes[0].value, after: plan.animation.after.keyframes[0].value)
+        guard let times = plan.clipTimes else {
+            let sides = source.sides(before: looks.before, after: looks.after)
+            let yuv = YUVCompositor(
+                before: try writer.convert(sides.before), after: try writer.convert(sides.after), overlay: source.overlay)
+            return { i, frame in yuv.render(position: states[i].position, into: &frame) }
         }
-        let yuv = YUVCompositor(before: direct.stillBefore, after: direct.stillAfter, overlay: source.overlay)
-        try FramePump.run(
-            count: plan.count, make: { YUVImage(width: w, height: h) },
-            render: { i, frame in
-                let (b, a) = try source.yuvFrames(at: times[i], stills: direct)
-                yuv.render(position: states[i].position, before: b, after: a, into: &frame)
-            }
-        ) { _, frame in
-            try writer.add(frame)
-            observer.saw(frame, done: writer.framesWritten)
+        guard let stills = source.yuvSides(before: looks.before, after: looks.after, writer: writer) else { return nil }
+        let yuv = YUVCompositor(before: stills.stillBefore, after: stills.stillAfter, overlay: source.overlay)
+        return { i, frame in
+            let (b, a) = try source.yuvFrames(at: times[i], stills: stills)
+            yuv.render(position: states[i].position, before: b, after: a, into: &frame)
         }
     }
 
