@@ -10,6 +10,11 @@ struct FrameQuantizer {
     let lzwBudget: Float
     /// Share of the diffusion strength used in smooth areas (``GIFQuality/ditherScale``).
     let ditherScale: Float
+    /// The lossy LZW budget in smooth gradients (``GIFQuality/smoothBudget``).
+    let smoothBudget: Float
+    /// Below the first distance (RGB levels) from the source to its nearest entry a smooth
+    /// pixel is not dithered; from the second on, fully (``GIFQuality/ditherThresholds``).
+    let ditherThresholds: (Float, Float)
     let width: Int
     let height: Int
     /// Per pixel of the last quantized pixels: the squared OkLab error the LZW coder may add
@@ -20,12 +25,15 @@ struct FrameQuantizer {
     private var err1: [Float]
 
     init(
-        mapper: PaletteMapper, dither: DitherMode, lzwBudget: Float = 0, ditherScale: Float = 1, width: Int, height: Int
+        mapper: PaletteMapper, dither: DitherMode, lzwBudget: Float = 0, quality: GIFQuality = .init(100), width: Int,
+        height: Int
     ) {
         self.mapper = mapper
         self.dither = dither
         self.lzwBudget = lzwBudget
-        self.ditherScale = ditherScale
+        ditherScale = quality.ditherScale
+        smoothBudget = min(lzwBudget, quality.smoothBudget)
+        ditherThresholds = quality.ditherThresholds
         self.width = width
         self.height = height
         budget = [Float](repeating: 0, count: width * height)
@@ -45,27 +53,31 @@ struct FrameQuantizer {
     /// coder no latitude, and the span over which the latitude grows to the full budget.
     static let maskFloor = 1
     static let maskRange: Float = 6
+    /// The most activity in the window at which an untextured pixel still counts as part of a
+    /// smooth gradient rather than an edge.
+    static let smoothActivity = 12
 
     /// The least activity among a pixel and its eight neighbours: high only inside texture,
     /// low on an isolated edge (its flat sides are in the window).
     @inline(__always)
-    static func leastActivity(_ px: UnsafeBufferPointer<UInt8>, x: Int, y: Int, width: Int, height: Int) -> Int {
-        var least = Int.max
+    static func activityRange(_ px: UnsafeBufferPointer<UInt8>, x: Int, y: Int, width: Int, height: Int) -> (least: Int, most: Int) {
+        var least = Int.max, most = 0
         for dy in -1...1 {
             let yy = y + dy
-            guard yy >= 1 && yy < height else { return 0 }
+            guard yy >= 1 && yy < height else { return (0, Int.max) }
             for dx in -1...1 {
                 let xx = x + dx
-                guard xx >= 1 && xx < width else { return 0 }
+                guard xx >= 1 && xx < width else { return (0, Int.max) }
                 let o = (yy * width + xx) * 4, l = o - 4, u = o - width * 4
                 var a = 0
                 for ch in 0..<3 {
                     a += abs(Int(px[o + ch]) - Int(px[l + ch])) + abs(Int(px[o + ch]) - Int(px[u + ch]))
                 }
                 least = min(least, a)
+                most = max(most, a)
             }
         }
-        return least
+        return (least, most)
     }
 
     /// The 8×8 Bayer matrix, built from [[0,2],[3,1]] level by level, centred on 0.
@@ -90,6 +102,7 @@ struct FrameQuantizer {
         // where it is textured (the texture hides banding; dither there only adds noise
         // and bytes).
         let flatStrength = FrameQuantizer.flatStrength * ditherScale, texturedStrength = FrameQuantizer.texturedStrength
+        let (quiet, loud) = ditherThresholds
         frame.pixels.withUnsafeBufferPointer { px in
             for i in 0..<err0.count { err0[i] = 0; err1[i] = 0 }
             for y in rect.y..<(rect.y + rect.height) {
@@ -122,16 +135,33 @@ struct FrameQuantizer {
                     // budget grows with the least activity around it (an edge between two flat
                     // areas, the overlay's outline or text, keeps none).
                     if lzwBudget > 0 {
-                        let texture = min(
-                            1, max(0, Float(Self.leastActivity(px, x: x, y: y, width: w, height: height) - Self.maskFloor) / Self.maskRange)
-                        )
-                        let b = lzwBudget * texture
+                        let range = Self.activityRange(px, x: x, y: y, width: w, height: height)
+                        let texture = min(1, max(0, Float(range.least - Self.maskFloor) / Self.maskRange))
+                        var b = lzwBudget * texture
+                        // A smooth gradient (no edge in the window) gets a small budget: the
+                        // carried error keeps its mean, as dithering would. A flat patch of a
+                        // colour the palette holds exactly (UI fills, the overlay's reserved
+                        // colours) keeps none, nor does an edge (text, outlines).
+                        if texture == 0 && range.most <= Self.smoothActivity
+                            && !(range.most == 0 && mapper.exactIndex(of: RGBA8(r: px[o], g: px[o + 1], b: px[o + 2])) >= 0)
+                        {
+                            b = smoothBudget
+                        }
                         budget[p] = b * b
                     }
                     indices[p] = UInt8(k)
                     if dither == .diffusion {
                         let c = mapper.rgb[k]
-                        let strength = flat ? flatStrength : texturedStrength
+                        var strength = flat ? flatStrength : texturedStrength
+                        if flat {
+                            // In a smooth area, dither only as far as the nearest entry is
+                            // visibly off the source: where the palette follows the gradient
+                            // closely, the noise would cost bytes and hide nothing.
+                            let q = mapper.rgb[mapper.index(Int(px[o]), Int(px[o + 1]), Int(px[o + 2]))]
+                            let dr = q.0 - Float(px[o]), dg = q.1 - Float(px[o + 1]), db = q.2 - Float(px[o + 2])
+                            let e = (dr * dr + dg * dg + db * db).squareRoot()
+                            strength *= min(1, max(0, (e - quiet) / (loud - quiet)))
+                        }
                         // Clamp the carried error so saturated regions do not smear.
                         let er = max(-48, min(48, (r - c.0) * strength)), eg = max(-48, min(48, (g - c.1) * strength)),
                             eb = max(-48, min(48, (b - c.2) * strength))
