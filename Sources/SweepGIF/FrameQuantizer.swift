@@ -24,10 +24,16 @@ struct FrameQuantizer {
     private var err0: [Float]
     private var err1: [Float]
 
+    /// The overlay's colours (RGB, as `r << 16 | g << 8 | b`): a pixel of one of them is
+    /// drawn exactly, and no pixel next to one may stray (the knob, the divider and the
+    /// tags' text keep their pixels and their anti-aliased rims).
+    let protected: [UInt32]
+
     init(
-        mapper: PaletteMapper, dither: DitherMode, lzwBudget: Float = 0, quality: GIFQuality = .init(100), width: Int,
-        height: Int
+        mapper: PaletteMapper, dither: DitherMode, lzwBudget: Float = 0, quality: GIFQuality = .init(100),
+        protected: [RGBA8] = [], width: Int, height: Int
     ) {
+        self.protected = protected.map { UInt32($0.r) << 16 | UInt32($0.g) << 8 | UInt32($0.b) }
         self.mapper = mapper
         self.dither = dither
         self.lzwBudget = lzwBudget
@@ -80,6 +86,21 @@ struct FrameQuantizer {
         return (least, most)
     }
 
+    /// Whether the pixel at (x, y) or one of its eight neighbours has an overlay colour.
+    @inline(__always)
+    func nearOverlay(_ px: UnsafeBufferPointer<UInt8>, x: Int, y: Int) -> Bool {
+        for yy in max(0, y - 1)...min(height - 1, y + 1) {
+            for xx in max(0, x - 1)...min(width - 1, x + 1) where isOverlay(px, (yy * width + xx) * 4) { return true }
+        }
+        return false
+    }
+
+    @inline(__always)
+    func isOverlay(_ px: UnsafeBufferPointer<UInt8>, _ o: Int) -> Bool {
+        let key = UInt32(px[o]) << 16 | UInt32(px[o + 1]) << 8 | UInt32(px[o + 2])
+        return protected.contains(key)
+    }
+
     /// The 8×8 Bayer matrix, built from [[0,2],[3,1]] level by level, centred on 0.
     static let bayer: [Float] = (0..<64).map { i in
         let x = i % 8, y = i / 8
@@ -124,6 +145,9 @@ struct FrameQuantizer {
                         let e = (x - rect.x + 1) * 3
                         r += err0[e]; g += err0[e + 1]; b += err0[e + 2]
                     }
+                    let overlay = !protected.isEmpty && isOverlay(px, o)
+                    // An overlay pixel takes its own colour, whatever error its neighbours left.
+                    if overlay { (r, g, b) = (Float(px[o]), Float(px[o + 1]), Float(px[o + 2])) }
                     let ri = Int(max(0, min(255, r.rounded()))), gi = Int(max(0, min(255, g.rounded()))),
                         bi = Int(max(0, min(255, b.rounded())))
                     let k = mapper.index(ri, gi, bi)
@@ -134,7 +158,9 @@ struct FrameQuantizer {
                     // Lossy LZW may move a pixel only where texture masks the error: the
                     // budget grows with the least activity around it (an edge between two flat
                     // areas, the overlay's outline or text, keeps none).
-                    if lzwBudget > 0 {
+                    if lzwBudget > 0 && !protected.isEmpty && nearOverlay(px, x: x, y: y) {
+                        budget[p] = 0
+                    } else if lzwBudget > 0 {
                         let range = Self.activityRange(px, x: x, y: y, width: w, height: height)
                         let texture = min(1, max(0, Float(range.least - Self.maskFloor) / Self.maskRange))
                         var b = lzwBudget * texture

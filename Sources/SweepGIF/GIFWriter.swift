@@ -48,6 +48,8 @@ public final class GIFWriter {
     private let fileLab: [SIMD4<Float>]
     /// Frames written to the file so far.
     public private(set) var framesWritten = 0
+    /// The overlay's colours, kept exact in every palette and every frame.
+    private let overlayColors: [RGBA8]
     /// A palette fitted to the first frame alone (see ``init``), until that frame is written.
     private var firstMapper: PaletteMapper?
 
@@ -61,13 +63,14 @@ public final class GIFWriter {
     public init(
         path: String, destination: String? = nil, width: Int, height: Int, palette: GIFPalette,
         dither: DitherMode = .diffusion, quality: GIFQuality = .default, lossy: Int? = nil, loopCount: Int? = 0,
-        firstFramePalette: GIFPalette? = nil, darkFirst: Bool = true
+        firstFramePalette: GIFPalette? = nil, darkFirst: Bool = true, overlayColors: [RGBA8] = []
     ) throws {
         precondition(width > 0 && width <= 65535 && height > 0 && height <= 65535)
         self.width = width
         self.height = height
         self.palette = palette
         self.destination = destination ?? path
+        self.overlayColors = overlayColors
         sink = try GIFFileSink(path: path)
         // Exact palettes stay lossless unless asked for less than the default quality.
         globalMapper = PaletteMapper(palette: palette)
@@ -77,7 +80,7 @@ public final class GIFWriter {
         // Dithering an exact palette could only add error.
         quantizer = FrameQuantizer(
             mapper: globalMapper, dither: palette.isExact ? .none : dither, lzwBudget: budget, quality: quality,
-            width: width, height: height)
+            protected: overlayColors, width: width, height: height)
         (fileOrder, fileColors) = GIFWriter.fileOrder(palette, darkFirst: darkFirst)
         var lab = GIFWriter.labTable(fileColors)
         if palette.transparentIndex != nil { lab[0] = LZWLatitude.none }
@@ -207,7 +210,9 @@ public final class GIFWriter {
         var best: (PaletteMapper, Double) = active <= global ? (activeLocal!, active) : (globalMapper, global)
         if changedCount * 5 >= width * height * 2 {
             let row = RGBAImage(width: sample.count / 4, height: 1, pixels: sample)
-            let fresh = PaletteMapper(palette: GIFPalette.build(samples: [(row, 1)], count: palette.colors.count + 1, transparent: true))
+            let fresh = PaletteMapper(
+                palette: GIFPalette.build(
+                    samples: [(row, 1)], count: palette.colors.count + 1, reserved: overlayColors, transparent: true))
             let e = Self.meanError(fresh, sample)
             if e < 0.15 * best.1 { best = (fresh, e) }
         }

@@ -44,7 +44,8 @@ struct GIFSink: FrameSink, ~Copyable {
         writer = try GIFWriter(
             path: output.temporaryPath, destination: destination, width: plan.width, height: plan.height,
             palette: palette, dither: spec.dither, quality: quality, lossy: spec.lossy, loopCount: loopCount,
-            firstFramePalette: first, darkFirst: Self.meanLuma(samples.dropFirst()) <= Self.meanLuma(samples.prefix(1)))
+            firstFramePalette: first, darkFirst: Self.meanLuma(samples.dropFirst()) <= Self.meanLuma(samples.prefix(1)),
+            overlayColors: reserved)
         delays = GIFTiming.delays(count: count, fps: plan.fps)
         self.output = output
     }
