@@ -59,25 +59,20 @@ struct FrameQuantizer {
     /// coder no latitude, and the span over which the latitude grows to the full budget.
     static let maskFloor = 1
     static let maskRange: Float = 6
-    /// The most activity in the window at which an untextured pixel still counts as part of a
-    /// smooth gradient rather than an edge.
-    static let smoothActivity = 12
 
-    /// The least activity among a pixel and its eight neighbours: high only inside texture,
-    /// low on an isolated edge (its flat sides are in the window).
+    /// The least and the most activity among a pixel and its neighbours (the eight, fewer at
+    /// the picture's border): the least is high only inside texture, low on an isolated edge
+    /// (its flat sides are in the window); the most is 0 only in a flat patch.
     @inline(__always)
     static func activityRange(_ px: UnsafeBufferPointer<UInt8>, x: Int, y: Int, width: Int, height: Int) -> (least: Int, most: Int) {
         var least = Int.max, most = 0
-        for dy in -1...1 {
-            let yy = y + dy
-            guard yy >= 1 && yy < height else { return (0, Int.max) }
-            for dx in -1...1 {
-                let xx = x + dx
-                guard xx >= 1 && xx < width else { return (0, Int.max) }
-                let o = (yy * width + xx) * 4, l = o - 4, u = o - width * 4
+        for yy in max(0, y - 1)...min(height - 1, y + 1) {
+            for xx in max(0, x - 1)...min(width - 1, x + 1) {
+                let o = (yy * width + xx) * 4
                 var a = 0
                 for ch in 0..<3 {
-                    a += abs(Int(px[o + ch]) - Int(px[l + ch])) + abs(Int(px[o + ch]) - Int(px[u + ch]))
+                    if xx > 0 { a += abs(Int(px[o + ch]) - Int(px[o - 4 + ch])) }
+                    if yy > 0 { a += abs(Int(px[o + ch]) - Int(px[o - width * 4 + ch])) }
                 }
                 least = min(least, a)
                 most = max(most, a)
@@ -164,11 +159,11 @@ struct FrameQuantizer {
                         let range = Self.activityRange(px, x: x, y: y, width: w, height: height)
                         let texture = min(1, max(0, Float(range.least - Self.maskFloor) / Self.maskRange))
                         var b = lzwBudget * texture
-                        // A smooth gradient (no edge in the window) gets a small budget: the
-                        // carried error keeps its mean, as dithering would. A flat patch of a
-                        // colour the palette holds exactly (UI fills, the overlay's reserved
-                        // colours) keeps none, nor does an edge (text, outlines).
-                        if texture == 0 && range.most <= Self.smoothActivity
+                        // Where no texture masks it (gradients, edges, anti-aliased text) a pixel
+                        // gets a small budget; the carried error keeps each area's mean colour,
+                        // as dithering would. A flat patch of a colour the palette holds
+                        // exactly (UI fills) keeps none; the overlay is protected above.
+                        if texture == 0
                             && !(range.most == 0 && mapper.exactIndex(of: RGBA8(r: px[o], g: px[o + 1], b: px[o + 2])) >= 0)
                         {
                             b = smoothBudget

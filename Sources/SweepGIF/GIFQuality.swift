@@ -29,9 +29,9 @@ public struct GIFQuality: Sendable, Equatable {
     /// The share of the full diffusion strength used in smooth areas (1 from 70 up).
     public var ditherScale: Float { value >= 70 ? 1 : max(0.5, 1 - Float(70 - value) / 90) }
 
-    /// The lossy LZW budget in smooth gradients, where no texture masks the error: small (a
-    /// third of a just-noticeable step at 90, 0.045 at 70, 0.075 at 40), since the carried
-    /// error keeps each area's mean colour as dithering would. 0 at 100.
+    /// The lossy LZW budget where no texture masks the error (gradients, edges, text): small
+    /// (0.021 at 90, about one just-noticeable step; 0.045 at 70, 0.075 at 40), since the
+    /// carried error keeps each area's mean colour as dithering would. 0 at 100.
     public var smoothBudget: Float { value >= 100 ? 0 : 0.015 + 0.001 * Float(100 - value) }
 
     /// In smooth areas, the distances (RGB levels) from a pixel's colour to its nearest
