@@ -10,6 +10,11 @@ struct FrameQuantizer {
     let lzwBudget: Float
     /// Share of the diffusion strength used in smooth areas (``GIFQuality/ditherScale``).
     let ditherScale: Float
+    /// The lossy LZW budget in smooth gradients (``GIFQuality/smoothBudget``).
+    let smoothBudget: Float
+    /// Below the first distance (RGB levels) from the source to its nearest entry a smooth
+    /// pixel is not dithered; from the second on, fully (``GIFQuality/ditherThresholds``).
+    let ditherThresholds: (Float, Float)
     let width: Int
     let height: Int
     /// Per pixel of the last quantized pixels: the squared OkLab error the LZW coder may add
@@ -19,13 +24,22 @@ struct FrameQuantizer {
     private var err0: [Float]
     private var err1: [Float]
 
+    /// The overlay's colours (RGB, as `r << 16 | g << 8 | b`): a pixel of one of them is
+    /// drawn exactly, and no pixel next to one may stray (the knob, the divider and the
+    /// tags' text keep their pixels and their anti-aliased rims).
+    let protected: [UInt32]
+
     init(
-        mapper: PaletteMapper, dither: DitherMode, lzwBudget: Float = 0, ditherScale: Float = 1, width: Int, height: Int
+        mapper: PaletteMapper, dither: DitherMode, lzwBudget: Float = 0, quality: GIFQuality = .init(100),
+        protected: [RGBA8] = [], width: Int, height: Int
     ) {
+        self.protected = protected.map { UInt32($0.r) << 16 | UInt32($0.g) << 8 | UInt32($0.b) }
         self.mapper = mapper
         self.dither = dither
         self.lzwBudget = lzwBudget
-        self.ditherScale = ditherScale
+        ditherScale = quality.ditherScale
+        smoothBudget = min(lzwBudget, quality.smoothBudget)
+        ditherThresholds = quality.ditherThresholds
         self.width = width
         self.height = height
         budget = [Float](repeating: 0, count: width * height)
@@ -46,26 +60,40 @@ struct FrameQuantizer {
     static let maskFloor = 1
     static let maskRange: Float = 6
 
-    /// The least activity among a pixel and its eight neighbours: high only inside texture,
-    /// low on an isolated edge (its flat sides are in the window).
+    /// The least and the most activity among a pixel and its neighbours (the eight, fewer at
+    /// the picture's border): the least is high only inside texture, low on an isolated edge
+    /// (its flat sides are in the window); the most is 0 only in a flat patch.
     @inline(__always)
-    static func leastActivity(_ px: UnsafeBufferPointer<UInt8>, x: Int, y: Int, width: Int, height: Int) -> Int {
-        var least = Int.max
-        for dy in -1...1 {
-            let yy = y + dy
-            guard yy >= 1 && yy < height else { return 0 }
-            for dx in -1...1 {
-                let xx = x + dx
-                guard xx >= 1 && xx < width else { return 0 }
-                let o = (yy * width + xx) * 4, l = o - 4, u = o - width * 4
+    static func activityRange(_ px: UnsafeBufferPointer<UInt8>, x: Int, y: Int, width: Int, height: Int) -> (least: Int, most: Int) {
+        var least = Int.max, most = 0
+        for yy in max(0, y - 1)...min(height - 1, y + 1) {
+            for xx in max(0, x - 1)...min(width - 1, x + 1) {
+                let o = (yy * width + xx) * 4
                 var a = 0
                 for ch in 0..<3 {
-                    a += abs(Int(px[o + ch]) - Int(px[l + ch])) + abs(Int(px[o + ch]) - Int(px[u + ch]))
+                    if xx > 0 { a += abs(Int(px[o + ch]) - Int(px[o - 4 + ch])) }
+                    if yy > 0 { a += abs(Int(px[o + ch]) - Int(px[o - width * 4 + ch])) }
                 }
                 least = min(least, a)
+                most = max(most, a)
             }
         }
-        return least
+        return (least, most)
+    }
+
+    /// Whether the pixel at (x, y) or one of its eight neighbours has an overlay colour.
+    @inline(__always)
+    func nearOverlay(_ px: UnsafeBufferPointer<UInt8>, x: Int, y: Int) -> Bool {
+        for yy in max(0, y - 1)...min(height - 1, y + 1) {
+            for xx in max(0, x - 1)...min(width - 1, x + 1) where isOverlay(px, (yy * width + xx) * 4) { return true }
+        }
+        return false
+    }
+
+    @inline(__always)
+    func isOverlay(_ px: UnsafeBufferPointer<UInt8>, _ o: Int) -> Bool {
+        let key = UInt32(px[o]) << 16 | UInt32(px[o + 1]) << 8 | UInt32(px[o + 2])
+        return protected.contains(key)
     }
 
     /// The 8×8 Bayer matrix, built from [[0,2],[3,1]] level by level, centred on 0.
@@ -90,6 +118,7 @@ struct FrameQuantizer {
         // where it is textured (the texture hides banding; dither there only adds noise
         // and bytes).
         let flatStrength = FrameQuantizer.flatStrength * ditherScale, texturedStrength = FrameQuantizer.texturedStrength
+        let (quiet, loud) = ditherThresholds
         frame.pixels.withUnsafeBufferPointer { px in
             for i in 0..<err0.count { err0[i] = 0; err1[i] = 0 }
             for y in rect.y..<(rect.y + rect.height) {
@@ -111,6 +140,9 @@ struct FrameQuantizer {
                         let e = (x - rect.x + 1) * 3
                         r += err0[e]; g += err0[e + 1]; b += err0[e + 2]
                     }
+                    let overlay = !protected.isEmpty && isOverlay(px, o)
+                    // An overlay pixel takes its own colour, whatever error its neighbours left.
+                    if overlay { (r, g, b) = (Float(px[o]), Float(px[o + 1]), Float(px[o + 2])) }
                     let ri = Int(max(0, min(255, r.rounded()))), gi = Int(max(0, min(255, g.rounded()))),
                         bi = Int(max(0, min(255, b.rounded())))
                     let k = mapper.index(ri, gi, bi)
@@ -121,17 +153,36 @@ struct FrameQuantizer {
                     // Lossy LZW may move a pixel only where texture masks the error: the
                     // budget grows with the least activity around it (an edge between two flat
                     // areas, the overlay's outline or text, keeps none).
-                    if lzwBudget > 0 {
-                        let texture = min(
-                            1, max(0, Float(Self.leastActivity(px, x: x, y: y, width: w, height: height) - Self.maskFloor) / Self.maskRange)
-                        )
-                        let b = lzwBudget * texture
+                    if lzwBudget > 0 && !protected.isEmpty && nearOverlay(px, x: x, y: y) {
+                        budget[p] = 0
+                    } else if lzwBudget > 0 {
+                        let range = Self.activityRange(px, x: x, y: y, width: w, height: height)
+                        let texture = min(1, max(0, Float(range.least - Self.maskFloor) / Self.maskRange))
+                        var b = lzwBudget * texture
+                        // Where no texture masks it (gradients, edges, anti-aliased text) a pixel
+                        // gets a small budget; the carried error keeps each area's mean colour,
+                        // as dithering would. A flat patch of a colour the palette holds
+                        // exactly (UI fills) keeps none; the overlay is protected above.
+                        if texture == 0
+                            && !(range.most == 0 && mapper.exactIndex(of: RGBA8(r: px[o], g: px[o + 1], b: px[o + 2])) >= 0)
+                        {
+                            b = smoothBudget
+                        }
                         budget[p] = b * b
                     }
                     indices[p] = UInt8(k)
                     if dither == .diffusion {
                         let c = mapper.rgb[k]
-                        let strength = flat ? flatStrength : texturedStrength
+                        var strength = flat ? flatStrength : texturedStrength
+                        if flat {
+                            // In a smooth area, dither only as far as the nearest entry is
+                            // visibly off the source: where the palette follows the gradient
+                            // closely, the noise would cost bytes and hide nothing.
+                            let q = mapper.rgb[mapper.index(Int(px[o]), Int(px[o + 1]), Int(px[o + 2]))]
+                            let dr = q.0 - Float(px[o]), dg = q.1 - Float(px[o + 1]), db = q.2 - Float(px[o + 2])
+                            let e = (dr * dr + dg * dg + db * db).squareRoot()
+                            strength *= min(1, max(0, (e - quiet) / (loud - quiet)))
+                        }
                         // Clamp the carried error so saturated regions do not smear.
                         let er = max(-48, min(48, (r - c.0) * strength)), eg = max(-48, min(48, (g - c.1) * strength)),
                             eb = max(-48, min(48, (b - c.2) * strength))

@@ -1,4 +1,3 @@
-import CGIF
 import SweepImaging
 
 /// One image block of a GIF frame: a rectangle of indices, its transparent index, and
@@ -31,19 +30,14 @@ struct GIFBlock {
             localColors: colors.map { palette.colors[$0] })
     }
 
-    /// giflib's colour map for the local table (caller frees), or nil.
-    func makeColorMap() -> UnsafeMutablePointer<ColorMapObject>? {
-        guard let localColors, let size = localTableSize else { return nil }
-        var table = [GifColorType](repeating: GifColorType(Red: 0, Green: 0, Blue: 0), count: size)
-        for (i, c) in localColors.enumerated() { table[i] = GifColorType(Red: c.r, Green: c.g, Blue: c.b) }
-        return GifMakeMapObject(Int32(size), &table)
-    }
-
-    /// The LZW minimum code size for this block: the bits of its colour table (at least 2).
+    /// The LZW minimum code size for this block: the bits of its local table, or for a block
+    /// of the global table the bits its largest index needs (at least 2). Decoders take any
+    /// code size that covers the indices, so a strip of the palette's first 32 colours is
+    /// coded with 6-bit codes to start with instead of 9-bit ones.
     func codeSize(globalTableSize: Int) -> Int {
-        let size = localTableSize ?? globalTableSize
+        let size = localTableSize ?? (Int(data.max() ?? 0) + 1)
         var bits = 1
-        while 1 << bits < size { bits += 1 }
+        while 1 << bits < min(size, globalTableSize) { bits += 1 }
         return max(2, bits)
     }
 
@@ -53,29 +47,27 @@ struct GIFBlock {
         10 + 3 * (localTableSize ?? 0) + 1 + stream.count + 1
     }
 
-    /// Writes the block: the descriptor and optional local table through giflib (which also
-    /// writes the code-size byte for that table), then `stream`, our own LZW sub-blocks, as
-    /// giflib's pre-compressed code blocks.
-    func write(to gif: UnsafeMutablePointer<GifFileType>, stream: [UInt8]) -> Bool {
-        let map = makeColorMap()
-        defer { if let map { GifFreeMapObject(map) } }
-        // giflib keeps a copy of the last local table and, given none, drops it without
-        // freeing it; free it here so that long GIFs with local tables do not leak.
-        if map == nil, let kept = gif.pointee.Image.ColorMap {
-            GifFreeMapObject(kept)
-            gif.pointee.Image.ColorMap = nil
-        }
-        guard EGifPutImageDesc(gif, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), false, map) == GIF_OK
-        else { return false }
-        return stream.withUnsafeBufferPointer { buf in
-            var i = 0
-            while i < buf.count {
-                let block = buf.baseAddress! + i
-                let status = i == 0 ? EGifPutCode(gif, 0, block) : EGifPutCodeNext(gif, block)
-                guard status == GIF_OK else { return false }
-                i += Int(buf[i]) + 1
+    /// The block as it goes into the file: the image descriptor, the local table if any, the
+    /// code-size byte, `stream` (our own LZW sub-blocks) and the terminating empty sub-block.
+    /// Written by us rather than giflib, whose descriptor writer ties the code size to the
+    /// colour table.
+    func bytes(stream: [UInt8], minCodeSize: Int) -> [UInt8] {
+        var out: [UInt8] = [0x2C]
+        for v in [rect.x, rect.y, rect.width, rect.height] { out += [UInt8(v & 0xff), UInt8(v >> 8)] }
+        if let localColors, let size = localTableSize {
+            var bits = 0
+            while 2 << bits < size { bits += 1 }
+            out.append(0x80 | UInt8(bits))
+            for i in 0..<size {
+                let c = i < localColors.count ? localColors[i] : RGBA8(r: 0, g: 0, b: 0)
+                out += [c.r, c.g, c.b]
             }
-            return EGifPutCodeNext(gif, nil) == GIF_OK
+        } else {
+            out.append(0)
         }
+        out.append(UInt8(minCodeSize))
+        out += stream
+        out.append(0)
+        return out
     }
 }

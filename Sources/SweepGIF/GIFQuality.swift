@@ -29,6 +29,20 @@ public struct GIFQuality: Sendable, Equatable {
     /// The share of the full diffusion strength used in smooth areas (1 from 70 up).
     public var ditherScale: Float { value >= 70 ? 1 : max(0.5, 1 - Float(70 - value) / 90) }
 
+    /// The lossy LZW budget where no texture masks the error (gradients, edges, text): small
+    /// (0.021 at 90, about one just-noticeable step; 0.045 at 70, 0.075 at 40), since the
+    /// carried error keeps each area's mean colour as dithering would. 0 at 100.
+    public var smoothBudget: Float { value >= 100 ? 0 : 0.015 + 0.001 * Float(100 - value) }
+
+    /// In smooth areas, the distances (RGB levels) from a pixel's colour to its nearest
+    /// palette entry below which it is not dithered and from which it is fully: 0.5 and 2 at
+    /// 100, 1 and 3.5 at 90, 2 and 6.5 at 70. Where the palette follows a gradient closely,
+    /// noise would cost bytes and hide no banding.
+    public var ditherThresholds: (Float, Float) {
+        let quiet = 0.5 + 0.05 * Float(100 - value)
+        return (quiet, 3 * quiet + 0.5)
+    }
+
     /// k-means refinement passes over the palette (more at the top, where they show).
     public var paletteIterations: Int { value >= 90 ? 10 : 6 }
 }

@@ -39,10 +39,19 @@ public final class GIFWriter {
     /// its rectangle, what the lossy coder needs and what was on screen before it.
     private var pending: (blocks: [GIFBlock], delay: Int, latitude: LZWLatitude, before: [UInt32])?
     private var lzw = LZWEncoder()
-    /// OkLab of each global palette index (NaN for the transparent one and unused ones).
-    private let globalLab: [SIMD4<Float>]
+    /// Where each palette index goes in the file's global table: the transparent index
+    /// first, then the colours from dark to light or light to dark (see ``init``).
+    private let fileOrder: [UInt8]
+    /// The file's global table by file index (black where the transparent index is).
+    private let fileColors: [RGBA8]
+    /// OkLab of each file index of the global table (NaN for the transparent one and unused ones).
+    private let fileLab: [SIMD4<Float>]
     /// Frames written to the file so far.
     public private(set) var framesWritten = 0
+    /// The overlay's colours, kept exact in every palette and every frame.
+    private let overlayColors: [RGBA8]
+    /// A palette fitted to the first frame alone (see ``init``), until that frame is written.
+    private var firstMapper: PaletteMapper?
 
     /// Opens `path` (normally an ``AtomicOutput``'s temporary path) and writes the header.
     ///
@@ -53,13 +62,15 @@ public final class GIFWriter {
     ///   - loopCount: `nil` for no loop extension (play once); 0 for forever; n for n repeats.
     public init(
         path: String, destination: String? = nil, width: Int, height: Int, palette: GIFPalette,
-        dither: DitherMode = .diffusion, quality: GIFQuality = .default, lossy: Int? = nil, loopCount: Int? = 0
+        dither: DitherMode = .diffusion, quality: GIFQuality = .default, lossy: Int? = nil, loopCount: Int? = 0,
+        firstFramePalette: GIFPalette? = nil, darkFirst: Bool = true, overlayColors: [RGBA8] = []
     ) throws {
         precondition(width > 0 && width <= 65535 && height > 0 && height <= 65535)
         self.width = width
         self.height = height
         self.palette = palette
         self.destination = destination ?? path
+        self.overlayColors = overlayColors
         sink = try GIFFileSink(path: path)
         // Exact palettes stay lossless unless asked for less than the default quality.
         globalMapper = PaletteMapper(palette: palette)
@@ -68,9 +79,13 @@ public final class GIFWriter {
             ?? (palette.isExact && quality.value >= GIFQuality.default.value ? 0 : quality.lzwBudget)
         // Dithering an exact palette could only add error.
         quantizer = FrameQuantizer(
-            mapper: globalMapper, dither: palette.isExact ? .none : dither, lzwBudget: budget, ditherScale: quality.ditherScale,
-            width: width, height: height)
-        globalLab = GIFWriter.labTable(palette.colors)
+            mapper: globalMapper, dither: palette.isExact ? .none : dither, lzwBudget: budget, quality: quality,
+            protected: overlayColors, width: width, height: height)
+        (fileOrder, fileColors) = GIFWriter.fileOrder(palette, darkFirst: darkFirst)
+        var lab = GIFWriter.labTable(fileColors)
+        if palette.transparentIndex != nil { lab[0] = LZWLatitude.none }
+        fileLab = lab
+        if let firstFramePalette, !palette.isExact { firstMapper = PaletteMapper(palette: firstFramePalette) }
         indices = [UInt8](repeating: 0, count: width * height)
         shown = [UInt32](repeating: 0, count: width * height)
         changed = [Bool](repeating: true, count: width * height)
@@ -79,7 +94,7 @@ public final class GIFWriter {
         guard gif != nil else { throw gifError(err, "cannot start the GIF") }
         EGifSetGifVersion(gif, true)
         var table = [GifColorType](repeating: GifColorType(Red: 0, Green: 0, Blue: 0), count: palette.tableSize)
-        for (i, c) in palette.colors.enumerated() { table[i] = GifColorType(Red: c.r, Green: c.g, Blue: c.b) }
+        for (i, c) in fileColors.enumerated() { table[i] = GifColorType(Red: c.r, Green: c.g, Blue: c.b) }
         let map = GifMakeMapObject(Int32(table.count), &table)
         defer { GifFreeMapObject(map) }
         try check(EGifPutScreenDesc(gif, Int32(width), Int32(height), 8, 0, map), "cannot write the screen descriptor")
@@ -99,6 +114,41 @@ public final class GIFWriter {
         var t = [SIMD4<Float>](repeating: LZWLatitude.none, count: 256)
         for (i, c) in colors.prefix(256).enumerated() { t[i] = LZWLatitude.lab(c.r, c.g, c.b) }
         return t
+    }
+
+    /// The order of the global table in the file. A frame coded with the global table gets
+    /// codes as narrow as its largest index allows, so the indices most frames use should be
+    /// small: the transparent index goes first, then the colours sorted by lightness, dark
+    /// first when the animation moves towards darker content (the side that later frames
+    /// write), light first otherwise. Returns each palette index's file index and the
+    /// file's table.
+    static func fileOrder(_ palette: GIFPalette, darkFirst: Bool) -> ([UInt8], [RGBA8]) {
+        let n = palette.colors.count
+        let byLightness = (0..<n).sorted {
+            let a = palette.lab[$0].l, b = palette.lab[$1].l
+            return darkFirst ? (a, $0) < (b, $1) : (a, $0) > (b, $1)
+        }
+        var order = [UInt8](repeating: 0, count: 256)
+        var colors: [RGBA8] = []
+        if let t = palette.transparentIndex {
+            order[t] = 0
+            colors.append(RGBA8(r: 0, g: 0, b: 0))
+        }
+        for i in byLightness {
+            order[i] = UInt8(colors.count)
+            colors.append(palette.colors[i])
+        }
+        return (order, colors)
+    }
+
+    /// `block` with its indices as they go into the file: a block of the global table has
+    /// them moved to ``fileOrder``; a local table's block is already in its own order.
+    private func inFileOrder(_ block: GIFBlock) -> GIFBlock {
+        guard block.localColors == nil else { return block }
+        var b = block
+        b.data = block.data.map { fileOrder[Int($0)] }
+        b.transparent = block.transparent.map { Int(fileOrder[$0]) }
+        return b
     }
 
     deinit {
@@ -134,6 +184,13 @@ public final class GIFWriter {
             quantizer.quantize(frame, rect: rect, changed: changed, into: &indices)
         } else {
             rect = PixelRect(x: 0, y: 0, width: width, height: height)
+            if let first = firstMapper {
+                // The first frame is the whole picture, coded once: a table of its own is
+                // worth its 768 bytes when it fits the picture clearly better.
+                let sample = Self.sample(frame, rect: rect, changed: nil, width: width)
+                if Self.meanError(first, sample) < 0.8 * Self.meanError(globalMapper, sample) { quantizer.mapper = first }
+                firstMapper = nil
+            }
             quantizer.quantize(frame, rect: rect, changed: nil, into: &indices)
         }
         previousPixels = frame.pixels
@@ -146,36 +203,47 @@ public final class GIFWriter {
     /// costs up to 768 bytes a frame, so it must buy a clear gain).
     /// A local palette stays in use while it fits at least as well as the global one.
     private func choosePalette(for frame: RGBAImage, rect: PixelRect, changedCount: Int) -> PaletteMapper {
-        let step = max(1, changedCount / 20_000)
-        var sample: [UInt8] = []
-        var seen = 0
-        for y in rect.y..<(rect.y + rect.height) {
-            for x in rect.x..<(rect.x + rect.width) where changed[y * width + x] {
-                seen += 1
-                if seen % step == 0 { sample += frame.pixels[((y * width + x) * 4)..<((y * width + x) * 4 + 4)] }
-            }
-        }
+        let sample = Self.sample(frame, rect: rect, changed: changed, width: width, count: changedCount)
         guard sample.count >= 4 else { return activeLocal ?? globalMapper }
-        func meanError(_ m: PaletteMapper) -> Double {
-            var total = 0.0
-            for i in stride(from: 0, to: sample.count, by: 4) {
-                let c = m.rgb[m.index(Int(sample[i]), Int(sample[i + 1]), Int(sample[i + 2]))]
-                let dr = Double(c.0) - Double(sample[i]), dg = Double(c.1) - Double(sample[i + 1]), db = Double(c.2) - Double(sample[i + 2])
-                total += dr * dr + dg * dg + db * db
-            }
-            return total / Double(sample.count / 4)
-        }
-        let global = meanError(globalMapper)
-        let active = activeLocal.map(meanError) ?? .infinity
+        let global = Self.meanError(globalMapper, sample)
+        let active = activeLocal.map { Self.meanError($0, sample) } ?? .infinity
         var best: (PaletteMapper, Double) = active <= global ? (activeLocal!, active) : (globalMapper, global)
         if changedCount * 5 >= width * height * 2 {
             let row = RGBAImage(width: sample.count / 4, height: 1, pixels: sample)
-            let fresh = PaletteMapper(palette: GIFPalette.build(samples: [(row, 1)], count: palette.colors.count + 1, transparent: true))
-            let e = meanError(fresh)
+            let fresh = PaletteMapper(
+                palette: GIFPalette.build(
+                    samples: [(row, 1)], count: palette.colors.count + 1, reserved: overlayColors, transparent: true))
+            let e = Self.meanError(fresh, sample)
             if e < 0.15 * best.1 { best = (fresh, e) }
         }
         activeLocal = best.0 === globalMapper ? activeLocal : best.0
         return best.0
+    }
+
+    /// About 20 000 of the pixels of `frame` inside `rect` (those marked in `changed`, when
+    /// given), as RGBA bytes.
+    static func sample(_ frame: RGBAImage, rect: PixelRect, changed: [Bool]?, width: Int, count: Int? = nil) -> [UInt8] {
+        let step = max(1, (count ?? rect.width * rect.height) / 20_000)
+        var sample: [UInt8] = []
+        var seen = 0
+        for y in rect.y..<(rect.y + rect.height) {
+            for x in rect.x..<(rect.x + rect.width) where changed?[y * width + x] ?? true {
+                seen += 1
+                if seen % step == 0 { sample += frame.pixels[((y * width + x) * 4)..<((y * width + x) * 4 + 4)] }
+            }
+        }
+        return sample
+    }
+
+    /// The mean squared RGB error of mapping the sampled pixels to `mapper`'s nearest entries.
+    static func meanError(_ m: PaletteMapper, _ sample: [UInt8]) -> Double {
+        var total = 0.0
+        for i in stride(from: 0, to: sample.count, by: 4) {
+            let c = m.rgb[m.index(Int(sample[i]), Int(sample[i + 1]), Int(sample[i + 2]))]
+            let dr = Double(c.0) - Double(sample[i]), dg = Double(c.1) - Double(sample[i + 1]), db = Double(c.2) - Double(sample[i + 2])
+            total += dr * dr + dg * dg + db * db
+        }
+        return total / Double(max(1, sample.count / 4))
     }
 
     /// Marks changed pixels and returns their bounding rectangle and how many there are.
@@ -286,7 +354,7 @@ public final class GIFWriter {
         if usesTransparency || blocks.isEmpty { blocks.append(GIFBlock(rect: rect, data: masked, transparent: t, localColors: local)) }
         if !first && !isLocal { blocks += blocks.compactMap { $0.withLocalTable(palette) } }
         if isLocal { localPaletteFrames += 1 }
-        let latitude = LZWLatitude(symbolColors: globalLab, transparent: nil, target: target, behind: behind, budget: budget)
+        let latitude = LZWLatitude(symbolColors: fileLab, transparent: nil, target: target, behind: behind, budget: budget)
         pending = (blocks, delay, latitude, before)
     }
 
@@ -308,7 +376,7 @@ public final class GIFWriter {
         var stream: [UInt8] = []
         var symbols: [UInt8] = []
         var bytes = Int.max
-        for candidate in p.blocks {
+        for candidate in p.blocks.map(inFileOrder) {
             var data = candidate.data
             let s = lzw.encode(
                 &data, minCodeSize: candidate.codeSize(globalTableSize: palette.tableSize), policy: .whenFull,
@@ -322,7 +390,7 @@ public final class GIFWriter {
             latitude: latitude(for: block, p.latitude))
         if early.count < stream.count { (stream, symbols) = (early, data) }
         // What is on screen now: the coder may have written other colours than asked.
-        let colors = block.localColors ?? palette.colors
+        let colors = block.localColors ?? fileColors
         let rect = block.rect
         for y in 0..<rect.height {
             for x in 0..<rect.width {
@@ -344,7 +412,8 @@ public final class GIFWriter {
         var ext = [UInt8](repeating: 0, count: 4)
         let len = EGifGCBToExtension(&gcb, &ext)
         try check(EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, Int32(len), &ext), "cannot write a frame's timing")
-        guard let gif, block.write(to: gif, stream: stream) else { throw gifError(self.gif?.pointee.Error ?? 0, "cannot write a frame") }
+        var encoded = block.bytes(stream: stream, minCodeSize: block.codeSize(globalTableSize: palette.tableSize))
+        _ = sink.write(&encoded, encoded.count)
         try check(GIF_OK, "cannot write a frame")
         framesWritten += 1
     }

@@ -24,10 +24,17 @@ struct OkLab: Sendable, Equatable {
 
     init(l: Float, a: Float, b: Float) { self.l = l; self.a = a; self.b = b }
 
+    /// Squared distance, lightness weighted by ``lightnessWeight``.
     func distance2(_ o: OkLab) -> Float {
         let dl = l - o.l, da = a - o.a, db = b - o.b
-        return dl * dl + da * da + db * db
+        return OkLab.lightnessWeight * dl * dl + da * da + db * db
     }
+
+    /// The weight of lightness against the two colour axes in palette distances. Half
+    /// weight gives palettes that keep hues apart better: on five photo pairs (three held
+    /// out) it cut S-CIELAB ΔE by 2–9 % at 1–3 % fewer bytes, SSIM within 0.002
+    /// (Benchmarks/README.md).
+    static let lightnessWeight: Float = 0.5
 
     /// sRGB transfer curve, decoded once.
     static let linear: [Float] = (0..<256).map { i in

@@ -28,6 +28,12 @@ struct GIFSink: FrameSink, ~Copyable {
         let palette = GIFPalette.build(
             samples: samples, count: spec.gifColors, reserved: reserved, transparent: true,
             iterations: quality.paletteIterations)
+        // The first frame is written whole, once: it may get a palette of its own.
+        let first =
+            samples.count > 1
+            ? GIFPalette.build(
+                samples: [samples[0]], count: spec.gifColors, reserved: reserved, transparent: true,
+                iterations: quality.paletteIterations) : nil
         // The NETSCAPE block counts repeats after the first play; none means play once.
         let loopCount: Int? =
             switch plan.animation.loop {
@@ -37,9 +43,24 @@ struct GIFSink: FrameSink, ~Copyable {
             }
         writer = try GIFWriter(
             path: output.temporaryPath, destination: destination, width: plan.width, height: plan.height,
-            palette: palette, dither: spec.dither, quality: quality, lossy: spec.lossy, loopCount: loopCount)
+            palette: palette, dither: spec.dither, quality: quality, lossy: spec.lossy, loopCount: loopCount,
+            firstFramePalette: first, darkFirst: Self.meanLuma(samples.dropFirst()) <= Self.meanLuma(samples.prefix(1)),
+            overlayColors: reserved)
         delays = GIFTiming.delays(count: count, fps: plan.fps)
         self.output = output
+    }
+
+    /// The mean luma (0…255, BT.709 weights) of a sparse grid of the samples' pixels.
+    static func meanLuma(_ samples: ArraySlice<(image: RGBAImage, weight: Double)>) -> Double {
+        var sum = 0.0, n = 0.0
+        for (image, _) in samples {
+            let p = image.pixels
+            for i in stride(from: 0, to: p.count, by: 4 * 61) {
+                sum += 0.2126 * Double(p[i]) + 0.7152 * Double(p[i + 1]) + 0.0722 * Double(p[i + 2])
+                n += 1
+            }
+        }
+        return n > 0 ? sum / n : 0
     }
 
     mutating func write(_ plan: FramePlan, observer: FrameObserver) throws {

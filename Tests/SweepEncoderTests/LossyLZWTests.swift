@@ -126,6 +126,14 @@ struct LossyLZWTests {
         }
     }
 
+    /// Whether the 3×3 window around (x, y) is one colour.
+    private func flat(_ img: RGBAImage, _ x: Int, _ y: Int) -> Bool {
+        for yy in max(0, y - 1)...min(img.height - 1, y + 1) {
+            for xx in max(0, x - 1)...min(img.width - 1, x + 1) where img[xx, yy] != img[x, y] { return false }
+        }
+        return true
+    }
+
     @Test("Lower quality: smaller files; every pixel within the budget of the lossless GIF, flat areas exact, no flicker")
     func qualityLadder() throws {
         let (w, h) = (150, 96)
@@ -150,8 +158,16 @@ struct LossyLZWTests {
                             - LZWLatitude.lab(ref.pixels[i], ref.pixels[i + 1], ref.pixels[i + 2])
                         let d: Float = (e * e).sum().squareRoot()
                         #expect(d <= limit, "q\(q) frame \(k) (\(x),\(y))")
-                        // Flat colour and the line across it keep their lossless pixels.
-                        if x > 2 * w / 3 + 1 { #expect(f.pixels[i..<(i + 3)] == ref.pixels[i..<(i + 3)], "q\(q) (\(x),\(y)) moved") }
+                        // Flat colour keeps its lossless pixels; the line across it and the
+                        // split's edge (in any frame) may move by the small budget of
+                        // untextured pixels.
+                        if x > 2 * w / 3 + 1 {
+                            if frames.allSatisfy({ flat($0, x, y) }) {
+                                #expect(f.pixels[i..<(i + 3)] == ref.pixels[i..<(i + 3)], "q\(q) (\(x),\(y)) moved")
+                            } else {
+                                #expect(d <= GIFQuality(q).smoothBudget + 1e-4, "q\(q) edge (\(x),\(y))")
+                            }
+                        }
                     }
                 }
                 // A pixel whose source did not change does not change on screen.

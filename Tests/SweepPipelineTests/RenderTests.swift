@@ -182,6 +182,37 @@ struct GIFOutputTests {
         for (a, b) in zip(v.frames, g.frames) { #expect(a.pixels == b.pixels) }
     }
 
+    @Test("At low quality the overlay stays exact: the lossy coder and dithering leave its colours alone", arguments: [40, 90])
+    func overlayExact(quality: Int) throws {
+        var spec = sweepSpec(hold: 0.1, duration: 0.8)
+        spec.before = .image(DemoScenes.flatLandscape())
+        spec.after = .image(DemoScenes.gradedLandscape())
+        spec.width = 240
+        spec.height = 160
+        spec.fps = 10
+        spec.quality = quality
+        let path = tempPath("overlay.gif")
+        let r = try Renderer.render(spec, to: path)
+        let source = try FrameSource(spec: spec)
+        let g = try GIFReader(path: path)
+        var expanded: [RGBAImage] = []
+        for (f, d) in zip(g.frames, g.delays) { expanded += Array(repeating: f, count: d / 10) }
+        #expect(expanded.count == r.frames)
+        // Every pixel the lossless frame draws in the divider's, knob's or tags' text colour
+        // (white; the photos have none) shows exactly that colour.
+        var checked = 0
+        for (k, decoded) in expanded.enumerated() {
+            let truth = source.render(spec.animation.state(ofFrame: k, fps: spec.fps))
+            for y in 0..<160 {
+                for x in 0..<240 where truth[x, y] == spec.style.knobColor {
+                    checked += 1
+                    #expect(decoded[x, y] == truth[x, y], "frame \(k) (\(x),\(y)): \(decoded[x, y])")
+                }
+            }
+        }
+        #expect(checked > 1000)
+    }
+
     @Test("--max-bytes is honoured by giving up quality, colours, frame rate and size, and says so")
     func cap() throws {
         var spec = sweepSpec()

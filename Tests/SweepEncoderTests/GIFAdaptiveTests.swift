@@ -1,0 +1,205 @@
+import Foundation
+import SweepImaging
+import SweepMedia
+import SweepTestSupport
+import Testing
+
+@testable import SweepGIF
+
+/// One image block of a GIF file as stored: its rectangle, whether it has a local colour
+/// table, and its LZW minimum code size.
+private struct StoredImage {
+    var x: Int, y: Int, width: Int, height: Int
+    var hasLocalTable: Bool
+    var minCodeSize: Int
+}
+
+/// The image blocks of a GIF file, read from its bytes (independently of giflib).
+private func storedImages(_ path: String) throws -> [StoredImage] {
+    let d = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    var i = 13
+    if d[10] & 0x80 != 0 { i += 3 * (2 << Int(d[10] & 7)) }
+    var out: [StoredImage] = []
+    func skipSubBlocks() { while d[i] != 0 { i += Int(d[i]) + 1 }; i += 1 }
+    while i < d.count {
+        switch d[i] {
+        case 0x21:
+            i += 2
+            skipSubBlocks()
+        case 0x2C:
+            let le = { (k: Int) in Int(d[i + k]) | Int(d[i + k + 1]) << 8 }
+            let flags = d[i + 9]
+            var image = StoredImage(x: le(1), y: le(3), width: le(5), height: le(7), hasLocalTable: flags & 0x80 != 0, minCodeSize: 0)
+            i += 10
+            if image.hasLocalTable { i += 3 * (2 << Int(flags & 7)) }
+            image.minCodeSize = Int(d[i])
+            i += 1
+            skipSubBlocks()
+            out.append(image)
+        default:
+            return out
+        }
+    }
+    return out
+}
+
+/// A picture filled by `color(x, y)`.
+private func picture(_ w: Int, _ h: Int, _ color: (Int, Int) -> (Int, Int, Int)) -> RGBAImage {
+    var img = RGBAImage(width: w, height: h)
+    for y in 0..<h {
+        for x in 0..<w {
+            let c = color(x, y), i = (y * w + x) * 4
+            img.pixels[i] = UInt8(c.0); img.pixels[i + 1] = UInt8(c.1); img.pixels[i + 2] = UInt8(c.2); img.pixels[i + 3] = 255
+        }
+    }
+    return img
+}
+
+/// Writes `frames` and returns the path, what giflib decodes (after checking that FFmpeg
+/// decodes the same pixels) and the file's size.
+private func writeGIF(
+    _ frames: [RGBAImage], palette: GIFPalette, quality: Int = 90, dither: DitherMode = .diffusion,
+    firstFramePalette: GIFPalette? = nil
+) throws -> (path: String, frames: [RGBAImage], bytes: Int) {
+    let path = tempPath("adaptive.gif")
+    let writer = try GIFWriter(
+        path: path, width: frames[0].width, height: frames[0].height, palette: palette, dither: dither,
+        quality: GIFQuality(quality), firstFramePalette: firstFramePalette)
+    for f in frames { try writer.add(f, delay: 4) }
+    try writer.finish()
+    let giflib = try GIFReader(path: path).frames
+    let ffmpeg = try VideoReader(path: path).frames
+    #expect(giflib.count == ffmpeg.count)
+    for (a, b) in zip(giflib, ffmpeg) { #expect(a.pixels == b.pixels, "giflib and FFmpeg differ") }
+    return (path, giflib, writer.bytesWritten)
+}
+
+/// A wipe from `a` to `b` in `steps` frames.
+private func wipe(_ a: RGBAImage, _ b: RGBAImage, steps: Int) -> [RGBAImage] {
+    (0...steps).map { s in
+        var f = a
+        let edge = a.width * s / steps
+        for y in 0..<a.height {
+            for x in 0..<edge { for c in 0..<4 { f.pixels[(y * a.width + x) * 4 + c] = b.pixels[(y * a.width + x) * 4 + c] } }
+        }
+        return f
+    }
+}
+
+@Suite("GIF: code sizes, the first frame's palette, dithering and latitude in smooth areas")
+struct GIFAdaptiveTests {
+    @Test("A frame that uses only the palette's first entries gets narrower codes, and decodes exactly")
+    func narrowCodes() throws {
+        // 150 light colours wiped by 40 dark ones: 190 colours, an exact palette.
+        let light = picture(120, 60) { x, y in (150 + (x + y) % 100, 220, 230) }
+        let dark = picture(120, 60) { x, y in (10 + (x / 3 + y) % 40, 20, 30) }
+        let frames = wipe(light, dark, steps: 6)
+        let palette = GIFPalette.build(samples: [(light, 1), (dark, 1)], count: 256)
+        let exactPalette = palette.isExact
+        #expect(exactPalette)
+        let out = try writeGIF(frames, palette: palette, quality: 100)
+        defer { try? FileManager.default.removeItem(atPath: out.path) }
+        for (f, src) in zip(out.frames, frames) { #expect(f.pixels == src.pixels) }
+        let images = try storedImages(out.path)
+        #expect(images.count == frames.count)
+        // The dark strips need file indices 0…40 (the transparent index first, then the dark
+        // colours): 6 bits, not the global table's 8.
+        let strips = images.dropFirst().filter { !$0.hasLocalTable }
+        #expect(!strips.isEmpty)
+        for s in strips { #expect(s.minCodeSize <= 6, "strip at x \(s.x): code size \(s.minCodeSize)") }
+    }
+
+    @Test("The first frame gets a table of its own when the animation's palette fits it poorly")
+    func firstFramePalette() throws {
+        // The global palette is built for the colourful after picture; the first frame is grey.
+        let grey = picture(96, 64) { x, y in
+            let v = (x * 2 + y) % 256; return (v, v, min(255, v + x % 5))
+        }
+        let colour = gradient(96, 64)
+        let frames = wipe(grey, colour, steps: 4)
+        let palette = GIFPalette.build(samples: [(colour, 1)], count: 256)
+        let first = GIFPalette.build(samples: [(grey, 1)], count: 256)
+        func meanError(_ a: RGBAImage, _ b: RGBAImage) -> Double {
+            var e = 0.0
+            for i in 0..<a.pixels.count where i % 4 != 3 { e += abs(Double(a.pixels[i]) - Double(b.pixels[i])) }
+            return e / Double(a.width * a.height * 3)
+        }
+        let without = try writeGIF(frames, palette: palette, dither: .none)
+        let with = try writeGIF(frames, palette: palette, dither: .none, firstFramePalette: first)
+        defer { for p in [without.path, with.path] { try? FileManager.default.removeItem(atPath: p) } }
+        #expect(try storedImages(with.path)[0].hasLocalTable)
+        #expect(try !storedImages(without.path)[0].hasLocalTable)
+        #expect(meanError(with.frames[0], grey) < 0.5 * meanError(without.frames[0], grey))
+        // Later frames are as close to their sources as without it, and nothing left of
+        // the split changes (the grey part stays as first drawn).
+        for k in 1..<frames.count {
+            #expect(meanError(with.frames[k], frames[k]) <= meanError(without.frames[k], frames[k]) + 0.5)
+            let edge = 96 * k / 4
+            for y in 0..<64 { for x in edge..<96 { #expect(with.frames[k][x, y] == with.frames[0][x, y]) } }
+        }
+    }
+
+    /// The mean absolute error of 8×8 block means of channel 0, against the source.
+    private func blockError(_ out: RGBAImage, _ src: RGBAImage) -> Double {
+        var total = 0.0, n = 0.0
+        for by in stride(from: 0, to: src.height - 7, by: 8) {
+            for bx in stride(from: 0, to: src.width - 7, by: 8) {
+                var a = 0.0, b = 0.0
+                for y in by..<(by + 8) { for x in bx..<(bx + 8) { a += Double(out[x, y].r); b += Double(src[x, y].r) } }
+                let e = abs(a - b) / 64
+                total += e; n += 1
+            }
+        }
+        return total / n
+    }
+
+    @Test("A smooth gradient is dithered only where the palette's steps would show")
+    func adaptiveDither() throws {
+        // A red ramp over 400 px, and two palettes along it: every level but the last (fine:
+        // no source colour is more than a level from an entry), and every 17th (coarse).
+        let ramp = picture(400, 48) { x, _ in (x * 255 / 399, 90, 140) }
+        func palette(step: Int) -> GIFPalette {
+            GIFPalette(colors: stride(from: 0, through: 254, by: step).map { RGBA8(r: UInt8($0), g: 90, b: 140) }, transparentIndex: nil)
+        }
+        func differing(_ a: RGBAImage, _ b: RGBAImage) -> Double {
+            Double((0..<(a.width * a.height)).filter { a.pixels[$0 * 4] != b.pixels[$0 * 4] }.count) / Double(a.width * a.height)
+        }
+        let fine = try writeGIF([ramp], palette: palette(step: 1), quality: 100)
+        let fineNearest = try writeGIF([ramp], palette: palette(step: 1), quality: 100, dither: .none)
+        // No noise: every pixel shows its nearest entry, as without dithering.
+        #expect(fine.frames[0].pixels == fineNearest.frames[0].pixels)
+        // Steps of 17 levels would band: dithering moves many pixels off their nearest entry
+        // and keeps each 8×8 block's mean near the source's (at 0.7 of the error carried).
+        let dithered = try writeGIF([ramp], palette: palette(step: 17), quality: 100)
+        let banded = try writeGIF([ramp], palette: palette(step: 17), quality: 100, dither: .none)
+        defer { for p in [fine.path, fineNearest.path, dithered.path, banded.path] { try? FileManager.default.removeItem(atPath: p) } }
+        #expect(differing(dithered.frames[0], banded.frames[0]) > 0.1)
+        let d = blockError(dithered.frames[0], ramp), b = blockError(banded.frames[0], ramp)
+        #expect(d < b / 2, "dithered \(d), banded \(b)")
+    }
+
+    @Test("Lower quality shrinks a smooth gradient within its small budget; flat colour the palette holds stays exact")
+    func smoothBudget() throws {
+        // A two-axis gradient (more colours than a palette holds) above a flat band.
+        let img = picture(240, 120) { x, y in y < 90 ? (40 + x * 160 / 239, 60 + y, 120 + x / 8) : (200, 30, 60) }
+        let frames = wipe(img, picture(240, 120) { x, y in (Int(img[x, y].r) / 2, 50, 90) }, steps: 3)
+        let palette = GIFPalette.build(samples: frames.map { ($0, 1.0) }, count: 256)
+        let exactPalette = palette.isExact
+        #expect(!exactPalette)
+        let exact = try writeGIF(frames, palette: palette, quality: 100, dither: .none)
+        let lossy = try writeGIF(frames, palette: palette, quality: 70, dither: .none)
+        defer { for p in [exact.path, lossy.path] { try? FileManager.default.removeItem(atPath: p) } }
+        #expect(lossy.bytes < exact.bytes * 9 / 10, "\(lossy.bytes) vs \(exact.bytes)")
+        let limit = GIFQuality(70).smoothBudget + 1e-4
+        for (f, ref) in zip(lossy.frames, exact.frames) {
+            for y in 0..<120 {
+                for x in 0..<240 {
+                    let a = f[x, y], b = ref[x, y]
+                    let e = LZWLatitude.lab(a.r, a.g, a.b) - LZWLatitude.lab(b.r, b.g, b.b)
+                    #expect((e * e).sum().squareRoot() <= limit, "(\(x),\(y))")
+                    if y >= 92 { #expect(a == b, "flat band moved at (\(x),\(y))") }
+                }
+            }
+        }
+    }
+}
