@@ -10,7 +10,7 @@ struct FrameQuantizer {
     let lzwBudget: Float
     /// Share of the diffusion strength used in smooth areas (``GIFQuality/ditherScale``).
     let ditherScale: Float
-    /// The lossy LZW budget in smooth gradients (``GIFQuality/smoothBudget``).
+    /// The lossy LZW budget where no texture masks the error (``GIFQuality/smoothBudget``).
     let smoothBudget: Float
     /// Below the first distance (RGB levels) from the source to its nearest entry a smooth
     /// pixel is not dithered; from the second on, fully (``GIFQuality/ditherThresholds``).
@@ -150,9 +150,8 @@ struct FrameQuantizer {
                     if x > 0 { for ch in 0..<3 { activity += abs(Int(px[o + ch]) - Int(px[o - 4 + ch])) } }
                     if y > 0 { for ch in 0..<3 { activity += abs(Int(px[o + ch]) - Int(px[o - w * 4 + ch])) } }
                     let flat = activity <= FrameQuantizer.flatActivity
-                    // Lossy LZW may move a pixel only where texture masks the error: the
-                    // budget grows with the least activity around it (an edge between two flat
-                    // areas, the overlay's outline or text, keeps none).
+                    // The lossy LZW budget: none on and next to the overlay; in texture it grows
+                    // with the least activity around the pixel (texture masks the error).
                     if lzwBudget > 0 && !protected.isEmpty && nearOverlay(px, x: x, y: y) {
                         budget[p] = 0
                     } else if lzwBudget > 0 {

@@ -60,6 +60,12 @@ public final class GIFWriter {
     ///     an exact palette stays lossless at the default quality and above.
     ///   - lossy: an expert override of the LZW budget, 0…100 (see ``GIFQuality/budget(lossy:)``).
     ///   - loopCount: `nil` for no loop extension (play once); 0 for forever; n for n repeats.
+    ///   - firstFramePalette: a palette fitted to the first frame, used for it (as a local
+    ///     table) when it cuts that frame's error by a fifth or more.
+    ///   - darkFirst: order the file's global table dark to light (when later frames show
+    ///     darker content than the first), so that their indices and codes stay small.
+    ///   - overlayColors: the handle's and tags' colours: drawn exactly, with no lossy
+    ///     latitude on or next to them.
     public init(
         path: String, destination: String? = nil, width: Int, height: Int, palette: GIFPalette,
         dither: DitherMode = .diffusion, quality: GIFQuality = .default, lossy: Int? = nil, loopCount: Int? = 0,

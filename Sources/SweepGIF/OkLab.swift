@@ -31,9 +31,9 @@ struct OkLab: Sendable, Equatable {
     }
 
     /// The weight of lightness against the two colour axes in palette distances. Half
-    /// weight gives palettes that keep hues apart better: on five photo pairs (three held
-    /// out) it cut S-CIELAB ΔE by 2–9 % at 1–3 % fewer bytes, SSIM within 0.002
-    /// (Benchmarks/README.md).
+    /// weight gives palettes that keep hues apart better: on four photo pairs (two held
+    /// out) it cut S-CIELAB ΔE by 2–9 % at 0.6–3 % fewer bytes, SSIM within 0.002; more
+    /// weight was worse on every metric (Benchmarks/README.md).
     static let lightnessWeight: Float = 0.5
 
     /// sRGB transfer curve, decoded once.
