@@ -81,6 +81,15 @@ struct FrameQuantizer {
         return (least, most)
     }
 
+    /// The distance (RGB levels) from the source colour at byte offset `o` to its nearest
+    /// palette entry: 0 exactly when the palette holds that colour.
+    @inline(__always)
+    static func gap(_ px: UnsafeBufferPointer<UInt8>, _ o: Int, _ mapper: PaletteMapper) -> Float {
+        let q = mapper.rgb[mapper.index(Int(px[o]), Int(px[o + 1]), Int(px[o + 2]))]
+        let dr = q.0 - Float(px[o]), dg = q.1 - Float(px[o + 1]), db = q.2 - Float(px[o + 2])
+        return (dr * dr + dg * dg + db * db).squareRoot()
+    }
+
     /// Whether the pixel at (x, y) or one of its eight neighbours has an overlay colour.
     @inline(__always)
     func nearOverlay(_ px: UnsafeBufferPointer<UInt8>, x: Int, y: Int) -> Bool {
@@ -140,6 +149,8 @@ struct FrameQuantizer {
                         let e = (x - rect.x + 1) * 3
                         r += err0[e]; g += err0[e + 1]; b += err0[e + 2]
                     }
+                    // The source colour's distance to its nearest entry, looked up when needed.
+                    var gap: Float?
                     let overlay = !protected.isEmpty && isOverlay(px, o)
                     // An overlay pixel takes its own colour, whatever error its neighbours left.
                     if overlay { (r, g, b) = (Float(px[o]), Float(px[o + 1]), Float(px[o + 2])) }
@@ -162,10 +173,10 @@ struct FrameQuantizer {
                         // gets a small budget; the carried error keeps each area's mean colour,
                         // as dithering would. A flat patch of a colour the palette holds
                         // exactly (UI fills) keeps none; the overlay is protected above.
-                        if texture == 0
-                            && !(range.most == 0 && mapper.exactIndex(of: RGBA8(r: px[o], g: px[o + 1], b: px[o + 2])) >= 0)
-                        {
-                            b = smoothBudget
+                        if texture == 0 {
+                            let distance = gap ?? Self.gap(px, o, mapper)
+                            gap = distance
+                            if !(range.most == 0 && distance == 0) { b = smoothBudget }
                         }
                         budget[p] = b * b
                     }
@@ -177,9 +188,7 @@ struct FrameQuantizer {
                             // In a smooth area, dither only as far as the nearest entry is
                             // visibly off the source: where the palette follows the gradient
                             // closely, the noise would cost bytes and hide nothing.
-                            let q = mapper.rgb[mapper.index(Int(px[o]), Int(px[o + 1]), Int(px[o + 2]))]
-                            let dr = q.0 - Float(px[o]), dg = q.1 - Float(px[o + 1]), db = q.2 - Float(px[o + 2])
-                            let e = (dr * dr + dg * dg + db * db).squareRoot()
+                            let e = gap ?? Self.gap(px, o, mapper)
                             strength *= min(1, max(0, (e - quiet) / (loud - quiet)))
                         }
                         // Clamp the carried error so saturated regions do not smear.
