@@ -55,37 +55,6 @@ private func picture(_ w: Int, _ h: Int, _ color: (Int, Int) -> (Int, Int, Int))
     return img
 }
 
-/// Writes `frames` and returns the path, what giflib decodes (after checking that FFmpeg
-/// decodes the same pixels) and the file's size.
-private func writeGIF(
-    _ frames: [RGBAImage], palette: GIFPalette, quality: Int = 90, dither: DitherMode = .diffusion,
-    firstFramePalette: GIFPalette? = nil
-) throws -> (path: String, frames: [RGBAImage], bytes: Int) {
-    let path = tempPath("adaptive.gif")
-    let writer = try GIFWriter(
-        path: path, width: frames[0].width, height: frames[0].height, palette: palette, dither: dither,
-        quality: GIFQuality(quality), firstFramePalette: firstFramePalette)
-    for f in frames { try writer.add(f, delay: 4) }
-    try writer.finish()
-    let giflib = try GIFReader(path: path).frames
-    let ffmpeg = try VideoReader(path: path).frames
-    #expect(giflib.count == ffmpeg.count)
-    for (a, b) in zip(giflib, ffmpeg) { #expect(a.pixels == b.pixels, "giflib and FFmpeg differ") }
-    return (path, giflib, writer.bytesWritten)
-}
-
-/// A wipe from `a` to `b` in `steps` frames.
-private func wipe(_ a: RGBAImage, _ b: RGBAImage, steps: Int) -> [RGBAImage] {
-    (0...steps).map { s in
-        var f = a
-        let edge = a.width * s / steps
-        for y in 0..<a.height {
-            for x in 0..<edge { for c in 0..<4 { f.pixels[(y * a.width + x) * 4 + c] = b.pixels[(y * a.width + x) * 4 + c] } }
-        }
-        return f
-    }
-}
-
 @Suite("GIF: code sizes, the first frame's palette, dithering and latitude in smooth areas")
 struct GIFAdaptiveTests {
     @Test("A frame that uses only the palette's first entries gets narrower codes, and decodes exactly")
@@ -97,7 +66,7 @@ struct GIFAdaptiveTests {
         let palette = GIFPalette.build(samples: [(light, 1), (dark, 1)], count: 256)
         let exactPalette = palette.isExact
         #expect(exactPalette)
-        let out = try writeGIF(frames, palette: palette, quality: 100)
+        let out = try writeGIF(frames, palette: palette, quality: 100, keep: true)
         defer { try? FileManager.default.removeItem(atPath: out.path) }
         for (f, src) in zip(out.frames, frames) { #expect(f.pixels == src.pixels) }
         let images = try storedImages(out.path)
@@ -124,8 +93,8 @@ struct GIFAdaptiveTests {
             for i in 0..<a.pixels.count where i % 4 != 3 { e += abs(Double(a.pixels[i]) - Double(b.pixels[i])) }
             return e / Double(a.width * a.height * 3)
         }
-        let without = try writeGIF(frames, palette: palette, dither: .none)
-        let with = try writeGIF(frames, palette: palette, dither: .none, firstFramePalette: first)
+        let without = try writeGIF(frames, palette: palette, dither: .none, keep: true)
+        let with = try writeGIF(frames, palette: palette, dither: .none, firstFramePalette: first, keep: true)
         defer { for p in [without.path, with.path] { try? FileManager.default.removeItem(atPath: p) } }
         #expect(try storedImages(with.path)[0].hasLocalTable)
         #expect(try !storedImages(without.path)[0].hasLocalTable)
@@ -172,7 +141,6 @@ struct GIFAdaptiveTests {
         // and keeps each 8×8 block's mean near the source's (at 0.7 of the error carried).
         let dithered = try writeGIF([ramp], palette: palette(step: 17), quality: 100)
         let banded = try writeGIF([ramp], palette: palette(step: 17), quality: 100, dither: .none)
-        defer { for p in [fine.path, fineNearest.path, dithered.path, banded.path] { try? FileManager.default.removeItem(atPath: p) } }
         #expect(differing(dithered.frames[0], banded.frames[0]) > 0.1)
         let d = blockError(dithered.frames[0], ramp), b = blockError(banded.frames[0], ramp)
         #expect(d < b / 2, "dithered \(d), banded \(b)")
@@ -188,7 +156,6 @@ struct GIFAdaptiveTests {
         #expect(!exactPalette)
         let exact = try writeGIF(frames, palette: palette, quality: 100, dither: .none)
         let lossy = try writeGIF(frames, palette: palette, quality: 70, dither: .none)
-        defer { for p in [exact.path, lossy.path] { try? FileManager.default.removeItem(atPath: p) } }
         #expect(lossy.bytes < exact.bytes * 9 / 10, "\(lossy.bytes) vs \(exact.bytes)")
         let limit = GIFQuality(70).smoothBudget + 1e-4
         for (f, ref) in zip(lossy.frames, exact.frames) {

@@ -25,6 +25,40 @@ func gradient(_ w: Int, _ h: Int, shift: Int = 0) -> RGBAImage {
     return img
 }
 
+/// A wipe from `a` to `b` in `steps` frames.
+func wipe(_ a: RGBAImage, _ b: RGBAImage, steps: Int) -> [RGBAImage] {
+    (0...steps).map { s in
+        var f = a
+        let edge = a.width * s / steps
+        for y in 0..<a.height {
+            for x in 0..<edge { for c in 0..<4 { f.pixels[(y * a.width + x) * 4 + c] = b.pixels[(y * a.width + x) * 4 + c] } }
+        }
+        return f
+    }
+}
+
+/// Writes `frames` (4 cs each) with `palette`, checks that giflib decodes one frame per
+/// source frame and that FFmpeg decodes the same pixels, and returns what giflib decodes and
+/// the file's size. The file is removed unless `keep` is set; then `path` names it.
+func writeGIF(
+    _ frames: [RGBAImage], palette: GIFPalette, quality: Int = 90, dither: DitherMode = .diffusion,
+    firstFramePalette: GIFPalette? = nil, keep: Bool = false
+) throws -> (path: String, frames: [RGBAImage], bytes: Int) {
+    let path = tempPath("written.gif")
+    defer { if !keep { try? FileManager.default.removeItem(atPath: path) } }
+    let writer = try GIFWriter(
+        path: path, width: frames[0].width, height: frames[0].height, palette: palette, dither: dither,
+        quality: GIFQuality(quality), firstFramePalette: firstFramePalette)
+    for f in frames { try writer.add(f, delay: 4) }
+    try writer.finish()
+    let giflib = try GIFReader(path: path).frames
+    let ffmpeg = try VideoReader(path: path).frames
+    #expect(giflib.count == frames.count)
+    #expect(ffmpeg.count == giflib.count)
+    for (a, b) in zip(giflib, ffmpeg) { #expect(a.pixels == b.pixels, "giflib and FFmpeg differ") }
+    return (path, giflib, writer.bytesWritten)
+}
+
 @Suite("GIF writer round trips through giflib")
 struct GIFRoundTripTests {
     @Test("Timing rounds cumulatively: 30 fps gives 3,3,4; never below 2 cs")

@@ -95,37 +95,6 @@ struct LossyLZWTests {
         }
     }
 
-    /// Writes `frames` with one palette and returns what giflib decodes, after checking that
-    /// FFmpeg decodes exactly the same pixels.
-    private func write(_ frames: [RGBAImage], palette: GIFPalette, quality: Int, dither: DitherMode) throws -> (
-        frames: [RGBAImage], bytes: Int
-    ) {
-        let w = frames[0].width, h = frames[0].height
-        let path = tempPath("lossy-\(quality).gif")
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try GIFWriter(path: path, width: w, height: h, palette: palette, dither: dither, quality: GIFQuality(quality))
-        for f in frames { try writer.add(f, delay: 4) }
-        try writer.finish()
-        let giflib = try GIFReader(path: path)
-        let ffmpeg = try VideoReader(path: path)
-        #expect(giflib.frames.count == frames.count)
-        #expect(ffmpeg.frames.count == giflib.frames.count)
-        for (a, b) in zip(giflib.frames, ffmpeg.frames) { #expect(a.pixels == b.pixels, "giflib and FFmpeg differ") }
-        return (giflib.frames, writer.bytesWritten)
-    }
-
-    /// A wipe from `a` to `b` in `steps` frames.
-    private func wipe(_ a: RGBAImage, _ b: RGBAImage, steps: Int) -> [RGBAImage] {
-        (0...steps).map { s in
-            var f = a
-            let edge = a.width * s / steps
-            for y in 0..<a.height {
-                for x in 0..<edge { for c in 0..<4 { f.pixels[(y * a.width + x) * 4 + c] = b.pixels[(y * a.width + x) * 4 + c] } }
-            }
-            return f
-        }
-    }
-
     /// Whether the 3×3 window around (x, y) is one colour.
     private func flat(_ img: RGBAImage, _ x: Int, _ y: Int) -> Bool {
         for yy in max(0, y - 1)...min(img.height - 1, y + 1) {
@@ -142,10 +111,10 @@ struct LossyLZWTests {
         let palette = GIFPalette.build(samples: [(a, 1), (b, 1)], count: 256)
         #expect(!palette.isExact)
         // No dithering, so every quality maps pixels to the same indices before LZW.
-        let exact = try write(frames, palette: palette, quality: 100, dither: .none)
+        let exact = try writeGIF(frames, palette: palette, quality: 100, dither: .none)
         var last = exact.bytes
         for q in [90, 60, 30] {
-            let lossy = try write(frames, palette: palette, quality: q, dither: .none)
+            let lossy = try writeGIF(frames, palette: palette, quality: q, dither: .none)
             #expect(lossy.bytes < last, "quality \(q): \(lossy.bytes) vs \(last)")
             last = lossy.bytes
             let limit = GIFQuality(q).lzwBudget + 1e-4
@@ -200,7 +169,7 @@ struct LossyLZWTests {
         let frames = wipe(a, b, steps: 5)
         let palette = GIFPalette.build(samples: [(a, 1), (b, 1)], count: 256)
         #expect(palette.isExact)
-        let out = try write(frames, palette: palette, quality: 100, dither: dither)
+        let out = try writeGIF(frames, palette: palette, quality: 100, dither: dither)
         for (f, src) in zip(out.frames, frames) { #expect(f.pixels == src.pixels) }
     }
 }
