@@ -1,10 +1,12 @@
 /// One knob for a GIF's size against its fidelity, 1…100 as in gifski: it sets the lossy LZW
 /// error budget, the strength of dithering and the palette effort together.
 ///
-/// 100 is lossless coding of the palette image; each step down allows more colour error in
-/// texture (where the eye does not see it), never in flat areas or on the overlay. Flat
-/// areas keep their dithering down to 70 and lose a third of it by 40, where the bytes it
-/// costs are worth more than the banding it hides.
+/// 100 is lossless coding of the palette image; each step down allows more colour error,
+/// most in texture (where the eye does not see it), a little in gradients and on edges, none
+/// on flat colour the palette holds or on the overlay. Smooth areas are dithered only where
+/// the palette's nearest colour is visibly off, less so as quality falls, and lose a third
+/// of their dithering by 40, where the bytes it costs are worth more than the banding it
+/// hides.
 public struct GIFQuality: Sendable, Equatable {
     /// The setting, 1…100.
     public let value: Int
