@@ -52,6 +52,13 @@ public final class GIFWriter {
     private let overlayColors: [RGBA8]
     /// A palette fitted to the first frame alone (see ``init``), until that frame is written.
     private var firstMapper: PaletteMapper?
+    /// Palettes fitted to stretches of frames (see ``StretchPalettes``), and the next one due.
+    private let stretches: StretchPalettes
+    private var nextStretch = 0
+    /// The palette of the stretch under way, until a frame takes it up.
+    private var planned: PaletteMapper?
+    /// Frames passed to ``add(_:delay:)`` so far.
+    private var framesAdded = 0
 
     /// Opens `path` (normally an ``AtomicOutput``'s temporary path) and writes the header.
     ///
@@ -69,7 +76,8 @@ public final class GIFWriter {
     public init(
         path: String, destination: String? = nil, width: Int, height: Int, palette: GIFPalette,
         dither: DitherMode = .diffusion, quality: GIFQuality = .default, lossy: Int? = nil, loopCount: Int? = 0,
-        firstFramePalette: GIFPalette? = nil, darkFirst: Bool = true, overlayColors: [RGBA8] = []
+        firstFramePalette: GIFPalette? = nil, darkFirst: Bool = true, overlayColors: [RGBA8] = [],
+        stretches: StretchPalettes = .none
     ) throws {
         precondition(width > 0 && width <= 65535 && height > 0 && height <= 65535)
         self.width = width
@@ -77,6 +85,7 @@ public final class GIFWriter {
         self.palette = palette
         self.destination = destination ?? path
         self.overlayColors = overlayColors
+        self.stretches = stretches
         sink = try GIFFileSink(path: path)
         // Exact palettes stay lossless unless asked for less than the default quality.
         globalMapper = PaletteMapper(palette: palette)
@@ -178,6 +187,11 @@ public final class GIFWriter {
     /// Adds a frame shown for `delay` centiseconds.
     public func add(_ frame: RGBAImage, delay: Int) throws {
         precondition(frame.width == width && frame.height == height)
+        defer { framesAdded += 1 }
+        while nextStretch < stretches.starts.count && stretches.starts[nextStretch] <= framesAdded {
+            if stretches.starts[nextStretch] == framesAdded { planned = PaletteMapper(palette: stretches.palettes[nextStretch]) }
+            nextStretch += 1
+        }
         let rect: PixelRect
         if let prev = previousPixels {
             let changes = diff(prev, frame.pixels)
@@ -214,6 +228,13 @@ public final class GIFWriter {
         let global = Self.meanError(globalMapper, sample)
         let active = activeLocal.map { Self.meanError($0, sample) } ?? .infinity
         var best: (PaletteMapper, Double) = active <= global ? (activeLocal!, active) : (globalMapper, global)
+        if let planned {
+            let e = Self.meanError(planned, sample)
+            if e < 0.8 * best.1 {
+                best = (planned, e)
+                self.planned = nil
+            }
+        }
         if changedCount * 5 >= width * height * 2 {
             let row = RGBAImage(width: sample.count / 4, height: 1, pixels: sample)
             let fresh = PaletteMapper(

@@ -34,6 +34,18 @@ struct GIFSink: FrameSink, ~Copyable {
             ? GIFPalette.build(
                 samples: [samples[0]], count: spec.gifColors, reserved: reserved, transparent: true,
                 iterations: quality.paletteIterations) : nil
+        // Each stretch between samples (and the last frame) may get a palette of its own.
+        var keyFrames = zip(stride(from: 0, to: count, by: max(1, count / 12)), samples).map { (index: $0, image: $1.image) }
+        if let last = keyFrames.last, last.index < count - 1 {
+            keyFrames.append((count - 1, try plan.sample(count - 1)))
+            try plan.rewind()
+        }
+        let stretches =
+            palette.isExact
+            ? StretchPalettes.none
+            : StretchPalettes.plan(
+                keyFrames: keyFrames, global: palette, colors: spec.gifColors, reserved: reserved,
+                quality: quality)
         // The NETSCAPE block counts repeats after the first play; none means play once.
         let loopCount: Int? =
             switch plan.animation.loop {
@@ -45,7 +57,7 @@ struct GIFSink: FrameSink, ~Copyable {
             path: output.temporaryPath, destination: destination, width: plan.width, height: plan.height,
             palette: palette, dither: spec.dither, quality: quality, lossy: spec.lossy, loopCount: loopCount,
             firstFramePalette: first, darkFirst: Self.meanLuma(samples.dropFirst()) <= Self.meanLuma(samples.prefix(1)),
-            overlayColors: reserved)
+            overlayColors: reserved, stretches: stretches)
         delays = GIFTiming.delays(count: count, fps: plan.fps)
         self.output = output
     }

@@ -1,0 +1,104 @@
+import Dispatch
+import SweepImaging
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Palettes fitted to what each stretch of an animation writes.
+///
+/// A frame of a GIF writes only the pixels that changed, and may bring a local colour table
+/// for them. In a wipe, the frames of one stretch of time write one band of the after
+/// picture, so a table fitted to that band alone gives its pixels all 255 colours for the
+/// price of one table (768 bytes) per stretch. The stretches run between key frames sampled
+/// before writing: each palette is fitted to the pixels of the later key frame that differ
+/// from the earlier one.
+public struct StretchPalettes: Sendable {
+    /// The first frame of each stretch, ascending.
+    public let starts: [Int]
+    /// The palette fitted to each stretch.
+    public let palettes: [GIFPalette]
+
+    /// No stretch palettes.
+    public static let none = StretchPalettes(starts: [], palettes: [])
+
+    init(starts: [Int], palettes: [GIFPalette]) {
+        self.starts = starts
+        self.palettes = palettes
+    }
+
+    /// Plans the palettes between `keyFrames` (frame index and picture, ascending), each of
+    /// at most `colors` entries (the transparent one included) with `reserved` kept exact.
+    /// A stretch whose key frames differ in under 1 % of the pixels gets none.
+    public static func plan(
+        keyFrames: [(index: Int, image: RGBAImage)], global: GIFPalette, colors: Int, reserved: [RGBA8],
+        quality: GIFQuality
+    ) -> StretchPalettes {
+        guard keyFrames.count > 1 else { return .none }
+        let pairs = Array(zip(keyFrames.dropLast(), keyFrames.dropFirst()))
+        let built = Mutex([GIFPalette?](repeating: nil, count: pairs.count))
+        DispatchQueue.concurrentPerform(iterations: pairs.count) { k in
+            let (a, b) = pairs[k]
+            guard let changed = changedPixels(from: a.image, to: b.image) else { return }
+            let mapper = PaletteMapper(palette: global)
+            var usage = [Int](repeating: 0, count: 256)
+            for i in stride(from: 0, to: changed.pixels.count, by: 4) {
+                usage[mapper.index(Int(changed.pixels[i]), Int(changed.pixels[i + 1]), Int(changed.pixels[i + 2]))] += 1
+            }
+            let count = min(colors, tableEntries(usage: usage, reserved: reserved.count, quality: quality))
+            let p = GIFPalette.build(
+                samples: [(changed, 1)], count: count, reserved: reserved, transparent: true, iterations: quality.paletteIterations)
+            built.withLock { $0[k] = p }
+        }
+        let results = built.withLock { $0 }
+        var starts: [Int] = []
+        var palettes: [GIFPalette] = []
+        for (k, (a, _)) in pairs.enumerated() {
+            if let p = results[k] {
+                starts.append(a.index + 1)
+                palettes.append(p)
+            }
+        }
+        return StretchPalettes(starts: starts, palettes: palettes)
+    }
+
+    /// The entries (a power of two, transparent one included) of a stretch's table, from how
+    /// often the global palette's entries serve the stretch's pixels (`usage`).
+    ///
+    /// Finer colours cost bytes: more distinct indices make shorter LZW strings. So the table
+    /// gets the colours the global palette effectively spends there (2 to the entropy of
+    /// `usage`, in bits), rising at 80 and above to all the entries it touches, and is rounded
+    /// down to a power of two so that none of the table is paid for unused and the codes start
+    /// as narrow as they can. Measured on pairs A, C, D and G (Benchmarks/README.md): rounding
+    /// up or to the nearest power cost more bytes for the same error.
+    static func tableEntries(usage: [Int], reserved: Int, quality: GIFQuality) -> Int {
+        let total = Double(usage.reduce(0, +))
+        guard total > 0 else { return 4 }
+        var bits = 0.0
+        for u in usage where u > 0 {
+            let share = Double(u) / total
+            bits -= share * log2(share)
+        }
+        let effective = Int(pow(2, bits).rounded())
+        let touched = usage.filter { $0 > 0 }.count
+        let rise = min(1, max(0, Double(quality.value - 80) / 20))
+        let wanted = effective + Int((Double(touched - effective) * rise).rounded()) + 1 + reserved
+        return max(4, min(256, 1 << Int(log2(Double(wanted)).rounded(.down))))
+    }
+
+    /// The pixels of `b` that differ from `a`, as a one-row picture, or nil when under 1 %
+    /// of them do.
+    static func changedPixels(from a: RGBAImage, to b: RGBAImage) -> RGBAImage? {
+        guard a.width == b.width, a.height == b.height else { return nil }
+        var out: [UInt8] = []
+        let pa = a.pixels, pb = b.pixels
+        for i in stride(from: 0, to: pb.count, by: 4)
+        where pa[i] != pb[i] || pa[i + 1] != pb[i + 1] || pa[i + 2] != pb[i + 2] || pa[i + 3] != pb[i + 3] {
+            out += pb[i..<(i + 4)]
+        }
+        let n = out.count / 4
+        guard n * 100 >= a.width * a.height else { return nil }
+        return RGBAImage(width: n, height: 1, pixels: out)
+    }
+}
