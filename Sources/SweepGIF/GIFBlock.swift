@@ -16,18 +16,31 @@ struct GIFBlock {
     /// The same block with a local colour table of just the colours it uses, if that
     /// table is at most half the global one (so codes get at least a bit shorter).
     func withLocalTable(_ palette: GIFPalette) -> GIFBlock? {
+        compacted(palette.colors, atMost: palette.tableSize / 2)
+    }
+
+    /// The same block of a local table with the table cut to just the colours it uses, if
+    /// that makes the table smaller. A stretch's table serves several frames, and each
+    /// frame's band uses part of it: the smaller table costs fewer bytes and narrower codes.
+    func withUsedColors() -> GIFBlock? {
+        guard let localColors, let size = localTableSize else { return nil }
+        return compacted(localColors, atMost: size / 2)
+    }
+
+    /// The block with a local table of the colours of `colors` its indices use, if that table
+    /// has at most `limit` entries.
+    private func compacted(_ colors: [RGBA8], atMost limit: Int) -> GIFBlock? {
         var used = [Bool](repeating: false, count: 256)
         for v in data { used[Int(v)] = true }
         if let t = transparent { used[t] = false }
-        let colors = (0..<256).filter { used[$0] }
-        guard GIFPalette.tableSize(for: colors.count + (transparent == nil ? 0 : 1)) * 2 <= palette.tableSize else { return nil }
+        let kept = (0..<min(256, colors.count)).filter { used[$0] }
+        guard GIFPalette.tableSize(for: kept.count + (transparent == nil ? 0 : 1)) <= limit else { return nil }
         var map = [UInt8](repeating: 0, count: 256)
-        for (i, c) in colors.enumerated() { map[c] = UInt8(i) }
-        let newTransparent = transparent.map { _ in colors.count }
-        if let t = transparent { map[t] = UInt8(colors.count) }
+        for (i, c) in kept.enumerated() { map[c] = UInt8(i) }
+        let newTransparent = transparent.map { _ in kept.count }
+        if let t = transparent { map[t] = UInt8(kept.count) }
         return GIFBlock(
-            rect: rect, data: data.map { map[Int($0)] }, transparent: newTransparent,
-            localColors: colors.map { palette.colors[$0] })
+            rect: rect, data: data.map { map[Int($0)] }, transparent: newTransparent, localColors: kept.map { colors[$0] })
     }
 
     /// The LZW minimum code size for this block: the bits of its local table, or for a block

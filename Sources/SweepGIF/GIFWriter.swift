@@ -59,6 +59,9 @@ public final class GIFWriter {
     private var planned: PaletteMapper?
     /// Frames passed to ``add(_:delay:)`` so far.
     private var framesAdded = 0
+    /// Whether a frame's narrow band may get a small table of its own (quality 70 and up:
+    /// below, the table's bytes are worth more than the error it saves).
+    private let bandTables: Bool
 
     /// Opens `path` (normally an ``AtomicOutput``'s temporary path) and writes the header.
     ///
@@ -73,6 +76,8 @@ public final class GIFWriter {
     ///     darker content than the first), so that their indices and codes stay small.
     ///   - overlayColors: the handle's and tags' colours: drawn exactly, with no lossy
     ///     latitude on or next to them.
+    ///   - stretches: palettes fitted to stretches of frames; a stretch's palette becomes the
+    ///     local table of its frames when it cuts their error by a fifth or more.
     public init(
         path: String, destination: String? = nil, width: Int, height: Int, palette: GIFPalette,
         dither: DitherMode = .diffusion, quality: GIFQuality = .default, lossy: Int? = nil, loopCount: Int? = 0,
@@ -86,6 +91,7 @@ public final class GIFWriter {
         self.destination = destination ?? path
         self.overlayColors = overlayColors
         self.stretches = stretches
+        bandTables = quality.value >= 70
         sink = try GIFFileSink(path: path)
         // Exact palettes stay lossless unless asked for less than the default quality.
         globalMapper = PaletteMapper(palette: palette)
@@ -217,11 +223,20 @@ public final class GIFWriter {
         try emit(rect: rect, delay: delay, first: framesWritten == 0 && pending == nil)
     }
 
-    /// The palette for a frame. A frame whose changes cover at least 40 % of the picture
-    /// (looks changing: Noir, then Dream, …) gets a fresh local palette when that cuts the
-    /// mean squared colour error of the best palette in use by 85 % or more (a local table
-    /// costs up to 768 bytes a frame, so it must buy a clear gain).
-    /// A local palette stays in use while it fits at least as well as the global one.
+    /// Entries of the table fitted to one frame's narrow band of changes (see ``choosePalette``).
+    static let bandTableEntries = 32
+
+    /// The palette for a frame, the one of least error among:
+    /// - the global palette, and the local one in use (kept while it fits at least as well);
+    /// - the palette planned for the stretch under way (``StretchPalettes``), when it cuts the
+    ///   error by a fifth or more;
+    /// - for a frame whose changes cover under 40 % of the picture (a band of a wipe), a table
+    ///   of ``bandTableEntries`` fitted to its changes alone, when it cuts the error by a fifth
+    ///   or more: a narrow band has few colours, and the small table costs 96 bytes and starts
+    ///   its codes at 6 bits;
+    /// - for a larger change (looks changing: Noir, then Dream, …), a fresh full palette when it
+    ///   cuts the error by 85 % or more (a local table costs up to 768 bytes a frame, so it
+    ///   must buy a clear gain).
     private func choosePalette(for frame: RGBAImage, rect: PixelRect, changedCount: Int) -> PaletteMapper {
         let sample = Self.sample(frame, rect: rect, changed: changed, width: width, count: changedCount)
         guard sample.count >= 4 else { return activeLocal ?? globalMapper }
@@ -235,13 +250,18 @@ public final class GIFWriter {
                 self.planned = nil
             }
         }
-        if changedCount * 5 >= width * height * 2 {
+        // A palette fitted to this frame's changes alone, taken when it cuts the error to `share`.
+        func tryFresh(entries: Int, share: Double) {
             let row = RGBAImage(width: sample.count / 4, height: 1, pixels: sample)
             let fresh = PaletteMapper(
-                palette: GIFPalette.build(
-                    samples: [(row, 1)], count: palette.colors.count + 1, reserved: overlayColors, transparent: true))
+                palette: GIFPalette.build(samples: [(row, 1)], count: entries, reserved: overlayColors, transparent: true))
             let e = Self.meanError(fresh, sample)
-            if e < 0.15 * best.1 { best = (fresh, e) }
+            if e < share * best.1 { best = (fresh, e) }
+        }
+        if changedCount * 5 >= width * height * 2 {
+            tryFresh(entries: palette.colors.count + 1, share: 0.15)
+        } else if bandTables {
+            tryFresh(entries: Self.bandTableEntries, share: 0.8)
         }
         activeLocal = best.0 === globalMapper ? activeLocal : best.0
         return best.0
@@ -380,6 +400,7 @@ public final class GIFWriter {
         if plainPossible { blocks.append(GIFBlock(rect: rect, data: plain, transparent: first ? t : nil, localColors: local)) }
         if usesTransparency || blocks.isEmpty { blocks.append(GIFBlock(rect: rect, data: masked, transparent: t, localColors: local)) }
         if !first && !isLocal { blocks += blocks.compactMap { $0.withLocalTable(palette) } }
+        if isLocal { blocks = blocks.map { $0.withUsedColors() ?? $0 } }
         if isLocal { localPaletteFrames += 1 }
         let latitude = LZWLatitude(symbolColors: fileLab, transparent: nil, target: target, behind: behind, budget: budget)
         pending = (blocks, delay, latitude, before)

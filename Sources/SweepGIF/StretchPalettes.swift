@@ -10,10 +10,12 @@ import Synchronization
 ///
 /// A frame of a GIF writes only the pixels that changed, and may bring a local colour table
 /// for them. In a wipe, the frames of one stretch of time write one band of the after
-/// picture, so a table fitted to that band alone gives its pixels all 255 colours for the
-/// price of one table (768 bytes) per stretch. The stretches run between key frames sampled
-/// before writing: each palette is fitted to the pixels of the later key frame that differ
-/// from the earlier one.
+/// picture, so a table fitted to that band alone places its colours where the band needs
+/// them, for the price of one table (at most 768 bytes) per stretch. The stretches run between
+/// key frames sampled before writing: each palette is fitted to the pixels of the later key
+/// frame that differ from the earlier one, with as many entries as ``tableEntries(usage:reserved:quality:)``
+/// allows. The writer uses it when it cuts the error of the global palette (or of the table
+/// in use) by a fifth or more.
 public struct StretchPalettes: Sendable {
     /// The first frame of each stretch, ascending.
     public let starts: [Int]
@@ -70,11 +72,13 @@ public struct StretchPalettes: Sendable {
     /// gets the colours the global palette effectively spends there (2 to the entropy of
     /// `usage`, in bits), rising at 80 and above to all the entries it touches, and is rounded
     /// down to a power of two so that none of the table is paid for unused and the codes start
-    /// as narrow as they can. Measured on pairs A, C, D and G (Benchmarks/README.md): rounding
+    /// as narrow as they can. It gets at least 32 entries: a stretch the global palette
+    /// serves with fewer colours is one it fits poorly (or flat content, where more entries
+    /// cost no bytes). Measured on pairs A, C, D and G (Benchmarks/README.md): rounding
     /// up or to the nearest power cost more bytes for the same error.
     static func tableEntries(usage: [Int], reserved: Int, quality: GIFQuality) -> Int {
         let total = Double(usage.reduce(0, +))
-        guard total > 0 else { return 4 }
+        guard total > 0 else { return 32 }
         var bits = 0.0
         for u in usage where u > 0 {
             let share = Double(u) / total
@@ -84,7 +88,9 @@ public struct StretchPalettes: Sendable {
         let touched = usage.filter { $0 > 0 }.count
         let rise = min(1, max(0, Double(quality.value - 80) / 20))
         let wanted = effective + Int((Double(touched - effective) * rise).rounded()) + 1 + reserved
-        return max(4, min(256, 1 << Int(log2(Double(wanted)).rounded(.down))))
+        // At 100 the table is filled instead: the top setting spends bytes on fidelity.
+        let power = log2(Double(wanted)).rounded(quality.value >= 100 ? .up : .down)
+        return max(32, min(256, 1 << Int(power)))
     }
 
     /// The pixels of `b` that differ from `a`, as a one-row picture, or nil when under 1 %

@@ -12,6 +12,8 @@ private struct StoredImage {
     var x: Int, y: Int, width: Int, height: Int
     var hasLocalTable: Bool
     var minCodeSize: Int
+    /// Entries of the local table (0 without one).
+    var tableEntries = 0
 }
 
 /// The image blocks of a GIF file, read from its bytes (independently of giflib).
@@ -31,7 +33,10 @@ private func storedImages(_ path: String) throws -> [StoredImage] {
             let flags = d[i + 9]
             var image = StoredImage(x: le(1), y: le(3), width: le(5), height: le(7), hasLocalTable: flags & 0x80 != 0, minCodeSize: 0)
             i += 10
-            if image.hasLocalTable { i += 3 * (2 << Int(flags & 7)) }
+            if image.hasLocalTable {
+                image.tableEntries = 2 << Int(flags & 7)
+                i += 3 * image.tableEntries
+            }
             image.minCodeSize = Int(d[i])
             i += 1
             skipSubBlocks()
@@ -55,7 +60,7 @@ private func picture(_ w: Int, _ h: Int, _ color: (Int, Int) -> (Int, Int, Int))
     return img
 }
 
-@Suite("GIF: code sizes, the first frame's palette, dithering and latitude in smooth areas")
+@Suite("GIF: code sizes, the first frame's and each stretch's palette, dithering and latitude in smooth areas")
 struct GIFAdaptiveTests {
     @Test("A frame that uses only the palette's first entries gets narrower codes, and decodes exactly")
     func narrowCodes() throws {
@@ -167,6 +172,128 @@ struct GIFAdaptiveTests {
                     if y >= 92 { #expect(a == b, "flat band moved at (\(x),\(y))") }
                 }
             }
+        }
+    }
+
+    @Test("A stretch's table gets the colours the global palette effectively spends there, as a power of two")
+    func stretchTableEntries() {
+        // 127 entries used equally: 127 colours and the transparent entry fill 128.
+        let even = (0..<256).map { $0 < 127 ? 10 : 0 }
+        // 150 used equally: 128 entries below 100, 256 at 100 (the top fills its table).
+        let more = (0..<256).map { $0 < 150 ? 10 : 0 }
+        #expect(StretchPalettes.tableEntries(usage: more, reserved: 0, quality: GIFQuality(90)) == 128)
+        #expect(StretchPalettes.tableEntries(usage: more, reserved: 0, quality: GIFQuality(100)) == 256)
+        for q in [40, 70, 90, 100] { #expect(StretchPalettes.tableEntries(usage: even, reserved: 0, quality: GIFQuality(q)) == 128) }
+        // One entry serves nearly every pixel and 200 a few each: about 5 effective colours
+        // below 80, raised to the floor of 32 entries; all 200 touched at 100.
+        let skewed = (0..<256).map { $0 == 0 ? 100_000 : ($0 <= 200 ? 10 : 0) }
+        let low = StretchPalettes.tableEntries(usage: skewed, reserved: 0, quality: GIFQuality(70))
+        let top = StretchPalettes.tableEntries(usage: skewed, reserved: 0, quality: GIFQuality(100))
+        #expect(low == 32)
+        #expect(top == 256)  // rounded up at 100
+        // Reserved overlay colours count; never more than 256 entries or fewer than 32.
+        #expect(StretchPalettes.tableEntries(usage: even, reserved: 3, quality: GIFQuality(90)) == 128)
+        #expect(StretchPalettes.tableEntries(usage: (0..<256).map { _ in 1 }, reserved: 3, quality: GIFQuality(100)) == 256)
+        #expect(StretchPalettes.tableEntries(usage: [Int](repeating: 0, count: 256), reserved: 0, quality: GIFQuality(90)) == 32)
+    }
+
+    @Test("Stretches start after each key frame that differs from the one before, in 1 % of the pixels or more")
+    func stretchPlan() {
+        let a = gradient(80, 40), b = gradient(80, 40, shift: 90)
+        var c = b
+        c.pixels[0] = c.pixels[0] &+ 1  // one pixel of 3 200: under 1 %
+        let global = GIFPalette.build(samples: [(a, 1), (b, 1)], count: 256)
+        let plan = StretchPalettes.plan(
+            keyFrames: [(0, a), (4, a), (8, b), (12, c)], global: global, colors: 256, reserved: [], quality: GIFQuality(90))
+        #expect(plan.starts == [5])
+        #expect(plan.palettes.count == 1)
+        #expect(plan.palettes.allSatisfy { $0.colors.count + 1 <= 256 })
+    }
+
+    @Test("Each stretch of a wipe gets its band's own palette: closer colours, decoded alike by giflib and FFmpeg, no flicker")
+    func stretchPalettes() throws {
+        // A grey picture wiped by a picture whose bands have very different colours. The
+        // global palette is mostly spent on the grey (as when the first frame dominates the
+        // samples), so it fits each band coarsely.
+        let grey = picture(160, 48) { x, y in
+            let v = 60 + (x + 2 * y) % 120; return (v, v, v)
+        }
+        let bands = picture(160, 48) { x, y in
+            let t = ((x % 40) * 3 + y) % 100
+            switch x / 40 {
+            case 0: return (200 + t % 50, 40 + t, 30)
+            case 1: return (20, 100 + t, 180 + t % 70)
+            case 2: return (150 + t % 100, 20, 150 + t % 100)
+            default: return (30 + t, 200, 60 + t)
+            }
+        }
+        let frames = wipe(grey, bands, steps: 8)
+        let global = GIFPalette.build(samples: [(grey, 1), (bands, 0.1)], count: 64)
+        let stretches = StretchPalettes.plan(
+            keyFrames: [0, 2, 4, 6, 8].map { ($0, frames[$0]) }, global: global, colors: 64, reserved: [], quality: GIFQuality(100))
+        #expect(stretches.starts == [1, 3, 5, 7])
+        func meanError(_ a: RGBAImage, _ b: RGBAImage) -> Double {
+            var e = 0.0
+            for i in 0..<a.pixels.count where i % 4 != 3 { e += abs(Double(a.pixels[i]) - Double(b.pixels[i])) }
+            return e / Double(a.width * a.height * 3)
+        }
+        // Quality 69: below 70 no frame gets a small table of its own, so the stretches'
+        // tables are what is measured.
+        let without = try writeGIF(frames, palette: global, quality: 69, dither: .none)
+        let with = try writeGIF(frames, palette: global, quality: 69, dither: .none, stretches: stretches, keep: true)
+        defer { try? FileManager.default.removeItem(atPath: with.path) }
+        #expect(try storedImages(with.path).dropFirst().filter(\.hasLocalTable).count >= 4)
+        let e0 = meanError(without.frames[8], bands), e1 = meanError(with.frames[8], bands)
+        #expect(e1 < 0.7 * e0, "with \(e1), without \(e0)")
+        // What a frame does not rewrite stays as it was: the grey right of the split, and
+        // every band already wiped in.
+        for k in 1..<frames.count {
+            let edge = 160 * k / 8, before = 160 * (k - 1) / 8
+            for y in 0..<48 {
+                for x in 0..<160 where x < before || x >= edge { #expect(with.frames[k][x, y] == with.frames[k - 1][x, y]) }
+            }
+        }
+    }
+
+    @Test("A narrow band of few colours gets a small table of its own from quality 70: closer colours, decoded alike")
+    func bandTables() throws {
+        // Each frame of the wipe writes a 12-pixel band of a few colours of its own; the
+        // global palette is spread over the whole after picture and the grey.
+        let grey = picture(192, 40) { x, y in
+            let v = 40 + (x + 3 * y) % 150; return (v, v, v)
+        }
+        let after = picture(192, 40) { x, y in
+            let band = x / 12
+            return ((band * 47) % 200 + (x + y) % 9, (band * 91) % 220 + y % 7, (band * 23) % 180 + x % 5)
+        }
+        let frames = wipe(grey, after, steps: 16)
+        let global = GIFPalette.build(samples: [(grey, 1), (after, 1)], count: 64)
+        let mapper = PaletteMapper(palette: global)
+        func meanError(_ a: RGBAImage, _ b: RGBAImage) -> Double {
+            var e = 0.0
+            for i in 0..<a.pixels.count where i % 4 != 3 { e += abs(Double(a.pixels[i]) - Double(b.pixels[i])) }
+            return e / Double(a.width * a.height * 3)
+        }
+        // The error of the global palette alone: every pixel at its nearest entry.
+        var nearest = after
+        for p in 0..<(192 * 40) {
+            let c = mapper.palette.colors[
+                mapper.index(Int(after.pixels[p * 4]), Int(after.pixels[p * 4 + 1]), Int(after.pixels[p * 4 + 2]))]
+            (nearest.pixels[p * 4], nearest.pixels[p * 4 + 1], nearest.pixels[p * 4 + 2]) = (c.r, c.g, c.b)
+        }
+        let out = try writeGIF(frames, palette: global, quality: 100, dither: .none, keep: true)
+        defer { try? FileManager.default.removeItem(atPath: out.path) }
+        let small = try storedImages(out.path).dropFirst().filter { $0.hasLocalTable && $0.tableEntries <= 32 }
+        #expect(small.count >= 8, "\(small.count) frames with a table of at most 32 entries")
+        #expect(meanError(out.frames[16], after) < 0.7 * meanError(nearest, after))
+        // At 69 no frame gets a table of its own colours: every pixel shows a global entry.
+        let low = try writeGIF(frames, palette: global, quality: 69, dither: .none)
+        let entries = Set(global.colors)
+        for f in low.frames {
+            #expect(
+                (0..<(192 * 40)).allSatisfy {
+                    entries.contains(RGBA8(r: f.pixels[$0 * 4], g: f.pixels[$0 * 4 + 1], b: f.pixels[$0 * 4 + 2]))
+                })
         }
     }
 }
