@@ -6,8 +6,10 @@
 /// on flat colour the palette holds or on the overlay. Smooth areas are dithered only where
 /// the palette's nearest colour is visibly off, less so as quality falls, and lose a third
 /// of their dithering by 40, where the bytes it costs are worth more than the banding it
-/// hides. It also sizes each stretch's own table (``StretchPalettes``): the colours the global
-/// palette effectively spends there, up to all it touches from 80 to 100.
+/// hides. From 70 up, each stretch of frames and each frame's narrow band may get a table of
+/// its own (``StretchPalettes``; a stretch's table gets the colours the global palette
+/// effectively spends there, up to all it touches from 80 to 100); below 70 their bytes are
+/// worth more than the error they save.
 public struct GIFQuality: Sendable, Equatable {
     /// The setting, 1…100.
     public let value: Int

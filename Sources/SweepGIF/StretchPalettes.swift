@@ -22,6 +22,10 @@ public struct StretchPalettes: Sendable {
     /// The palette fitted to each stretch.
     public let palettes: [GIFPalette]
 
+    /// k-means passes for a stretch's palette: fewer than for the global one, since a dozen
+    /// are built before the first frame, and the error test decides whether one is used.
+    static let iterations = 4
+
     /// No stretch palettes.
     public static let none = StretchPalettes(starts: [], palettes: [])
 
@@ -45,12 +49,13 @@ public struct StretchPalettes: Sendable {
             guard let changed = changedPixels(from: a.image, to: b.image) else { return }
             let mapper = PaletteMapper(palette: global)
             var usage = [Int](repeating: 0, count: 256)
-            for i in stride(from: 0, to: changed.pixels.count, by: 4) {
+            // Every 4th pixel is plenty for the shares, and each look-up may search the palette.
+            for i in stride(from: 0, to: changed.pixels.count, by: 16) {
                 usage[mapper.index(Int(changed.pixels[i]), Int(changed.pixels[i + 1]), Int(changed.pixels[i + 2]))] += 1
             }
             let count = min(colors, tableEntries(usage: usage, reserved: reserved.count, quality: quality))
             let p = GIFPalette.build(
-                samples: [(changed, 1)], count: count, reserved: reserved, transparent: true, iterations: quality.paletteIterations)
+                samples: [(changed, 1)], count: count, reserved: reserved, transparent: true, iterations: Self.iterations)
             built.withLock { $0[k] = p }
         }
         let results = built.withLock { $0 }

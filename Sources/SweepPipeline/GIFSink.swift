@@ -40,8 +40,10 @@ struct GIFSink: FrameSink, ~Copyable {
             keyFrames.append((count - 1, try plan.sample(count - 1)))
             try plan.rewind()
         }
+        // Below quality 70 a table repeated in every frame of a stretch costs more bytes than
+        // the error it saves is worth.
         let stretches =
-            palette.isExact
+            palette.isExact || quality.value < 70
             ? StretchPalettes.none
             : StretchPalettes.plan(
                 keyFrames: keyFrames, global: palette, colors: spec.gifColors, reserved: reserved,
