@@ -90,9 +90,9 @@ public struct GIFPalette: Sendable {
         // A centroid whose heaviest exact colour holds most of its weight becomes that colour.
         var assigned = [(Double, Double, Double, Double)](repeating: (0, 0, 0, 0), count: centroids.count)
         var heaviest = [(weight: Double, color: UInt32)](repeating: (0, 0), count: centroids.count)
-        let all = Array(fixedLab) + centroids
+        let all = LightnessSearch(Array(fixedLab) + centroids)
         for (k, p) in points.enumerated() {
-            let j = nearest(p, in: all)
+            let j = all.nearest(p)
             if j < fixedLab.count { continue }
             let w = Double(weights[k])
             if majors[k].weight > heaviest[j - fixedLab.count].weight { heaviest[j - fixedLab.count] = (majors[k].weight, majors[k].color) }
@@ -210,16 +210,6 @@ public struct GIFPalette: Sendable {
         return seen.sorted().map { RGBA8(r: UInt8($0 >> 16), g: UInt8(($0 >> 8) & 0xff), b: UInt8($0 & 0xff)) }
     }
 
-    static func nearest(_ p: OkLab, in list: [OkLab]) -> Int {
-        var best = 0
-        var bestD = Float.infinity
-        for (j, c) in list.enumerated() {
-            let d = p.distance2(c)
-            if d < bestD { bestD = d; best = j }
-        }
-        return best
-    }
-
     /// Splits the box with the most weighted variance at its weighted median until there
     /// are `boxes` boxes; returns their weighted means.
     static func medianCut(points: [OkLab], weights: [Float], boxes: Int) -> [OkLab] {
@@ -263,9 +253,9 @@ public struct GIFPalette: Sendable {
         guard !cs.isEmpty else { return cs }
         for _ in 0..<iterations {
             var acc = [(Float, Float, Float, Float)](repeating: (0, 0, 0, 0), count: cs.count)
-            let all = fixed + cs
+            let all = LightnessSearch(fixed + cs)
             for (k, p) in points.enumerated() {
-                let j = nearest(p, in: all) - fixed.count
+                let j = all.nearest(p) - fixed.count
                 if j < 0 { continue }
                 let w = weights[k]
                 acc[j].0 += w * p.l; acc[j].1 += w * p.a; acc[j].2 += w * p.b; acc[j].3 += w

@@ -7,6 +7,7 @@ final class PaletteMapper {
     private var cache: [Int16]
     /// Palette colours as floats for error diffusion.
     let rgb: [(Float, Float, Float)]
+    private let search: LightnessSearch
 
     /// Open-addressed table of the palette's own colours (colour + 1, 0 = empty) and their
     /// indices, so that a colour in the palette always maps to itself exactly.
@@ -17,6 +18,7 @@ final class PaletteMapper {
         self.palette = palette
         cache = [Int16](repeating: -1, count: 1 << 21)
         rgb = palette.colors.map { (Float($0.r), Float($0.g), Float($0.b)) }
+        search = LightnessSearch(palette.lab)
         for (i, c) in palette.colors.enumerated() {
             let key = UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)
             var slot = Self.slot(key)
@@ -57,7 +59,7 @@ final class PaletteMapper {
         let hit = cache[key]
         if hit >= 0 { return Int(hit) }
         let c = OkLab(r: Float(r | 1), g: Float(g | 1), b: Float(b | 1))
-        let found = GIFPalette.nearest(c, in: palette.lab)
+        let found = search.nearest(c)
         cache[key] = Int16(found)
         return found
     }

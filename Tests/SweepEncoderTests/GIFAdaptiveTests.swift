@@ -296,4 +296,27 @@ struct GIFAdaptiveTests {
                 })
         }
     }
+
+    @Test("The lightness-sorted search finds the entry a full scan finds, ties included")
+    func lightnessSearch() {
+        var rng = SystemRandomNumberGenerator()
+        for round in 0..<20 {
+            // Coarse levels make equal distances (ties) common.
+            let levels = round.isMultiple(of: 2) ? 6 : 256
+            func colour() -> OkLab {
+                OkLab(
+                    r: Float(Int.random(in: 0..<levels, using: &rng) * 255 / (levels - 1)),
+                    g: Float(Int.random(in: 0..<levels, using: &rng) * 255 / (levels - 1)),
+                    b: Float(Int.random(in: 0..<levels, using: &rng) * 255 / (levels - 1)))
+            }
+            let palette = (0..<Int.random(in: 1...256, using: &rng)).map { _ in colour() }
+            let search = LightnessSearch(palette)
+            for _ in 0..<500 {
+                let p = colour()
+                var best = 0
+                for (j, c) in palette.enumerated() where p.distance2(c) < p.distance2(palette[best]) { best = j }
+                #expect(search.nearest(p) == best)
+            }
+        }
+    }
 }
