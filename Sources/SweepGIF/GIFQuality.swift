@@ -48,6 +48,11 @@ public struct GIFQuality: Sendable, Equatable {
         return (quiet, 3 * quiet + 0.5)
     }
 
+    /// Whether stretches of frames and frames' narrow bands may get colour tables of their
+    /// own (from 70 up): below, a table repeated in every frame that uses it costs more bytes
+    /// than the error it saves is worth.
+    public var allowsOwnTables: Bool { value >= 70 }
+
     /// k-means refinement passes over the palette (more at the top, where they show).
     public var paletteIterations: Int { value >= 90 ? 10 : 6 }
 }

@@ -59,8 +59,7 @@ public final class GIFWriter {
     private var planned: PaletteMapper?
     /// Frames passed to ``add(_:delay:)`` so far.
     private var framesAdded = 0
-    /// Whether a frame's narrow band may get a small table of its own (quality 70 and up:
-    /// below, the table's bytes are worth more than the error it saves).
+    /// Whether a frame's narrow band may get a small table of its own (``GIFQuality/allowsOwnTables``).
     private let bandTables: Bool
 
     /// Opens `path` (normally an ``AtomicOutput``'s temporary path) and writes the header.
@@ -91,7 +90,7 @@ public final class GIFWriter {
         self.destination = destination ?? path
         self.overlayColors = overlayColors
         self.stretches = stretches
-        bandTables = quality.value >= 70
+        bandTables = quality.allowsOwnTables
         sink = try GIFFileSink(path: path)
         // Exact palettes stay lossless unless asked for less than the default quality.
         globalMapper = PaletteMapper(palette: palette)
@@ -400,8 +399,10 @@ public final class GIFWriter {
         if plainPossible { blocks.append(GIFBlock(rect: rect, data: plain, transparent: first ? t : nil, localColors: local)) }
         if usesTransparency || blocks.isEmpty { blocks.append(GIFBlock(rect: rect, data: masked, transparent: t, localColors: local)) }
         if !first && !isLocal { blocks += blocks.compactMap { $0.withLocalTable(palette) } }
-        if isLocal { blocks = blocks.map { $0.withUsedColors() ?? $0 } }
-        if isLocal { localPaletteFrames += 1 }
+        if isLocal {
+            blocks = blocks.map { $0.withUsedColors() ?? $0 }
+            localPaletteFrames += 1
+        }
         let latitude = LZWLatitude(symbolColors: fileLab, transparent: nil, target: target, behind: behind, budget: budget)
         pending = (blocks, delay, latitude, before)
     }

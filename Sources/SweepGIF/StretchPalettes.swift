@@ -11,7 +11,8 @@ import Synchronization
 /// A frame of a GIF writes only the pixels that changed, and may bring a local colour table
 /// for them. In a wipe, the frames of one stretch of time write one band of the after
 /// picture, so a table fitted to that band alone places its colours where the band needs
-/// them, for the price of one table (at most 768 bytes) per stretch. The stretches run between
+/// them. GIF has no shared local table: each frame that uses it carries its own copy (cut to
+/// the colours it uses when that halves it), which is why tables are kept small. The stretches run between
 /// key frames sampled before writing: each palette is fitted to the pixels of the later key
 /// frame that differ from the earlier one, with as many entries as ``tableEntries(usage:reserved:quality:)``
 /// allows. The writer uses it when it cuts the error of the global palette (or of the table

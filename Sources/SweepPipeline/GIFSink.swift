@@ -16,9 +16,8 @@ struct GIFSink: FrameSink, ~Copyable {
     init(spec: RenderSpec, plan: FramePlan, destination: String) throws {
         let output = try AtomicOutput(destination: destination)
         let count = plan.count
-        let samples = try stride(from: 0, to: count, by: max(1, count / 12)).map {
-            (image: try plan.sample($0), weight: 1.0)
-        }
+        let sampled = Array(stride(from: 0, to: count, by: max(1, count / 12)))
+        let samples = try sampled.map { (image: try plan.sample($0), weight: 1.0) }
         try plan.rewind()
         let style = spec.style
         var reserved: [RGBA8] = []
@@ -35,19 +34,16 @@ struct GIFSink: FrameSink, ~Copyable {
                 samples: [samples[0]], count: spec.gifColors, reserved: reserved, transparent: true,
                 iterations: quality.paletteIterations) : nil
         // Each stretch between samples (and the last frame) may get a palette of its own.
-        var keyFrames = zip(stride(from: 0, to: count, by: max(1, count / 12)), samples).map { (index: $0, image: $1.image) }
-        if let last = keyFrames.last, last.index < count - 1 {
-            keyFrames.append((count - 1, try plan.sample(count - 1)))
-            try plan.rewind()
+        var stretches = StretchPalettes.none
+        if !palette.isExact && quality.allowsOwnTables {
+            var keyFrames = zip(sampled, samples).map { (index: $0, image: $1.image) }
+            if let last = keyFrames.last, last.index < count - 1 {
+                keyFrames.append((count - 1, try plan.sample(count - 1)))
+                try plan.rewind()
+            }
+            stretches = StretchPalettes.plan(
+                keyFrames: keyFrames, global: palette, colors: spec.gifColors, reserved: reserved, quality: quality)
         }
-        // Below quality 70 a table repeated in every frame of a stretch costs more bytes than
-        // the error it saves is worth.
-        let stretches =
-            palette.isExact || quality.value < 70
-            ? StretchPalettes.none
-            : StretchPalettes.plan(
-                keyFrames: keyFrames, global: palette, colors: spec.gifColors, reserved: reserved,
-                quality: quality)
         // The NETSCAPE block counts repeats after the first play; none means play once.
         let loopCount: Int? =
             switch plan.animation.loop {
