@@ -60,25 +60,49 @@ struct FrameQuantizer {
     static let maskFloor = 1
     static let maskRange: Float = 6
 
-    /// The least and the most activity among a pixel and its neighbours (the eight, fewer at
-    /// the picture's border): the least is high only inside texture, low on an isolated edge
-    /// (its flat sides are in the window); the most is 0 only in a flat patch.
-    @inline(__always)
-    static func activityRange(_ px: UnsafeBufferPointer<UInt8>, x: Int, y: Int, width: Int, height: Int) -> (least: Int, most: Int) {
-        var least = Int.max, most = 0
-        for yy in max(0, y - 1)...min(height - 1, y + 1) {
-            for xx in max(0, x - 1)...min(width - 1, x + 1) {
-                let o = (yy * width + xx) * 4
-                var a = 0
-                for ch in 0..<3 {
-                    if xx > 0 { a += abs(Int(px[o + ch]) - Int(px[o - 4 + ch])) }
-                    if yy > 0 { a += abs(Int(px[o + ch]) - Int(px[o - width * 4 + ch])) }
+    /// Activity (as ``flatActivity``) of each pixel of a rectangle: the sum over R, G, B of
+    /// its absolute differences to its left and upper neighbours (those inside the picture).
+    /// Computed once per frame, it serves the pixel itself and its eight neighbours.
+    private var activity: [Int32] = []
+
+    /// Fills ``activity`` for `area` (which lies inside the picture), row by row.
+    private mutating func measureActivity(_ px: UnsafeBufferPointer<UInt8>, _ area: PixelRect) {
+        let w = width
+        if activity.count < area.width * area.height { activity = [Int32](repeating: 0, count: area.width * area.height) }
+        activity.withUnsafeMutableBufferPointer { act in
+            for y in area.y..<(area.y + area.height) {
+                let row = (y - area.y) * area.width - area.x
+                for x in area.x..<(area.x + area.width) {
+                    let o = (y * w + x) * 4
+                    var a: Int32 = 0
+                    for ch in 0..<3 {
+                        if x > 0 { a &+= Int32(abs(Int(px[o + ch]) - Int(px[o - 4 + ch]))) }
+                        if y > 0 { a &+= Int32(abs(Int(px[o + ch]) - Int(px[o - w * 4 + ch]))) }
+                    }
+                    act[row + x] = a
                 }
+            }
+        }
+    }
+
+    /// The least and the most activity among a pixel and its neighbours (the eight, fewer at
+    /// the picture's border), from ``activity`` over `area`: the least is high only inside
+    /// texture, low on an isolated edge (its flat sides are in the window); the most is 0
+    /// only in a flat patch.
+    @inline(__always)
+    static func activityRange(
+        _ act: UnsafeMutableBufferPointer<Int32>, _ area: PixelRect, x: Int, y: Int, width: Int, height: Int
+    ) -> (least: Int, most: Int) {
+        var least = Int32.max, most: Int32 = 0
+        for yy in max(0, y - 1)...min(height - 1, y + 1) {
+            let row = (yy - area.y) * area.width - area.x
+            for xx in max(0, x - 1)...min(width - 1, x + 1) {
+                let a = act[row + xx]
                 least = min(least, a)
                 most = max(most, a)
             }
         }
-        return (least, most)
+        return (Int(least), Int(most))
     }
 
     /// The distance (RGB levels) from the source colour at byte offset `o` to its nearest
@@ -92,15 +116,15 @@ struct FrameQuantizer {
 
     /// Whether the pixel at (x, y) or one of its eight neighbours has an overlay colour.
     @inline(__always)
-    func nearOverlay(_ px: UnsafeBufferPointer<UInt8>, x: Int, y: Int) -> Bool {
+    static func nearOverlay(_ px: UnsafeBufferPointer<UInt8>, _ protected: [UInt32], x: Int, y: Int, width: Int, height: Int) -> Bool {
         for yy in max(0, y - 1)...min(height - 1, y + 1) {
-            for xx in max(0, x - 1)...min(width - 1, x + 1) where isOverlay(px, (yy * width + xx) * 4) { return true }
+            for xx in max(0, x - 1)...min(width - 1, x + 1) where isOverlay(px, protected, (yy * width + xx) * 4) { return true }
         }
         return false
     }
 
     @inline(__always)
-    func isOverlay(_ px: UnsafeBufferPointer<UInt8>, _ o: Int) -> Bool {
+    static func isOverlay(_ px: UnsafeBufferPointer<UInt8>, _ protected: [UInt32], _ o: Int) -> Bool {
         let key = UInt32(px[o]) << 16 | UInt32(px[o + 1]) << 8 | UInt32(px[o + 2])
         return protected.contains(key)
     }
@@ -128,89 +152,103 @@ struct FrameQuantizer {
         // and bytes).
         let flatStrength = FrameQuantizer.flatStrength * ditherScale, texturedStrength = FrameQuantizer.texturedStrength
         let (quiet, loud) = ditherThresholds
+        // Activity around every pixel of the rectangle, its border ring included.
+        let x0 = max(0, rect.x - 1), y0 = max(0, rect.y - 1)
+        let area = PixelRect(
+            x: x0, y: y0, width: min(width, rect.x + rect.width + 1) - x0, height: min(height, rect.y + rect.height + 1) - y0)
+        frame.pixels.withUnsafeBufferPointer { px in measureActivity(px, area) }
+        let mapper = mapper, dither = dither, lzwBudget = lzwBudget, smoothBudget = smoothBudget, protected = protected
+        let h = height
+        // The buffers move out of `self` for the loop (no copies, no exclusivity checks).
+        var activity: [Int32] = [], budget: [Float] = [], err0: [Float] = [], err1: [Float] = []
+        swap(&activity, &self.activity); swap(&budget, &self.budget); swap(&err0, &self.err0); swap(&err1, &self.err1)
+        defer { swap(&activity, &self.activity); swap(&budget, &self.budget); swap(&err0, &self.err0); swap(&err1, &self.err1) }
         frame.pixels.withUnsafeBufferPointer { px in
-            for i in 0..<err0.count { err0[i] = 0; err1[i] = 0 }
-            for y in rect.y..<(rect.y + rect.height) {
-                // Serpentine only for diffusion, where it evens out the error's drift.
-                let leftToRight = dither != .diffusion || (y & 1) == 0
-                let xs = leftToRight ? Array(rect.x..<(rect.x + rect.width)) : Array((rect.x..<(rect.x + rect.width)).reversed())
-                for x in xs {
-                    let p = y * w + x
-                    if let changed, !changed[p] { continue }
-                    let o = p * 4
-                    if hasTransparent && px[o + 3] < 128 { indices[p] = transparent; continue }
-                    var r = Float(px[o]), g = Float(px[o + 1]), b = Float(px[o + 2])
-                    switch dither {
-                    case .none: break
-                    case .ordered:
-                        let t = FrameQuantizer.bayer[(y & 7) * 8 + (x & 7)] * 24
-                        r += t; g += t; b += t
-                    case .diffusion:
-                        let e = (x - rect.x + 1) * 3
-                        r += err0[e]; g += err0[e + 1]; b += err0[e + 2]
-                    }
-                    // The source colour's distance to its nearest entry, looked up when needed.
-                    var gap: Float?
-                    let overlay = !protected.isEmpty && isOverlay(px, o)
-                    // An overlay pixel takes its own colour, whatever error its neighbours left.
-                    if overlay { (r, g, b) = (Float(px[o]), Float(px[o + 1]), Float(px[o + 2])) }
-                    let ri = Int(max(0, min(255, r.rounded()))), gi = Int(max(0, min(255, g.rounded()))),
-                        bi = Int(max(0, min(255, b.rounded())))
-                    let k = mapper.index(ri, gi, bi)
-                    var activity = 0
-                    if x > 0 { for ch in 0..<3 { activity += abs(Int(px[o + ch]) - Int(px[o - 4 + ch])) } }
-                    if y > 0 { for ch in 0..<3 { activity += abs(Int(px[o + ch]) - Int(px[o - w * 4 + ch])) } }
-                    let flat = activity <= FrameQuantizer.flatActivity
-                    // The lossy LZW budget: none on and next to the overlay; in texture it grows
-                    // with the least activity around the pixel (texture masks the error).
-                    if lzwBudget > 0 && !protected.isEmpty && nearOverlay(px, x: x, y: y) {
-                        budget[p] = 0
-                    } else if lzwBudget > 0 {
-                        let range = Self.activityRange(px, x: x, y: y, width: w, height: height)
-                        let texture = min(1, max(0, Float(range.least - Self.maskFloor) / Self.maskRange))
-                        var b = lzwBudget * texture
-                        // Where no texture masks it (gradients, edges, anti-aliased text) a pixel
-                        // gets a small budget; the carried error keeps each area's mean colour,
-                        // as dithering would. A flat patch of a colour the palette holds
-                        // exactly (UI fills) keeps none; the overlay is protected above.
-                        if texture == 0 {
-                            let distance = gap ?? Self.gap(px, o, mapper)
-                            gap = distance
-                            if !(range.most == 0 && distance == 0) { b = smoothBudget }
-                        }
-                        budget[p] = b * b
-                    }
-                    indices[p] = UInt8(k)
-                    if dither == .diffusion {
-                        let c = mapper.rgb[k]
-                        var strength = flat ? flatStrength : texturedStrength
-                        if flat {
-                            // In a smooth area, dither only as far as the nearest entry is
-                            // visibly off the source: where the palette follows the gradient
-                            // closely, the noise would cost bytes and hide nothing.
-                            let e = gap ?? Self.gap(px, o, mapper)
-                            strength *= min(1, max(0, (e - quiet) / (loud - quiet)))
-                        }
-                        // Clamp the carried error so saturated regions do not smear.
-                        let er = max(-48, min(48, (r - c.0) * strength)), eg = max(-48, min(48, (g - c.1) * strength)),
-                            eb = max(-48, min(48, (b - c.2) * strength))
-                        let e = (x - rect.x + 1) * 3
-                        let fwd = leftToRight ? 3 : -3
-                        // Floyd–Steinberg: 7/16 ahead, 3/16 behind-below, 5/16 below, 1/16 ahead-below.
-                        if x + (leftToRight ? 1 : -1) >= rect.x && x + (leftToRight ? 1 : -1) < rect.x + rect.width {
-                            err0[e + fwd] += er * 7 / 16; err0[e + fwd + 1] += eg * 7 / 16; err0[e + fwd + 2] += eb * 7 / 16
-                        }
-                        err1[e] += er * 5 / 16; err1[e + 1] += eg * 5 / 16; err1[e + 2] += eb * 5 / 16
-                        if e - fwd >= 0 && e - fwd + 2 < err1.count {
-                            err1[e - fwd] += er * 3 / 16; err1[e - fwd + 1] += eg * 3 / 16; err1[e - fwd + 2] += eb * 3 / 16
-                        }
-                        if e + fwd >= 0 && e + fwd + 2 < err1.count {
-                            err1[e + fwd] += er / 16; err1[e + fwd + 1] += eg / 16; err1[e + fwd + 2] += eb / 16
+            activity.withUnsafeMutableBufferPointer { act in
+                budget.withUnsafeMutableBufferPointer { budget in
+                    indices.withUnsafeMutableBufferPointer { indices in
+                        for i in 0..<err0.count { err0[i] = 0; err1[i] = 0 }
+                        for y in rect.y..<(rect.y + rect.height) {
+                            // Serpentine only for diffusion, where it evens out the error's drift.
+                            let leftToRight = dither != .diffusion || (y & 1) == 0
+                            for n in 0..<rect.width {
+                                let x = leftToRight ? rect.x + n : rect.x + rect.width - 1 - n
+                                let p = y * w + x
+                                if let changed, !changed[p] { continue }
+                                let o = p * 4
+                                if hasTransparent && px[o + 3] < 128 { indices[p] = transparent; continue }
+                                var r = Float(px[o]), g = Float(px[o + 1]), b = Float(px[o + 2])
+                                switch dither {
+                                case .none: break
+                                case .ordered:
+                                    let t = FrameQuantizer.bayer[(y & 7) * 8 + (x & 7)] * 24
+                                    r += t; g += t; b += t
+                                case .diffusion:
+                                    let e = (x - rect.x + 1) * 3
+                                    r += err0[e]; g += err0[e + 1]; b += err0[e + 2]
+                                }
+                                // The source colour's distance to its nearest entry, looked up when needed.
+                                var gap: Float?
+                                let overlay = !protected.isEmpty && Self.isOverlay(px, protected, o)
+                                // An overlay pixel takes its own colour, whatever error its neighbours left.
+                                if overlay { (r, g, b) = (Float(px[o]), Float(px[o + 1]), Float(px[o + 2])) }
+                                let ri = Int(max(0, min(255, r.rounded()))), gi = Int(max(0, min(255, g.rounded()))),
+                                    bi = Int(max(0, min(255, b.rounded())))
+                                let k = mapper.index(ri, gi, bi)
+                                let flat = act[(y - area.y) * area.width + x - area.x] <= FrameQuantizer.flatActivity
+                                // The lossy LZW budget: none on and next to the overlay; in texture it grows
+                                // with the least activity around the pixel (texture masks the error).
+                                if lzwBudget > 0 && !protected.isEmpty && Self.nearOverlay(px, protected, x: x, y: y, width: w, height: h) {
+                                    budget[p] = 0
+                                } else if lzwBudget > 0 {
+                                    let range = Self.activityRange(act, area, x: x, y: y, width: w, height: h)
+                                    let texture = min(1, max(0, Float(range.least - Self.maskFloor) / Self.maskRange))
+                                    var b = lzwBudget * texture
+                                    // Where no texture masks it (gradients, edges, anti-aliased text) a pixel
+                                    // gets a small budget; the carried error keeps each area's mean colour,
+                                    // as dithering would. A flat patch of a colour the palette holds
+                                    // exactly (UI fills) keeps none; the overlay is protected above.
+                                    if texture == 0 {
+                                        let distance = gap ?? Self.gap(px, o, mapper)
+                                        gap = distance
+                                        if !(range.most == 0 && distance == 0) { b = smoothBudget }
+                                    }
+                                    budget[p] = b * b
+                                }
+                                indices[p] = UInt8(k)
+                                if dither == .diffusion {
+                                    let c = mapper.rgb[k]
+                                    var strength = flat ? flatStrength : texturedStrength
+                                    if flat {
+                                        // In a smooth area, dither only as far as the nearest entry is
+                                        // visibly off the source: where the palette follows the gradient
+                                        // closely, the noise would cost bytes and hide nothing.
+                                        let e = gap ?? Self.gap(px, o, mapper)
+                                        strength *= min(1, max(0, (e - quiet) / (loud - quiet)))
+                                    }
+                                    // Clamp the carried error so saturated regions do not smear.
+                                    let er = max(-48, min(48, (r - c.0) * strength)), eg = max(-48, min(48, (g - c.1) * strength)),
+                                        eb = max(-48, min(48, (b - c.2) * strength))
+                                    let e = (x - rect.x + 1) * 3
+                                    let fwd = leftToRight ? 3 : -3
+                                    // Floyd–Steinberg: 7/16 ahead, 3/16 behind-below, 5/16 below, 1/16 ahead-below.
+                                    if x + (leftToRight ? 1 : -1) >= rect.x && x + (leftToRight ? 1 : -1) < rect.x + rect.width {
+                                        err0[e + fwd] += er * 7 / 16; err0[e + fwd + 1] += eg * 7 / 16; err0[e + fwd + 2] += eb * 7 / 16
+                                    }
+                                    err1[e] += er * 5 / 16; err1[e + 1] += eg * 5 / 16; err1[e + 2] += eb * 5 / 16
+                                    if e - fwd >= 0 && e - fwd + 2 < err1.count {
+                                        err1[e - fwd] += er * 3 / 16; err1[e - fwd + 1] += eg * 3 / 16; err1[e - fwd + 2] += eb * 3 / 16
+                                    }
+                                    if e + fwd >= 0 && e + fwd + 2 < err1.count {
+                                        err1[e + fwd] += er / 16; err1[e + fwd + 1] += eg / 16; err1[e + fwd + 2] += eb / 16
+                                    }
+                                }
+                            }
+                            swap(&err0, &err1)
+                            for i in 0..<err1.count { err1[i] = 0 }
                         }
                     }
                 }
-                swap(&err0, &err1)
-                for i in 0..<err1.count { err1[i] = 0 }
             }
         }
     }

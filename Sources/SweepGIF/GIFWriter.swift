@@ -1,4 +1,5 @@
 import CGIF
+import Dispatch
 import SweepImaging
 import SweepSupport
 
@@ -38,7 +39,10 @@ public final class GIFWriter {
     /// The frame waiting for its delay to be final: its candidate blocks and, per pixel of
     /// its rectangle, what the lossy coder needs and what was on screen before it.
     private var pending: (blocks: [GIFBlock], delay: Int, latitude: LZWLatitude, before: [UInt32])?
-    private var lzw = LZWEncoder()
+    /// Codes the pending frame on another core while the next frame is compared and quantized.
+    private let coder = FrameCoder()
+    /// Whether the coder has been given the pending frame.
+    private var coding = false
     /// Where each palette index goes in the file's global table: the transparent index
     /// first, then the colours from dark to light or light to dark (see ``init``).
     private let fileOrder: [UInt8]
@@ -197,6 +201,8 @@ public final class GIFWriter {
             if stretches.starts[nextStretch] == framesAdded { planned = PaletteMapper(palette: stretches.palettes[nextStretch]) }
             nextStretch += 1
         }
+        // The pending frame's coding needs nothing of this frame: it runs meanwhile.
+        startCoding()
         let rect: PixelRect
         if let prev = previousPixels {
             let changes = diff(prev, frame.pixels)
@@ -224,6 +230,8 @@ public final class GIFWriter {
 
     /// Entries of the table fitted to one frame's narrow band of changes (see ``choosePalette``).
     static let bandTableEntries = 32
+    /// About how many of a band's pixels its table is fitted to.
+    static let bandTableSamples = 4096
 
     /// The palette for a frame, the one of least error among:
     /// - the global palette, and the local one in use (kept while it fits at least as well);
@@ -251,7 +259,11 @@ public final class GIFWriter {
         }
         // A palette fitted to this frame's changes alone, taken when it cuts the error to `share`.
         func tryFresh(entries: Int, share: Double) {
-            let row = RGBAImage(width: sample.count / 4, height: 1, pixels: sample)
+            // A few thousand pixels place a table's entries as well as all of them would:
+            // fitting is the costly part, checking the fit is not.
+            let step = max(1, entries == Self.bandTableEntries ? sample.count / 4 / Self.bandTableSamples : 1)
+            let fit = step == 1 ? sample : stride(from: 0, to: sample.count, by: 4 * step).flatMap { sample[$0..<($0 + 4)] }
+            let row = RGBAImage(width: fit.count / 4, height: 1, pixels: fit)
             let fresh = PaletteMapper(
                 palette: GIFPalette.build(samples: [(row, 1)], count: entries, reserved: overlayColors, transparent: true))
             let e = Self.meanError(fresh, sample)
@@ -295,25 +307,36 @@ public final class GIFWriter {
     /// Marks changed pixels and returns their bounding rectangle and how many there are.
     private func diff(_ a: [UInt8], _ b: [UInt8]) -> (rect: PixelRect, count: Int) {
         var minX = width, minY = height, maxX = -1, maxY = -1, count = 0
+        let width = width
         // Pixels compare as one UInt32 each; the byte arrays are viewed as UInt32 only inside
-        // withMemoryRebound, never re-typed behind the arrays' back.
+        // withMemoryRebound, never re-typed behind the arrays' back. Each row is first
+        // trimmed from both ends (a wipe changes a narrow band), then marked within.
         a.withUnsafeBufferPointer { ap in
             b.withUnsafeBufferPointer { bp in
                 ap.withMemoryRebound(to: UInt32.self) { a32b in
                     bp.withMemoryRebound(to: UInt32.self) { b32b in
-                        let a32 = a32b.baseAddress!, b32 = b32b.baseAddress!
-                        for y in 0..<height {
-                            let row = y * width
-                            for x in 0..<width {
-                                let c = a32[row + x] != b32[row + x]
-                                changed[row + x] = c
-                                if c {
-                                    count += 1
-                                    if x < minX { minX = x }
-                                    if x > maxX { maxX = x }
-                                    if y < minY { minY = y }
-                                    maxY = y
+                        changed.withUnsafeMutableBufferPointer { marks in
+                            let a32 = a32b.baseAddress!, b32 = b32b.baseAddress!, m = marks.baseAddress!
+                            for y in 0..<height {
+                                let row = y * width
+                                var lo = 0, hi = width - 1
+                                while lo < width && a32[row + lo] == b32[row + lo] { lo += 1 }
+                                guard lo < width else {
+                                    (m + row).update(repeating: false, count: width)
+                                    continue
                                 }
+                                while a32[row + hi] == b32[row + hi] { hi -= 1 }
+                                (m + row).update(repeating: false, count: lo)
+                                (m + row + hi + 1).update(repeating: false, count: width - 1 - hi)
+                                for x in lo...hi {
+                                    let c = a32[row + x] != b32[row + x]
+                                    m[row + x] = c
+                                    count += c ? 1 : 0
+                                }
+                                minX = min(minX, lo)
+                                maxX = max(maxX, hi)
+                                if minY > y { minY = y }
+                                maxY = y
                             }
                         }
                     }
@@ -416,28 +439,20 @@ public final class GIFWriter {
         return l
     }
 
+    /// Hands the pending frame's candidate blocks to ``coder``, once.
+    private func startCoding() {
+        guard let p = pending, !coding else { return }
+        coding = true
+        let candidates = p.blocks.map(inFileOrder).map { ($0, latitude(for: $0, p.latitude)) }
+        coder.start(candidates, globalTableSize: palette.tableSize)
+    }
+
     private func flushPending() throws {
         guard let p = pending else { return }
+        startCoding()
+        let (block, stream, symbols) = coder.result()
         pending = nil
-        // The smallest candidate, coded as giflib would; then the winner is coded again with
-        // early dictionary resets, and the smaller stream is written.
-        var block = p.blocks[0]
-        var stream: [UInt8] = []
-        var symbols: [UInt8] = []
-        var bytes = Int.max
-        for candidate in p.blocks.map(inFileOrder) {
-            var data = candidate.data
-            let s = lzw.encode(
-                &data, minCodeSize: candidate.codeSize(globalTableSize: palette.tableSize), policy: .whenFull,
-                latitude: latitude(for: candidate, p.latitude))
-            let b = candidate.fileBytes(stream: s)
-            if b < bytes { (block, stream, bytes, symbols) = (candidate, s, b, data) }
-        }
-        var data = block.data
-        let early = lzw.encode(
-            &data, minCodeSize: block.codeSize(globalTableSize: palette.tableSize), policy: .whereCheapest,
-            latitude: latitude(for: block, p.latitude))
-        if early.count < stream.count { (stream, symbols) = (early, data) }
+        coding = false
         // What is on screen now: the coder may have written other colours than asked.
         let colors = block.localColors ?? fileColors
         let rect = block.rect

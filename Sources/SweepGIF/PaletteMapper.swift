@@ -1,10 +1,16 @@
 import SweepImaging
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Nearest-palette-entry look-ups in OkLab, cached on a 7-bit-per-channel grid so each
 /// grid cell is searched once per animation.
 final class PaletteMapper {
     let palette: GIFPalette
-    private var cache: [Int16]
+    /// Index + 1 per grid cell, 0 while not searched yet. Zeroed pages from `calloc`, so a
+    /// mapper that sees few colours (a band's table) touches a few pages, not 4 MB.
+    private let cache: UnsafeMutablePointer<UInt16>
     /// Palette colours as floats for error diffusion.
     let rgb: [(Float, Float, Float)]
     private let search: LightnessSearch
@@ -16,7 +22,8 @@ final class PaletteMapper {
 
     init(palette: GIFPalette) {
         self.palette = palette
-        cache = [Int16](repeating: -1, count: 1 << 21)
+        guard let memory = calloc(1 << 21, MemoryLayout<UInt16>.stride) else { fatalError("out of memory") }
+        cache = memory.bindMemory(to: UInt16.self, capacity: 1 << 21)
         rgb = palette.colors.map { (Float($0.r), Float($0.g), Float($0.b)) }
         search = LightnessSearch(palette.lab)
         for (i, c) in palette.colors.enumerated() {
@@ -26,6 +33,8 @@ final class PaletteMapper {
             if exactKeys[slot] == 0 { exactKeys[slot] = key + 1; exactIndex[slot] = UInt8(i) }
         }
     }
+
+    deinit { free(cache) }
 
     @inline(__always)
     static func slot(_ key: UInt32) -> Int { Int((key &* 2654435761) >> 22) & 1023 }
@@ -57,10 +66,10 @@ final class PaletteMapper {
     private func nearestCached(_ r: Int, _ g: Int, _ b: Int) -> Int {
         let key = (r >> 1) << 14 | (g >> 1) << 7 | (b >> 1)
         let hit = cache[key]
-        if hit >= 0 { return Int(hit) }
+        if hit > 0 { return Int(hit) - 1 }
         let c = OkLab(r: Float(r | 1), g: Float(g | 1), b: Float(b | 1))
         let found = search.nearest(c)
-        cache[key] = Int16(found)
+        cache[key] = UInt16(found + 1)
         return found
     }
 }

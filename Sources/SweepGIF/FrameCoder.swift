@@ -1,0 +1,51 @@
+import Dispatch
+
+/// Codes a frame's candidate blocks on its own queue, so that LZW coding (the lossy search
+/// above all) runs on a second core while the writer compares and quantizes the next frame.
+///
+/// Safe to share with the queue: ``start(_:globalTableSize:)`` and ``result()`` are called
+/// from the writer's thread only, alternately; the queue touches `lzw` and `coded` only
+/// between the two, and ``result()`` waits for it before reading.
+final class FrameCoder: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "sweep.gif.lzw")
+    private let group = DispatchGroup()
+    private var lzw = LZWEncoder()
+    private var coded: (block: GIFBlock, stream: [UInt8], symbols: [UInt8])?
+
+    /// Starts coding `candidates` (blocks in file order, each with its latitude).
+    func start(_ candidates: [(GIFBlock, LZWLatitude)], globalTableSize: Int) {
+        queue.async(group: group) { [self] in
+            coded = Self.smallest(candidates, globalTableSize: globalTableSize, lzw: &lzw)
+        }
+    }
+
+    /// The block to write, its LZW stream, and the symbols a decoder will read, once coded.
+    func result() -> (block: GIFBlock, stream: [UInt8], symbols: [UInt8]) {
+        group.wait()
+        defer { coded = nil }
+        return coded!
+    }
+
+    /// The candidate that codes smallest as giflib would; then that one is coded again with
+    /// early dictionary resets, and the smaller stream is kept.
+    static func smallest(
+        _ candidates: [(GIFBlock, LZWLatitude)], globalTableSize: Int, lzw: inout LZWEncoder
+    ) -> (block: GIFBlock, stream: [UInt8], symbols: [UInt8]) {
+        var best = (block: candidates[0].0, stream: [UInt8](), symbols: [UInt8](), latitude: candidates[0].1)
+        var bytes = Int.max
+        for (candidate, latitude) in candidates {
+            var data = candidate.data
+            let s = lzw.encode(
+                &data, minCodeSize: candidate.codeSize(globalTableSize: globalTableSize), policy: .whenFull,
+                latitude: latitude)
+            let b = candidate.fileBytes(stream: s)
+            if b < bytes { (best, bytes) = ((candidate, s, data, latitude), b) }
+        }
+        var data = best.block.data
+        let early = lzw.encode(
+            &data, minCodeSize: best.block.codeSize(globalTableSize: globalTableSize), policy: .whereCheapest,
+            latitude: best.latitude)
+        if early.count < best.stream.count { (best.stream, best.symbols) = (early, data) }
+        return (best.block, best.stream, best.symbols)
+    }
+}
