@@ -30,6 +30,9 @@ public final class GIFWriter {
     private var indices: [UInt8]
     /// What each pixel shows: 0xFF000000 | RGB, or 0 while nothing is shown there.
     private var shown: [UInt32]
+    /// OkLab of what each pixel shows (``LZWLatitude/none`` while nothing is shown), so that
+    /// each colour is converted once, not once per pixel per frame.
+    private var shownLab: [SIMD4<Float>]
     /// The local palette in use, kept while it keeps fitting (one palette per stretch of
     /// frames, so that unchanged colours stay transparent from frame to frame).
     private var activeLocal: PaletteMapper?
@@ -112,6 +115,7 @@ public final class GIFWriter {
         if let firstFramePalette, !palette.isExact { firstMapper = PaletteMapper(palette: firstFramePalette) }
         indices = [UInt8](repeating: 0, count: width * height)
         shown = [UInt32](repeating: 0, count: width * height)
+        shownLab = [SIMD4<Float>](repeating: LZWLatitude.none, count: width * height)
         changed = [Bool](repeating: true, count: width * height)
         var err: Int32 = 0
         gif = EGifOpen(Unmanaged.passUnretained(sink).toOpaque(), gifOutput, &err)
@@ -364,56 +368,67 @@ public final class GIFWriter {
         var before = [UInt32](repeating: 0, count: count)
         var usesTransparency = false
         var plainPossible = !isLocal
-        for y in 0..<rect.height {
-            for x in 0..<rect.width {
-                let p = (rect.y + y) * width + rect.x + x
-                let i = y * rect.width + x
-                let isNew = first || changed[p]
-                let v = indices[p]
-                let want: UInt32
-                if isNew {
-                    if let t, Int(v) == t {
-                        want = 0  // transparent in the source
-                    } else {
-                        let c = colors[Int(v)]
-                        want = 0xFF00_0000 | UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)
+        // OkLab of this frame's palette by index, and of what is on screen (``shownLab``).
+        let paletteLab = Self.labTable(colors)
+        let globalMapper = globalMapper
+        let frameBudget = quantizer.budget
+        var shown: [UInt32] = [], shownLab: [SIMD4<Float>] = []
+        swap(&shown, &self.shown); swap(&shownLab, &self.shownLab)
+        defer { swap(&shown, &self.shown); swap(&shownLab, &self.shownLab) }
+        shown.withUnsafeMutableBufferPointer { shown in
+            shownLab.withUnsafeMutableBufferPointer { shownLab in
+                for y in 0..<rect.height {
+                    for x in 0..<rect.width {
+                        let p = (rect.y + y) * width + rect.x + x
+                        let i = y * rect.width + x
+                        let isNew = first || changed[p]
+                        let v = indices[p]
+                        let want: UInt32
+                        if isNew {
+                            if let t, Int(v) == t {
+                                want = 0  // transparent in the source
+                            } else {
+                                let c = colors[Int(v)]
+                                want = 0xFF00_0000 | UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)
+                            }
+                        } else {
+                            want = shown[p]
+                        }
+                        // The lossy coder's view: what the pixel should show, what is on screen
+                        // now, and how far it may stray (only where the source changed).
+                        let old = shown[p]
+                        before[i] = old
+                        if old != 0 { behind[i] = shownLab[p] }
+                        if want == 0 {
+                            budget[i] = -1
+                        } else {
+                            // A pixel that shows something else than before is a new one.
+                            target[i] = want == old ? behind[i] : paletteLab[Int(v)]
+                            budget[i] = isNew ? frameBudget[p] : 0
+                        }
+                        // The plain form needs every pixel as an index of this frame's palette.
+                        if isNew {
+                            plain[i] = v
+                        } else if plainPossible {
+                            let g =
+                                want == 0
+                                ? Int16(t ?? 0)
+                                : globalMapper.exactIndex(
+                                    of: RGBA8(
+                                        r: UInt8((want >> 16) & 0xff),
+                                        g: UInt8((want >> 8) & 0xff), b: UInt8(want & 0xff)))
+                            if g >= 0 { plain[i] = UInt8(g) } else { plainPossible = false }
+                        }
+                        if let t, !first, want == old {
+                            masked[i] = UInt8(t)
+                            usesTransparency = true
+                        } else {
+                            masked[i] = v
+                        }
+                        shown[p] = want
+                        shownLab[p] = target[i]
                     }
-                } else {
-                    want = shown[p]
                 }
-                // The lossy coder's view: what the pixel should show, what is on screen now,
-                // and how far it may stray (only where the source changed).
-                let old = shown[p]
-                before[i] = old
-                if old != 0 { behind[i] = LZWLatitude.lab(UInt8((old >> 16) & 0xff), UInt8((old >> 8) & 0xff), UInt8(old & 0xff)) }
-                if want == 0 {
-                    budget[i] = -1
-                } else {
-                    target[i] =
-                        want == old
-                        ? behind[i] : LZWLatitude.lab(UInt8((want >> 16) & 0xff), UInt8((want >> 8) & 0xff), UInt8(want & 0xff))
-                    budget[i] = isNew ? quantizer.budget[p] : 0
-                }
-                // The plain form needs every pixel as an index of this frame's palette.
-                if isNew {
-                    plain[i] = v
-                } else if plainPossible {
-                    let g =
-                        want == 0
-                        ? Int16(t ?? 0)
-                        : globalMapper.exactIndex(
-                            of: RGBA8(
-                                r: UInt8((want >> 16) & 0xff),
-                                g: UInt8((want >> 8) & 0xff), b: UInt8(want & 0xff)))
-                    if g >= 0 { plain[i] = UInt8(g) } else { plainPossible = false }
-                }
-                if let t, !first, want == shown[p] {
-                    masked[i] = UInt8(t)
-                    usesTransparency = true
-                } else {
-                    masked[i] = v
-                }
-                shown[p] = want
             }
         }
         let local = isLocal ? colors : nil
@@ -455,6 +470,7 @@ public final class GIFWriter {
         coding = false
         // What is on screen now: the coder may have written other colours than asked.
         let colors = block.localColors ?? fileColors
+        let lab = Self.labTable(colors)
         let rect = block.rect
         for y in 0..<rect.height {
             for x in 0..<rect.width {
@@ -463,9 +479,11 @@ public final class GIFWriter {
                 let q = (rect.y + y) * width + rect.x + x
                 if s == block.transparent {
                     shown[q] = p.before[i]
+                    shownLab[q] = p.latitude.behind[i]
                 } else if s < colors.count {
                     let c = colors[s]
                     shown[q] = 0xFF00_0000 | UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)
+                    shownLab[q] = lab[s]
                 }
             }
         }
