@@ -207,11 +207,15 @@ struct FrameQuantizer {
                                     // Where no texture masks it (gradients, edges, anti-aliased text) a pixel
                                     // gets a small budget; the carried error keeps each area's mean colour,
                                     // as dithering would. A flat patch of a colour the palette holds
-                                    // exactly (UI fills) keeps none; the overlay is protected above.
+                                    // exactly (UI fills) keeps none; the overlay is protected above. A
+                                    // little texture gets at least the smooth budget, never less: the
+                                    // budget rises from it to the full one as texture grows.
                                     if texture == 0 {
                                         let distance = gap ?? Self.gap(px, o, mapper)
                                         gap = distance
                                         if !(range.most == 0 && distance == 0) { b = smoothBudget }
+                                    } else {
+                                        b = max(b, smoothBudget)
                                     }
                                     budget[p] = b * b
                                 }

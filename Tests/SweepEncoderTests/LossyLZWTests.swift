@@ -172,4 +172,47 @@ struct LossyLZWTests {
         let out = try writeGIF(frames, palette: palette, quality: 100, dither: dither)
         for (f, src) in zip(out.frames, frames) { #expect(f.pixels == src.pixels) }
     }
+
+    @Test(
+        "The budget grows with texture: none on flat colour the palette holds, the smooth one in a gradient, at least that in a little texture, the full one in coarse texture",
+        arguments: [60, 70, 80, 90])
+    func budgetGrowsWithTexture(value: Int) {
+        // Four bands of 16 rows: flat colour of the palette, a gradient (steps of one level),
+        // a checkerboard of one level in red (a little texture) and coarse noise.
+        let w = 64, h = 64
+        var img = RGBAImage(width: w, height: h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let c: (Int, Int, Int)
+                switch y / 16 {
+                case 0: c = (204, 102, 51)
+                case 1: c = (100 + x / 2, 120, 140)
+                case 2: c = (100 + (x + y) % 2, 120, 140)
+                default: c = (60 + hash(x, y, 80), 90 + hash(y, x, 80), 40 + hash(x + 5, y, 80))
+                }
+                let i = (y * w + x) * 4
+                img.pixels[i] = UInt8(c.0); img.pixels[i + 1] = UInt8(c.1); img.pixels[i + 2] = UInt8(c.2)
+                img.pixels[i + 3] = 255
+            }
+        }
+        let levels = [0, 51, 102, 153, 204, 255]
+        let cube = levels.flatMap { r in levels.flatMap { g in levels.map { b in RGBA8(r: UInt8(r), g: UInt8(g), b: UInt8(b)) } } }
+        let quality = GIFQuality(value)
+        var quantizer = FrameQuantizer(
+            mapper: PaletteMapper(palette: GIFPalette(colors: cube, transparentIndex: cube.count)), dither: .diffusion,
+            lzwBudget: quality.lzwBudget, quality: quality, width: w, height: h)
+        var indices = [UInt8](repeating: 0, count: w * h)
+        quantizer.quantize(img, rect: PixelRect(x: 0, y: 0, width: w, height: h), changed: nil, into: &indices)
+        // Each band's budgets away from its edges, as OkLab distances.
+        func band(_ k: Int) -> [Float] {
+            (16 * k + 3..<16 * k + 13).flatMap { y in (3..<(w - 3)).map { x in quantizer.budget[y * w + x].squareRoot() } }
+        }
+        let (flat, gradient, little, coarse) = (band(0), band(1), band(2), band(3))
+        // The smooth budget never exceeds the full one (at 90 they meet).
+        let smooth = min(quality.smoothBudget, quality.lzwBudget)
+        #expect(flat.allSatisfy { $0 == 0 })
+        #expect(gradient.allSatisfy { abs($0 - smooth) < 1e-6 })
+        #expect(little.allSatisfy { $0 >= smooth - 1e-6 && $0 <= quality.lzwBudget + 1e-6 })
+        #expect(coarse.allSatisfy { abs($0 - quality.lzwBudget) < 1e-6 })
+    }
 }
