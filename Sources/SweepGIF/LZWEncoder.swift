@@ -9,13 +9,11 @@
 /// loses on others: callers code both ways and keep the smaller. The stream stays plain
 /// GIF: a clear code may appear anywhere.
 ///
-/// Given an ``LZWLatitude`` the coder is lossy: where the exact next symbol has no entry
-/// after the current string, it follows the entry whose colour fits the pixel's budget and
-/// is nearest to what the pixel should show plus the error the previous substitutions left
-/// (carried forward, halved each pixel, so a too-light pixel is followed by a darker choice).
-/// It searches only the current string's children (one step, greedy): a full search of the
-/// dictionary tree, as gifsicle does, finds longer strings but costs far more per pixel.
-/// Each substitution is bounded by its own pixel's budget, whatever the carried error.
+/// Given an ``LZWLatitude`` the coder is lossy: from each string it starts, it searches the
+/// dictionary tree for the longest string whose every pixel is within its own budget of what
+/// the pixel should show, and within it of that plus the error earlier substitutions left
+/// (carried forward, so a too-light pixel is followed by a darker choice). Of equally long
+/// strings it takes the one of least error, as gifsicle does. See ``LZWTree``.
 struct LZWEncoder {
     /// When the dictionary is reset.
     enum Policy {
@@ -166,8 +164,9 @@ struct LZWEncoder {
 ///
 /// From the string just started, the search walks the tree depth first, the exact next
 /// symbol first, then every other child whose colour fits the next pixel's budget, and keeps
-/// the longest string found. Exact steps are always taken; inexact ones stop after
-/// ``maxDetours`` per string, which bounds the time a string can take.
+/// the longest string found, of equally long ones the one of least squared error. Exact
+/// steps are always taken; inexact ones stop after ``maxDetours`` per string, which bounds
+/// the time a string can take.
 private final class LZWTree {
     private let firstChild = UnsafeMutablePointer<Int16>.allocate(capacity: 4096)
     private let sibling = UnsafeMutablePointer<Int16>.allocate(capacity: 4096)
@@ -179,8 +178,10 @@ private final class LZWTree {
     private let stackNext = UnsafeMutablePointer<Int32>.allocate(capacity: 4097)
     private let stackExact = UnsafeMutablePointer<Int32>.allocate(capacity: 4097)
     private let stackCarry = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 4097)
+    /// The squared error the string has taken on up to each depth.
+    private let stackError = UnsafeMutablePointer<Float>.allocate(capacity: 4097)
     /// Inexact steps tried per string before only exact ones are.
-    static let maxDetours = 48
+    static let maxDetours = 128
     /// How much of a substitution's error the next pixel makes up for.
     static let carryShare: Float = 0.8
 
@@ -189,7 +190,7 @@ private final class LZWTree {
     deinit {
         firstChild.deallocate(); sibling.deallocate(); parent.deallocate(); last.deallocate()
         stackCode.deallocate(); stackPos.deallocate(); stackNext.deallocate(); stackExact.deallocate()
-        stackCarry.deallocate()
+        stackCarry.deallocate(); stackError.deallocate()
     }
 
     func reset() { firstChild.update(repeating: -1, count: 4096) }
@@ -221,8 +222,10 @@ private final class LZWTree {
     ) -> (code: Int, end: Int, carry: SIMD4<Float>) {
         let n = d.count
         var best = (code: code, end: j, carry: carry)
+        var bestError: Float = 0
         var depth = 0
         stackCode[0] = Int32(code); stackPos[0] = Int32(j); stackNext[0] = -2; stackCarry[0] = carry
+        stackError[0] = 0
         var detours = 0
         latitude.target.withUnsafeBufferPointer { target in
             latitude.budget.withUnsafeBufferPointer { budget in
@@ -231,6 +234,7 @@ private final class LZWTree {
                     if pos >= n || depth >= 4096 { depth -= 1; continue }
                     var chosen = -1
                     var newCarry = SIMD4<Float>(repeating: 0)
+                    var stepError: Float = 0
                     let aim = target[pos] + stackCarry[depth]
                     if stackNext[depth] == -2 {
                         // First visit: the exact child, then the siblings list.
@@ -268,6 +272,7 @@ private final class LZWTree {
                             guard b == 0 || (f * f).sum() <= b else { continue }
                             chosen = candidate
                             newCarry = f * -Self.carryShare
+                            stepError = (e * e).sum()
                             detours += 1
                             break
                         }
@@ -277,7 +282,12 @@ private final class LZWTree {
                     depth += 1
                     stackCode[depth] = Int32(chosen); stackPos[depth] = Int32(pos + 1)
                     stackNext[depth] = -2; stackCarry[depth] = newCarry
-                    if pos + 1 > best.end { best = (chosen, pos + 1, newCarry) }
+                    stackError[depth] = stackError[depth - 1] + stepError
+                    // The longest string; of equally long ones, the one of least error.
+                    if pos + 1 > best.end || (pos + 1 == best.end && stackError[depth] < bestError) {
+                        best = (chosen, pos + 1, newCarry)
+                        bestError = stackError[depth]
+                    }
                 }
             }
         }
