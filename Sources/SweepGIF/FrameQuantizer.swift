@@ -10,6 +10,8 @@ struct FrameQuantizer {
     let lzwBudget: Float
     /// Share of the diffusion strength used in smooth areas (``GIFQuality/ditherScale``).
     let ditherScale: Float
+    /// Share of the textured strength used in texture (``GIFQuality/textureDitherScale``).
+    let textureDitherScale: Float
     /// The lossy LZW budget where no texture masks the error (``GIFQuality/smoothBudget``).
     let smoothBudget: Float
     /// Below the first distance (RGB levels) from the source to its nearest entry a smooth
@@ -38,6 +40,7 @@ struct FrameQuantizer {
         self.dither = dither
         self.lzwBudget = lzwBudget
         ditherScale = quality.ditherScale
+        textureDitherScale = quality.textureDitherScale
         smoothBudget = min(lzwBudget, quality.smoothBudget)
         ditherThresholds = quality.ditherThresholds
         self.width = width
@@ -47,10 +50,10 @@ struct FrameQuantizer {
         err1 = err0
     }
 
-    /// Diffusion strength in flat areas and in texture, and the activity (sum of absolute
-    /// differences to the left and upper neighbours over R, G, B) at or below which a
-    /// pixel counts as flat. Tuned on the benchmark pairs and the demo's gradients
-    /// (Benchmarks/README.md).
+    /// Diffusion strength in flat areas and in texture (at full scale, see ``GIFQuality``), and
+    /// the activity (sum of absolute differences to the left and upper neighbours over R, G,
+    /// B) at or below which a pixel counts as flat. Tuned on the benchmark pairs and the
+    /// demo's gradients (Benchmarks/README.md).
     static let flatStrength: Float = 0.7
     static let texturedStrength: Float = 0.2
     static let flatActivity = 4
@@ -150,7 +153,8 @@ struct FrameQuantizer {
         // Diffusion is strong where the source is flat (gradients band without it) and weak
         // where it is textured (the texture hides banding; dither there only adds noise
         // and bytes).
-        let flatStrength = FrameQuantizer.flatStrength * ditherScale, texturedStrength = FrameQuantizer.texturedStrength
+        let flatStrength = FrameQuantizer.flatStrength * ditherScale,
+            texturedStrength = FrameQuantizer.texturedStrength * textureDitherScale
         let (quiet, loud) = ditherThresholds
         // Activity around every pixel of the rectangle, its border ring included.
         let x0 = max(0, rect.x - 1), y0 = max(0, rect.y - 1)

@@ -6,10 +6,11 @@
 /// on flat colour the palette holds or on the overlay. Smooth areas are dithered only where
 /// the palette's nearest colour is visibly off, less so as quality falls, and lose a third
 /// of their dithering by 40, where the bytes it costs are worth more than the banding it
-/// hides. From 70 up, each stretch of frames and each frame's narrow band may get a table of
-/// its own (``StretchPalettes``; a stretch's table gets the colours the global palette
-/// effectively spends there, up to all it touches from 80 to 100); below 70 their bytes are
-/// worth more than the error they save.
+/// hides; texture is dithered weakly from 80 up and not at all from 70 down. From 70 up,
+/// each stretch of frames and each frame's narrow band may get a table of its own
+/// (``StretchPalettes``; a stretch's table gets the colours the global palette effectively
+/// spends there, up to all it touches from 80 to 100); below 70 their bytes are worth more
+/// than the error they save.
 public struct GIFQuality: Sendable, Equatable {
     /// The setting, 1…100.
     public let value: Int
@@ -33,6 +34,12 @@ public struct GIFQuality: Sendable, Equatable {
 
     /// The share of the full diffusion strength used in smooth areas (1 from 70 up).
     public var ditherScale: Float { value >= 70 ? 1 : max(0.5, 1 - Float(70 - value) / 90) }
+
+    /// The share of the (weak) diffusion strength used in texture: 1 from 80 up, falling to 0
+    /// at 70 and below. Texture hides banding; at the lower settings the noise that dithering
+    /// adds there costs more bytes and structure (SSIM) than the mean colour it keeps is worth
+    /// (measured on four photo pairs at 60 to 90, Benchmarks/README.md).
+    public var textureDitherScale: Float { max(0, min(1, Float(value - 70) / 10)) }
 
     /// The lossy LZW budget where no texture masks the error (gradients, edges, text): small
     /// (0.021 at 90, about one just-noticeable step; 0.045 at 70, 0.075 at 40), since the

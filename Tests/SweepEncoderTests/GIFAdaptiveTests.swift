@@ -151,6 +151,25 @@ struct GIFAdaptiveTests {
         #expect(d < b / 2, "dithered \(d), banded \(b)")
     }
 
+    @Test("Texture is dithered weakly from quality 80 up and not at all from 70 down")
+    func textureDither() throws {
+        // Red texture that is nowhere flat (neighbours differ by 70 levels or more), and a
+        // palette of every 51st red level: the weak error carried in texture moves some pixels
+        // to another entry at 80 and above, none at 70 and below.
+        let texture = picture(120, 60) { x, y in (40 + ((x + y) & 1) * 120 + (x * 37 + y * 91) % 50, 90, 140) }
+        let palette = GIFPalette(
+            colors: stride(from: 0, through: 255, by: 51).map { RGBA8(r: UInt8($0), g: 90, b: 140) }, transparentIndex: nil)
+        func moved(_ quality: Int) throws -> Int {
+            let dithered = try writeGIF([texture], palette: palette, quality: quality)
+            let nearest = try writeGIF([texture], palette: palette, quality: quality, dither: .none)
+            return (0..<(120 * 60)).filter { dithered.frames[0].pixels[$0 * 4] != nearest.frames[0].pixels[$0 * 4] }.count
+        }
+        #expect(try moved(90) > 120 * 60 / 100)
+        #expect(try moved(80) > 120 * 60 / 100)
+        #expect(try moved(70) == 0)
+        #expect(try moved(50) == 0)
+    }
+
     @Test("Lower quality shrinks a smooth gradient within its small budget; flat colour the palette holds stays exact")
     func smoothBudget() throws {
         // A two-axis gradient (more colours than a palette holds) above a flat band.
