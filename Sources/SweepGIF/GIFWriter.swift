@@ -261,11 +261,12 @@ public final class GIFWriter {
                 self.planned = nil
             }
         }
-        // A palette fitted to this frame's changes alone, taken when it cuts the error to `share`.
-        func tryFresh(entries: Int, share: Double) {
-            // A few thousand pixels place a table's entries as well as all of them would:
-            // fitting is the costly part, checking the fit is not.
-            let step = max(1, entries == Self.bandTableEntries ? sample.count / 4 / Self.bandTableSamples : 1)
+        // A palette fitted to this frame's changes alone (to about `limit` of them, when
+        // given), taken when it cuts the error to `share`.
+        func tryFresh(entries: Int, share: Double, fitTo limit: Int? = nil) {
+            // A few thousand pixels place a small table's entries as well as all of them
+            // would: fitting is the costly part, checking the fit is not.
+            let step = limit.map { max(1, sample.count / 4 / $0) } ?? 1
             let fit = step == 1 ? sample : stride(from: 0, to: sample.count, by: 4 * step).flatMap { sample[$0..<($0 + 4)] }
             let row = RGBAImage(width: fit.count / 4, height: 1, pixels: fit)
             let fresh = PaletteMapper(
@@ -276,7 +277,7 @@ public final class GIFWriter {
         if changedCount * 5 >= width * height * 2 {
             tryFresh(entries: palette.colors.count + 1, share: 0.15)
         } else if bandTables {
-            tryFresh(entries: Self.bandTableEntries, share: 0.8)
+            tryFresh(entries: Self.bandTableEntries, share: 0.8, fitTo: Self.bandTableSamples)
         }
         activeLocal = best.0 === globalMapper ? activeLocal : best.0
         return best.0
