@@ -215,4 +215,40 @@ struct LossyLZWTests {
         #expect(little.allSatisfy { $0 >= smooth - 1e-6 && $0 <= quality.lzwBudget + 1e-6 })
         #expect(coarse.allSatisfy { abs($0 - quality.lzwBudget) < 1e-6 })
     }
+
+    @Test(
+        "Text on a flat fill is an edge, not texture: it gets the smooth budget, while the same strokes with no flat fill near them get the full one",
+        arguments: [40, 60, 70, 80])
+    func flatEdgesAreNotTexture(value: Int) {
+        // Top half: "glyphs" (5×5 checkerboards of two greys, every pixel an edge) on a flat
+        // fill, 3 pixels apart, as small text sits on a UI page. Bottom half: the same
+        // checkerboard with no fill between, as fine texture.
+        let w = 64, h = 64
+        var img = RGBAImage(width: w, height: h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let inGlyph = y >= h / 2 || (x % 8 < 5 && y % 8 < 5)
+                let v = inGlyph ? ((x + y) % 2 == 0 ? 40 : 180) : 230
+                let i = (y * w + x) * 4
+                img.pixels[i] = UInt8(v); img.pixels[i + 1] = UInt8(v); img.pixels[i + 2] = UInt8(v)
+                img.pixels[i + 3] = 255
+            }
+        }
+        let levels = [0, 51, 102, 153, 204, 255]
+        let cube = levels.flatMap { r in levels.flatMap { g in levels.map { b in RGBA8(r: UInt8(r), g: UInt8(g), b: UInt8(b)) } } }
+        let quality = GIFQuality(value)
+        var quantizer = FrameQuantizer(
+            mapper: PaletteMapper(palette: GIFPalette(colors: cube, transparentIndex: cube.count)), dither: .diffusion,
+            lzwBudget: quality.lzwBudget, quality: quality, width: w, height: h)
+        var indices = [UInt8](repeating: 0, count: w * h)
+        quantizer.quantize(img, rect: PixelRect(x: 0, y: 0, width: w, height: h), changed: nil, into: &indices)
+        // Glyph centres (whose 3×3 neighbourhood is all edges) and the texture's inside.
+        let centres = stride(from: 0, to: 24, by: 8).flatMap { gy in
+            stride(from: 0, to: w, by: 8).map { gx in quantizer.budget[(gy + 2) * w + gx + 2].squareRoot() }
+        }
+        let texture = (h / 2 + 5..<h - 1).flatMap { y in (1..<(w - 1)).map { x in quantizer.budget[y * w + x].squareRoot() } }
+        #expect(quality.smoothBudget < quality.lzwBudget)
+        #expect(centres.allSatisfy { abs($0 - quality.smoothBudget) < 1e-6 })
+        #expect(texture.allSatisfy { abs($0 - quality.lzwBudget) < 1e-6 })
+    }
 }
