@@ -47,11 +47,14 @@ public struct GIFQuality: Sendable, Equatable {
     public var smoothBudget: Float { value >= 100 ? 0 : 0.015 + 0.001 * Float(100 - value) }
 
     /// In smooth areas, the distances (RGB levels) from a pixel's colour to its nearest
-    /// palette entry below which it is not dithered and from which it is fully: 0.5 and 2 at
-    /// 100, 1 and 3.5 at 90, 2 and 6.5 at 70. Where the palette follows a gradient closely,
-    /// noise would cost bytes and hide no banding.
+    /// palette entry below which it is not dithered and from which it is fully: 2 and 6.5 at
+    /// 100, 3 and 9.5 at 90, 5 and 15.5 at 70. Two levels are about half a just-noticeable
+    /// difference in OkLab: where the palette follows a gradient that closely, the step
+    /// between its entries barely shows (S-CIELAB, which sees banding, agrees), and noise
+    /// would cost bytes and structure (SSIM) and hide nothing. Our palettes follow a picture
+    /// closely (a table per stretch and per band), so this is rarely reached in photos.
     public var ditherThresholds: (Float, Float) {
-        let quiet = 0.5 + 0.05 * Float(100 - value)
+        let quiet = 2 + 0.1 * Float(100 - value)
         return (quiet, 3 * quiet + 0.5)
     }
 
