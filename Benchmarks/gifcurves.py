@@ -22,6 +22,7 @@ from scipy.ndimage import gaussian_filter
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.normpath(os.path.join(ROOT, "..", "shared"))
 FIX = os.path.join(SHARED, "fixtures")
+OWN = os.path.join(ROOT, "Benchmarks", "fixtures")
 SCIELAB = os.path.join(SHARED, "tools", "scielab.py")
 SWEEP = os.environ.get("SWEEP", os.path.join(ROOT, ".build", "release", "sweep"))
 SIZE, FPS, DUR = 720, 25, 4
@@ -35,6 +36,10 @@ PAIRS = {
     # Held out from tuning: photos no setting was chosen on.
     "E": (f"{FIX}/photos/eveningglow.jpg", "gen:eveningglow-graded.png"),
     "H": (f"{FIX}/photos/chelsea.png", f"{FIX}/photos/astronaut.png"),
+    # Held out: a second UI pair (an invoices page, light → dark), added in the fifth round.
+    # Screenshots of Benchmarks/fixtures/invoices-*.html, made with
+    # `chromium --headless --hide-scrollbars --window-size=1440,1440 --screenshot=… file://…`.
+    "U": (f"{OWN}/invoices-light.png", f"{OWN}/invoices-dark.png"),
 }
 PEER_DITHERS = ["none", "bayer", "sierra2_4a"]
 PEER_LOSSY = [0, 20, 40, 80]
@@ -365,7 +370,7 @@ def plot(all_rows, path):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--pairs", default="A,B,C,D,G,E,H")
+    ap.add_argument("--pairs", default="A,B,C,D,G,E,H,U")
     ap.add_argument("--sweep", default=SWEEP_DEFAULT, help="label:flags;label:flags…")
     ap.add_argument("--default", default="q90", help="the label of sweep's default setting")
     ap.add_argument("--scielab-step", type=int, default=10)
