@@ -67,8 +67,8 @@ struct FrameQuantizer {
     /// texture; but an error there is plain to see. A pixel with at least ``edgeFlatCount``
     /// exactly flat pixels (activity 0) within ``edgeReach`` of it is such an edge, and the
     /// lossy coder treats it as unmasked. Photos almost never have exactly flat pixels: on
-    /// six photo pairs this takes back at most 3 % of their texture, on UI 83–87 %
-    /// (Benchmarks/README.md).
+    /// the five benchmark photo pairs this takes back at most 3 % of their texture, on the UI
+    /// pair 83–87 % (Benchmarks/README.md, fifth round).
     static let edgeReach = 4
     static let edgeFlatCount: Int32 = 6
 

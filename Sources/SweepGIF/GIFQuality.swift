@@ -51,8 +51,7 @@ public struct GIFQuality: Sendable, Equatable {
     /// 100, 3 and 9.5 at 90, 5 and 15.5 at 70. Two levels are about half a just-noticeable
     /// difference in OkLab: where the palette follows a gradient that closely, the step
     /// between its entries barely shows (S-CIELAB, which sees banding, agrees), and noise
-    /// would cost bytes and structure (SSIM) and hide nothing. Our palettes follow a picture
-    /// closely (a table per stretch and per band), so this is rarely reached in photos.
+    /// would cost bytes and structure (SSIM) and hide nothing.
     public var ditherThresholds: (Float, Float) {
         let quiet = 2 + 0.1 * Float(100 - value)
         return (quiet, 3 * quiet + 0.5)
