@@ -48,8 +48,8 @@ private func storedImages(_ path: String) throws -> [StoredImage] {
     return out
 }
 
-/// A picture filled by `color(x, y)`.
-private func picture(_ w: Int, _ h: Int, _ color: (Int, Int) -> (Int, Int, Int)) -> RGBAImage {
+/// A picture filled by `color(x, y)` (also used by the lossy coder's tests).
+func picture(_ w: Int, _ h: Int, _ color: (Int, Int) -> (Int, Int, Int)) -> RGBAImage {
     var img = RGBAImage(width: w, height: h)
     for y in 0..<h {
         for x in 0..<w {

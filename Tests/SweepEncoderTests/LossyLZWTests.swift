@@ -12,6 +12,19 @@ private func hash(_ x: Int, _ y: Int, _ n: Int) -> Int {
     return Int((h ^ (h >> 13)) % UInt32(n))
 }
 
+/// The lossy LZW budget the quantizer gives each pixel of `img` at `quality`, as OkLab
+/// distances, mapped with diffusion to a 6×6×6 colour cube.
+private func lossyBudgets(_ img: RGBAImage, quality: GIFQuality) -> [Float] {
+    let levels = [0, 51, 102, 153, 204, 255]
+    let cube = levels.flatMap { r in levels.flatMap { g in levels.map { b in RGBA8(r: UInt8(r), g: UInt8(g), b: UInt8(b)) } } }
+    var quantizer = FrameQuantizer(
+        mapper: PaletteMapper(palette: GIFPalette(colors: cube, transparentIndex: cube.count)), dither: .diffusion,
+        lzwBudget: quality.lzwBudget, quality: quality, width: img.width, height: img.height)
+    var indices = [UInt8](repeating: 0, count: img.width * img.height)
+    quantizer.quantize(img, rect: PixelRect(x: 0, y: 0, width: img.width, height: img.height), changed: nil, into: &indices)
+    return quantizer.budget.map { $0.squareRoot() }
+}
+
 /// A picture with three kinds of area: fine texture (left), a smooth gradient (middle) and
 /// flat colour with a thin line (right). `seed` varies the texture.
 private func mixed(_ w: Int, _ h: Int, seed: Int = 0) -> RGBAImage {
@@ -180,33 +193,18 @@ struct LossyLZWTests {
         // Four bands of 16 rows: flat colour of the palette, a gradient (steps of one level),
         // a checkerboard of one level in red (a little texture) and coarse noise.
         let w = 64, h = 64
-        var img = RGBAImage(width: w, height: h)
-        for y in 0..<h {
-            for x in 0..<w {
-                let c: (Int, Int, Int)
-                switch y / 16 {
-                case 0: c = (204, 102, 51)
-                case 1: c = (100 + x / 2, 120, 140)
-                case 2: c = (100 + (x + y) % 2, 120, 140)
-                default: c = (60 + hash(x, y, 80), 90 + hash(y, x, 80), 40 + hash(x + 5, y, 80))
-                }
-                let i = (y * w + x) * 4
-                img.pixels[i] = UInt8(c.0); img.pixels[i + 1] = UInt8(c.1); img.pixels[i + 2] = UInt8(c.2)
-                img.pixels[i + 3] = 255
+        let img = picture(w, h) { x, y in
+            switch y / 16 {
+            case 0: (204, 102, 51)
+            case 1: (100 + x / 2, 120, 140)
+            case 2: (100 + (x + y) % 2, 120, 140)
+            default: (60 + hash(x, y, 80), 90 + hash(y, x, 80), 40 + hash(x + 5, y, 80))
             }
         }
-        let levels = [0, 51, 102, 153, 204, 255]
-        let cube = levels.flatMap { r in levels.flatMap { g in levels.map { b in RGBA8(r: UInt8(r), g: UInt8(g), b: UInt8(b)) } } }
         let quality = GIFQuality(value)
-        var quantizer = FrameQuantizer(
-            mapper: PaletteMapper(palette: GIFPalette(colors: cube, transparentIndex: cube.count)), dither: .diffusion,
-            lzwBudget: quality.lzwBudget, quality: quality, width: w, height: h)
-        var indices = [UInt8](repeating: 0, count: w * h)
-        quantizer.quantize(img, rect: PixelRect(x: 0, y: 0, width: w, height: h), changed: nil, into: &indices)
-        // Each band's budgets away from its edges, as OkLab distances.
-        func band(_ k: Int) -> [Float] {
-            (16 * k + 3..<16 * k + 13).flatMap { y in (3..<(w - 3)).map { x in quantizer.budget[y * w + x].squareRoot() } }
-        }
+        let budget = lossyBudgets(img, quality: quality)
+        // Each band's budgets away from its edges.
+        func band(_ k: Int) -> [Float] { (16 * k + 3..<16 * k + 13).flatMap { y in (3..<(w - 3)).map { x in budget[y * w + x] } } }
         let (flat, gradient, little, coarse) = (band(0), band(1), band(2), band(3))
         // The smooth budget never exceeds the full one (at 90 they meet).
         let smooth = min(quality.smoothBudget, quality.lzwBudget)
@@ -224,29 +222,18 @@ struct LossyLZWTests {
         // fill, 3 pixels apart, as small text sits on a UI page. Bottom half: the same
         // checkerboard with no fill between, as fine texture.
         let w = 64, h = 64
-        var img = RGBAImage(width: w, height: h)
-        for y in 0..<h {
-            for x in 0..<w {
-                let inGlyph = y >= h / 2 || (x % 8 < 5 && y % 8 < 5)
-                let v = inGlyph ? ((x + y) % 2 == 0 ? 40 : 180) : 230
-                let i = (y * w + x) * 4
-                img.pixels[i] = UInt8(v); img.pixels[i + 1] = UInt8(v); img.pixels[i + 2] = UInt8(v)
-                img.pixels[i + 3] = 255
-            }
+        let img = picture(w, h) { x, y in
+            let inGlyph = y >= h / 2 || (x % 8 < 5 && y % 8 < 5)
+            let v = inGlyph ? ((x + y) % 2 == 0 ? 40 : 180) : 230
+            return (v, v, v)
         }
-        let levels = [0, 51, 102, 153, 204, 255]
-        let cube = levels.flatMap { r in levels.flatMap { g in levels.map { b in RGBA8(r: UInt8(r), g: UInt8(g), b: UInt8(b)) } } }
         let quality = GIFQuality(value)
-        var quantizer = FrameQuantizer(
-            mapper: PaletteMapper(palette: GIFPalette(colors: cube, transparentIndex: cube.count)), dither: .diffusion,
-            lzwBudget: quality.lzwBudget, quality: quality, width: w, height: h)
-        var indices = [UInt8](repeating: 0, count: w * h)
-        quantizer.quantize(img, rect: PixelRect(x: 0, y: 0, width: w, height: h), changed: nil, into: &indices)
+        let budget = lossyBudgets(img, quality: quality)
         // Glyph centres (whose 3×3 neighbourhood is all edges) and the texture's inside.
         let centres = stride(from: 0, to: 24, by: 8).flatMap { gy in
-            stride(from: 0, to: w, by: 8).map { gx in quantizer.budget[(gy + 2) * w + gx + 2].squareRoot() }
+            stride(from: 0, to: w, by: 8).map { gx in budget[(gy + 2) * w + gx + 2] }
         }
-        let texture = (h / 2 + 5..<h - 1).flatMap { y in (1..<(w - 1)).map { x in quantizer.budget[y * w + x].squareRoot() } }
+        let texture = (h / 2 + 5..<h - 1).flatMap { y in (1..<(w - 1)).map { x in budget[y * w + x] } }
         #expect(quality.smoothBudget < quality.lzwBudget)
         #expect(centres.allSatisfy { abs($0 - quality.smoothBudget) < 1e-6 })
         #expect(texture.allSatisfy { abs($0 - quality.lzwBudget) < 1e-6 })
