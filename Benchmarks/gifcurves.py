@@ -3,6 +3,7 @@
 
 usage: gifcurves.py [--pairs A,B,C,...] [--sweep "q100:--quality 100;q90:--quality 90;..."]
                     [--scielab-step N] [--ssim-step N] [--out DIR] [--plot FILE] [--json FILE]
+                    [--same-frames]
 
 Scene: DESIGN §7 plain wipe (no handle or labels), 720², 25 fps, 4 s, from the two source images.
 Peer: ffmpeg palettegen → paletteuse (dither none / bayer / sierra2_4a, diff_mode=rectangle) →
@@ -14,6 +15,8 @@ two-input filters mis-pair GIF frames). S-CIELAB mean ΔE comes from ../shared/t
 on raw-video files of the paired frames; SSIM is Gaussian (σ 1.5, 11×11 window as in Wang et al.),
 per RGB channel, averaged; PSNR is over all paired frames. Flicker: the share of pixels that change
 between decoded frames although the lossless frames did not.
+With --same-frames the peer encodes sweep's lossless frames (its input and truth are sweep's), so
+the two encoders are compared on identical pictures; its results are cached apart (DIR/<pair>-same).
 """
 import argparse, json, os, shutil, statistics, subprocess, sys, time
 import numpy as np
@@ -223,23 +226,33 @@ def decode_png_dir(d):
 
 
 def run_pair(name, a, b, sweep_sets, args):
-    work = os.path.join(args.out, name)
+    work = os.path.join(args.out, name + ("-same" if args.same_frames else ""))
     cached = os.path.join(work, "peer.json")
     fresh = args.fresh_peer or not os.path.exists(cached)
     if fresh:
         shutil.rmtree(work, ignore_errors=True)
     shutil.rmtree(work + "/ours-frames", ignore_errors=True)
     os.makedirs(work + "/peer-frames", exist_ok=True); os.makedirs(work + "/ours-frames")
-    f, inputs = ffmpeg_wipe(a, b)
     opts = (f"--size {SIZE}x{SIZE} --fps {FPS} --duration {DUR} --hold 0 --ease linear --no-handle --no-labels "
             f"--hard-edge --quiet")
+    ours_truth, ours_raw = lossless(f"{SWEEP} render '{a}' '{b}' -o {work}/ours-frames/f-%04d.png {opts}",
+                                    work, "ours-frames")
+    if args.same_frames:
+        # The encoders alone: the peer's input is sweep's own lossless frames, its truth is ours.
+        f, inputs, palette_input = "[0:v]format=rgb24", f"-framerate {FPS} -start_number 0 -i {work}/ours-frames/f-%04d.png", 1
+    else:
+        (f, inputs), palette_input = ffmpeg_wipe(a, b), 2
     rows = []
     if not fresh:
         with open(cached) as fh:
             rows = json.load(fh)
     else:
-        peer_truth, _ = lossless(f"ffmpeg -v error -y {inputs} -filter_complex '{f}' {work}/peer-frames/f-%04d.png",
-                                 work, "peer-frames")
+        if args.same_frames:
+            peer_truth, peer_key = ours_truth, f"{name}-ours"
+        else:
+            peer_truth, _ = lossless(f"ffmpeg -v error -y {inputs} -filter_complex '{f}' {work}/peer-frames/f-%04d.png",
+                                     work, "peer-frames")
+            peer_key = f"{name}-peer"
         # Peer: palettegen once, paletteuse per dither, gifsicle per lossy level; each variant's
         # time is the sum of the stages it needs.
         t = time.perf_counter()
@@ -248,14 +261,14 @@ def run_pair(name, a, b, sweep_sets, args):
         for dither in PEER_DITHERS:
             t = time.perf_counter()
             sh(f"ffmpeg -v error -y {inputs} -i {work}/pal.png -filter_complex "
-               f"'{f}[v];[v][2:v]paletteuse=dither={dither}:diff_mode=rectangle' {work}/peer-{dither}-raw.gif")
+               f"'{f}[v];[v][{palette_input}:v]paletteuse=dither={dither}:diff_mode=rectangle' {work}/peer-{dither}-raw.gif")
             t_use = time.perf_counter() - t
             for lossy in PEER_LOSSY:
                 out = f"{work}/peer-{dither}-{lossy}.gif"
                 t = time.perf_counter()
                 sh(f"gifsicle -O3 {'--lossy=%d' % lossy if lossy else ''} {work}/peer-{dither}-raw.gif -o {out}")
                 t_gs = time.perf_counter() - t
-                m = measure(out, peer_truth, f"{name}-peer", args.sc, args.scielab_step, args.ssim_step)
+                m = measure(out, peer_truth, peer_key, args.sc, args.scielab_step, args.ssim_step)
                 m.update(who="peer", label=f"{dither}/{lossy}", time=t_pal + t_use + t_gs)
                 rows.append(m)
         with open(cached, "w") as fh:
@@ -263,8 +276,6 @@ def run_pair(name, a, b, sweep_sets, args):
     for m in rows:
         print(f"  {name} peer  {m['label']:16}: {m['bytes']:8d} B  dE {m['de']:.4f}  SSIM {m['ssim']:.4f}  "
               f"PSNR {m['psnr']:.2f}  {m['time']:.2f} s", flush=True)
-    ours_truth, ours_raw = lossless(f"{SWEEP} render '{a}' '{b}' -o {work}/ours-frames/f-%04d.png {opts}",
-                                    work, "ours-frames")
     for label, flags in sweep_sets:
         out = f"{work}/ours-{label}.gif"
         times = []
@@ -376,6 +387,8 @@ def main():
     ap.add_argument("--scielab-step", type=int, default=10)
     ap.add_argument("--fresh-peer", action="store_true", help="re-run the peer even if its results are cached")
     ap.add_argument("--ssim-step", type=int, default=4)
+    ap.add_argument("--same-frames", action="store_true",
+                    help="give the peer sweep's own lossless frames instead of its ffmpeg wipe (encoders alone)")
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--out", default=os.path.join(ROOT, "Benchmarks", "work", "gifcurves"))
     ap.add_argument("--plot", default=None)

@@ -186,8 +186,9 @@ struct FrameQuantizer {
         let flatStrength = FrameQuantizer.flatStrength * ditherScale,
             texturedStrength = FrameQuantizer.texturedStrength * textureDitherScale
         let (quiet, loud) = ditherThresholds
-        // Activity around every pixel of the rectangle, as far as an edge of flat colour is looked for.
-        let reach = Self.edgeReach
+        // Activity around every pixel of the rectangle, as far as an edge of flat colour is looked
+        // for; a lossless coder needs only each pixel's own (for dithering).
+        let reach = lzwBudget > 0 ? Self.edgeReach : 0
         let x0 = max(0, rect.x - reach), y0 = max(0, rect.y - reach)
         let area = PixelRect(
             x: x0, y: y0, width: min(width, rect.x + rect.width + reach) - x0,

@@ -7,10 +7,10 @@
 /// the palette's nearest colour is visibly off, less so as quality falls, and lose a third
 /// of their dithering by 40, where the bytes it costs are worth more than the banding it
 /// hides; texture is dithered weakly from 80 up and not at all from 70 down. From 70 up,
-/// each stretch of frames and each frame's narrow band may get a table of its own
-/// (``StretchPalettes``; a stretch's table gets the colours the global palette effectively
-/// spends there, up to all it touches from 80 to 100); below 70 their bytes are worth more
-/// than the error they save.
+/// each frame's narrow band gets a table of its own and each stretch of frames may
+/// (``StretchPalettes``; such a table gets the colours the global palette effectively spends
+/// there, up to all it touches from 80 to 100); below 70 their bytes are worth more than the
+/// error they save.
 public struct GIFQuality: Sendable, Equatable {
     /// The setting, 1…100.
     public let value: Int
@@ -58,8 +58,9 @@ public struct GIFQuality: Sendable, Equatable {
     }
 
     /// Whether stretches of frames and frames' narrow bands may get colour tables of their
-    /// own (from 70 up): below, a table repeated in every frame that uses it costs more bytes
-    /// than the error it saves is worth.
+    /// own (from 70 up): below, a table in every frame costs more bytes than the error it
+    /// saves is worth (a band's table at 40 and 60 cost the gradient and UI pairs 1.05–1.17×
+    /// the bytes for the same SSIM, sixth round).
     public var allowsOwnTables: Bool { value >= 70 }
 
     /// k-means refinement passes over the palette (more at the top, where they show).

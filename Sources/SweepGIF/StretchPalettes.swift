@@ -71,8 +71,9 @@ public struct StretchPalettes: Sendable {
         return StretchPalettes(starts: starts, palettes: palettes)
     }
 
-    /// The entries (a power of two, transparent one included) of a stretch's table, from how
-    /// often the global palette's entries serve the stretch's pixels (`usage`).
+    /// The entries (a power of two, transparent one included) of a stretch's table, or of a
+    /// frame's band's table (see ``GIFWriter``), from how often the global palette's entries
+    /// serve the stretch's pixels (`usage`).
     ///
     /// Finer colours cost bytes: more distinct indices make shorter LZW strings. So the table
     /// gets the colours the global palette effectively spends there (2 to the entropy of

@@ -319,6 +319,38 @@ struct GIFAdaptiveTests {
         }
     }
 
+    @Test("Every narrow band gets a table sized by its colours, unless the global palette holds it exactly")
+    func bandTableSizes() throws {
+        // The after picture: colours scattered over the whole cube on the left, flat blocks
+        // of four colours on the right, which the global palette holds exactly.
+        let (w, h) = (192, 48)
+        let flats = [(200, 40, 40), (40, 160, 60), (30, 60, 200), (230, 220, 90)]
+        let after = picture(w, h) { x, y in
+            x < w / 2 ? ((x * 73 + y * 151) % 256, (x * 199 + y * 37) % 256, (x * 11 + y * 233) % 256) : flats[(x / 24 + y / 24) % 4]
+        }
+        let grey = picture(w, h) { _, _ in (128, 128, 128) }
+        let frames = wipe(grey, after, steps: 16)
+        let global = GIFPalette.build(samples: [(grey, 1), (after, 1)], count: 256)
+        #expect(!global.isExact)
+        let mapper = PaletteMapper(palette: global)
+        #expect(flats.allSatisfy { mapper.exactIndex(of: RGBA8(r: UInt8($0.0), g: UInt8($0.1), b: UInt8($0.2))) >= 0 })
+        let out = try writeGIF(frames, palette: global, quality: 90, lossy: 0, dither: .none, keep: true)
+        defer { try? FileManager.default.removeItem(atPath: out.path) }
+        let images = try storedImages(out.path).dropFirst()
+        #expect(images.count == 16)
+        let rich = images.filter { $0.x + $0.width <= w / 2 }, flat = images.filter { $0.x >= w / 2 }
+        #expect(rich.count >= 6 && flat.count >= 6)
+        // Bands of many colours: a table of their own, larger than a few-colour band's 32
+        // entries and smaller than the global table.
+        #expect(rich.allSatisfy { $0.hasLocalTable && $0.tableEntries > 32 && $0.tableEntries < 256 }, "\(rich)")
+        // Bands of flat colours the global palette holds: its entries, shown exactly (in a
+        // table cut to the few entries the band uses).
+        #expect(flat.allSatisfy { $0.tableEntries <= 4 }, "\(flat)")
+        #expect(
+            out.frames[16].pixels
+                == after.pixels.enumerated().map { i, v in i % 4 == 3 || i / 4 % w < w / 2 ? out.frames[16].pixels[i] : v })
+    }
+
     @Test("The lightness-sorted search finds the entry a full scan finds, ties included")
     func lightnessSearch() {
         var rng = SystemRandomNumberGenerator()

@@ -123,12 +123,15 @@ struct LossyLZWTests {
         let frames = wipe(a, b, steps: 6)
         let palette = GIFPalette.build(samples: [(a, 1), (b, 1)], count: 256)
         #expect(!palette.isExact)
-        // No dithering, so every quality maps pixels to the same indices before LZW.
-        let exact = try writeGIF(frames, palette: palette, quality: 100, dither: .none)
-        var last = exact.bytes
+        // No dithering, and each setting is checked against its own lossless coding (`--lossy
+        // 0`: the same tables, since a band's table depends on the setting), so the LZW coder
+        // alone moves pixels.
+        var last = try writeGIF(frames, palette: palette, quality: 100, dither: .none).bytes
         for q in [90, 60, 30] {
             let lossy = try writeGIF(frames, palette: palette, quality: q, dither: .none)
+            let exact = try writeGIF(frames, palette: palette, quality: q, lossy: 0, dither: .none)
             #expect(lossy.bytes < last, "quality \(q): \(lossy.bytes) vs \(last)")
+            #expect(lossy.bytes < exact.bytes, "quality \(q): \(lossy.bytes) vs lossless \(exact.bytes)")
             last = lossy.bytes
             let limit = GIFQuality(q).lzwBudget + 1e-4
             for (k, (f, ref)) in zip(lossy.frames, exact.frames).enumerated() {
