@@ -236,20 +236,30 @@ public final class GIFWriter {
 
     /// About how many of a band's pixels its table is fitted to (see ``choosePalette``).
     static let bandTableSamples = 4096
+    /// The share of textured pixels from which a band always gets a table sized by its
+    /// colours; a smoother band gets ``smoothBandEntries`` only when they cut the error by a
+    /// fifth (see ``choosePalette``).
+    static let bandTextureShare = 0.5
+    /// Entries of a smooth band's table.
+    static let smoothBandEntries = 32
 
     /// The palette for a frame, the one of least error among:
     /// - the global palette, and the local one in use (kept while it fits at least as well);
     /// - the palette planned for the stretch under way (``StretchPalettes``), when it cuts the
     ///   error by a fifth or more;
-    /// - for a frame whose changes cover under 40 % of the picture (a band of a wipe), a table
-    ///   fitted to its changes alone, always (unless the palette in hand already holds the band
-    ///   exactly). It gets as many entries as the global palette effectively spends on the band
-    ///   (``StretchPalettes/tableEntries(usage:reserved:quality:)``), so it is small where the
-    ///   band has few colours, and its codes start narrower than the global table's 9 bits. A
-    ///   band is coded once, with a cold dictionary, so the narrower codes and closer colours
-    ///   pay for the table: on four photo pairs it took 0.80–0.94 of the bytes for the same
-    ///   S-CIELAB ΔE and 0.84–0.94 for the same SSIM at quality 70–90, and the gradient and UI
-    ///   pairs stayed within ±2 % (Benchmarks/README.md, sixth round);
+    /// - for a frame whose changes cover under 40 % of the picture (a band of a wipe) and are
+    ///   at least half textured (``bandTextureShare``), a table fitted to its changes alone,
+    ///   always (unless the palette in hand already holds the band exactly). It gets as many
+    ///   entries as the global palette effectively spends on the band
+    ///   (``StretchPalettes/tableEntries(usage:reserved:quality:)``), and its codes start
+    ///   narrower than the global table's 9 bits. A band is coded once, with a cold
+    ///   dictionary, so the narrower codes and closer colours pay for the table: on four photo
+    ///   pairs it took 0.81–0.95 of the bytes for the same S-CIELAB ΔE and 0.84–0.93 for the
+    ///   same SSIM at quality 70–90 (Benchmarks/README.md, sixth round);
+    /// - for a smoother band, a table of ``smoothBandEntries`` fitted to it when it cuts the
+    ///   error by a fifth or more: a smooth gradient written band by band, each with its own
+    ///   fine table, shows each band's own steps as a patchwork (the demo's grey sky, when the
+    ///   split moves back over it);
     /// - for a larger change (looks changing: Noir, then Dream, …), a fresh full palette when it
     ///   cuts the error by 85 % or more (a local table costs up to 768 bytes a frame, so it
     ///   must buy a clear gain).
@@ -282,6 +292,10 @@ public final class GIFWriter {
         }
         if changedCount * 5 >= width * height * 2 {
             tryFresh(entries: palette.colors.count + 1, share: 0.15)
+        } else if bandTables
+            && Self.texturedShare(frame, rect: rect, changed: changed, width: width, count: changedCount) < Self.bandTextureShare
+        {
+            tryFresh(entries: Self.smoothBandEntries, share: 0.8, fitTo: Self.bandTableSamples)
         } else if bandTables {
             var usage = [Int](repeating: 0, count: 256)
             for i in stride(from: 0, to: sample.count, by: 4) {
@@ -292,6 +306,31 @@ public final class GIFWriter {
         }
         activeLocal = best.0 === globalMapper ? activeLocal : best.0
         return best.0
+    }
+
+    /// The share of about 20 000 of the pixels of `frame` inside `rect` (those marked in
+    /// `changed`, when given) that are textured: whose activity (as ``FrameQuantizer``
+    /// measures it) is above ``FrameQuantizer/flatActivity``.
+    static func texturedShare(_ frame: RGBAImage, rect: PixelRect, changed: [Bool]?, width: Int, count: Int) -> Double {
+        let step = max(1, count / 20_000)
+        var seen = 0, textured = 0, measured = 0
+        frame.pixels.withUnsafeBufferPointer { px in
+            for y in rect.y..<(rect.y + rect.height) {
+                for x in rect.x..<(rect.x + rect.width) where changed?[y * width + x] ?? true {
+                    seen += 1
+                    guard seen % step == 0 else { continue }
+                    let o = (y * width + x) * 4
+                    var a = 0
+                    for ch in 0..<3 {
+                        if x > 0 { a += abs(Int(px[o + ch]) - Int(px[o - 4 + ch])) }
+                        if y > 0 { a += abs(Int(px[o + ch]) - Int(px[o - width * 4 + ch])) }
+                    }
+                    measured += 1
+                    if a > FrameQuantizer.flatActivity { textured += 1 }
+                }
+            }
+        }
+        return Double(textured) / Double(max(1, measured))
     }
 
     /// About 20 000 of the pixels of `frame` inside `rect` (those marked in `changed`, when

@@ -351,6 +351,32 @@ struct GIFAdaptiveTests {
                 == after.pixels.enumerated().map { i, v in i % 4 == 3 || i / 4 % w < w / 2 ? out.frames[16].pixels[i] : v })
     }
 
+    @Test("A smooth band shows the global palette's colours or a small table: a fine table per band would show each band's steps")
+    func smoothBandTables() throws {
+        // A smooth two-axis gradient (no pixel textured, hundreds of colours per band) wiped
+        // in over grey; the global palette is spent on the gradient.
+        let (w, h) = (192, 96)
+        let smooth = picture(w, h) { x, y in (30 + x, 40 + 2 * y, 200 - x / 2) }
+        let grey = picture(w, h) { _, _ in (128, 128, 128) }
+        let frames = wipe(grey, smooth, steps: 16)
+        let global = GIFPalette.build(samples: [(grey, 1), (smooth, 1)], count: 256)
+        #expect(!global.isExact)
+        // At 100 a textured band's table would get every entry the band touches (64 here).
+        // At 100 a textured band's table would get every entry the band touches (64 here).
+        let out = try writeGIF(frames, palette: global, quality: 100, dither: .none, keep: true)
+        defer { try? FileManager.default.removeItem(atPath: out.path) }
+        let bands = Array(try storedImages(out.path).dropFirst())
+        #expect(bands.count == 16)
+        let entries = Set(global.colors)
+        for (k, band) in bands.enumerated() where band.tableEntries > GIFWriter.smoothBandEntries {
+            let f = out.frames[k + 1]
+            let shown = (band.y..<(band.y + band.height)).flatMap { y in
+                (band.x..<(band.x + band.width)).map { x in f[x, y] }
+            }
+            #expect(shown.allSatisfy { entries.contains(RGBA8(r: $0.r, g: $0.g, b: $0.b)) }, "band \(k): \(band.tableEntries) entries")
+        }
+    }
+
     @Test("The lightness-sorted search finds the entry a full scan finds, ties included")
     func lightnessSearch() {
         var rng = SystemRandomNumberGenerator()
