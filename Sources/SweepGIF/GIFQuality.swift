@@ -7,10 +7,10 @@
 /// the palette's nearest colour is visibly off, less so as quality falls, and lose a third
 /// of their dithering by 40, where the bytes it costs are worth more than the banding it
 /// hides; texture is dithered weakly from 80 up and not at all from 70 down. From 70 up,
-/// each frame's narrow band gets a table of its own and each stretch of frames may
-/// (``StretchPalettes``; such a table gets the colours the global palette effectively spends
-/// there, up to all it touches from 80 to 100); below 70 their bytes are worth more than the
-/// error they save.
+/// each frame's narrow, textured band gets a table of its own, and a smoother band and each
+/// stretch of frames may (``StretchPalettes``; such a table gets the colours the global
+/// palette effectively spends there, up to all it touches from 80 to 100); below 70 their
+/// bytes are worth more than the error they save.
 public struct GIFQuality: Sendable, Equatable {
     /// The setting, 1…100.
     public let value: Int

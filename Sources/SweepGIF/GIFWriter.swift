@@ -66,8 +66,9 @@ public final class GIFWriter {
     private var planned: PaletteMapper?
     /// Frames passed to ``add(_:delay:)`` so far.
     private var framesAdded = 0
-    /// Whether a frame's narrow band may get a small table of its own (``GIFQuality/allowsOwnTables``).
+    /// Whether a frame's narrow band may get a table of its own (``GIFQuality/allowsOwnTables``).
     private let bandTables: Bool
+    /// The quality setting, which sizes a band's table.
     private let quality: GIFQuality
 
     /// Opens `path` (normally an ``AtomicOutput``'s temporary path) and writes the header.
