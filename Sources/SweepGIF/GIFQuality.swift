@@ -7,10 +7,10 @@
 /// the palette's nearest colour is visibly off, less so as quality falls, and lose a third
 /// of their dithering by 40, where the bytes it costs are worth more than the banding it
 /// hides; texture is dithered weakly from 80 up and not at all from 70 down. From 70 up,
-/// each frame's narrow, textured band gets a table of its own, and a smoother band and each
-/// stretch of frames may (``StretchPalettes``; such a table gets the colours the global
-/// palette effectively spends there, up to all it touches from 80 to 100); below 70 their
-/// bytes are worth more than the error they save.
+/// a smooth narrow band and each stretch of frames may get a table of their own
+/// (``StretchPalettes``; a stretch's table gets the colours the global palette effectively
+/// spends there, up to all it touches from 80 to 100); below 70 their bytes are worth more
+/// than the error they save. A textured narrow band gets a table of its own at every setting.
 public struct GIFQuality: Sendable, Equatable {
     /// The setting, 1…100.
     public let value: Int
@@ -57,10 +57,10 @@ public struct GIFQuality: Sendable, Equatable {
         return (quiet, 3 * quiet + 0.5)
     }
 
-    /// Whether stretches of frames and frames' narrow bands may get colour tables of their
-    /// own (from 70 up): below, a table in every frame costs more bytes than the error it
-    /// saves is worth (a band's table at 40 and 60 cost the gradient and UI pairs 1.05–1.17×
-    /// the bytes for the same SSIM, sixth round).
+    /// Whether stretches of frames and frames' smooth narrow bands may get colour tables of
+    /// their own (from 70 up): below, a table in every frame costs more bytes than the error
+    /// it saves is worth (a band's table at 40 and 60 cost the gradient and UI pairs
+    /// 1.05–1.17× the bytes for the same SSIM, sixth round). Textured bands always may.
     public var allowsOwnTables: Bool { value >= 70 }
 
     /// k-means refinement passes over the palette (more at the top, where they show).

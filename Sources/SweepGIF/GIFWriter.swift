@@ -66,7 +66,8 @@ public final class GIFWriter {
     private var planned: PaletteMapper?
     /// Frames passed to ``add(_:delay:)`` so far.
     private var framesAdded = 0
-    /// Whether a frame's narrow band may get a table of its own (``GIFQuality/allowsOwnTables``).
+    /// Whether a frame's smooth narrow band may get a table of its own
+    /// (``GIFQuality/allowsOwnTables``); a textured one always does.
     private let bandTables: Bool
     /// The quality setting, which sizes a band's table.
     private let quality: GIFQuality
@@ -250,15 +251,16 @@ public final class GIFWriter {
     ///   error by a fifth or more;
     /// - for a frame whose changes cover under 40 % of the picture (a band of a wipe) and are
     ///   at least half textured (``bandTextureShare``), a table fitted to its changes alone,
-    ///   always (unless the palette in hand already holds the band exactly). It gets as many
+    ///   always, at every quality (unless the palette in hand already holds the band exactly). It gets as many
     ///   entries as the global palette effectively spends on the band
     ///   (``StretchPalettes/tableEntries(usage:reserved:quality:)``), and its codes start
     ///   narrower than the global table's 9 bits. A band is coded once, with a cold
     ///   dictionary, so the narrower codes and closer colours pay for the table: on four photo
     ///   pairs it took 0.81–0.95 of the bytes for the same S-CIELAB ΔE and 0.84–0.93 for the
-    ///   same SSIM at quality 70–90 (Benchmarks/README.md, sixth round);
-    /// - for a smoother band, a table of ``smoothBandEntries`` fitted to it when it cuts the
-    ///   error by a fifth or more: a smooth gradient written band by band, each with its own
+    ///   same SSIM at quality 70–90, and 0.87–0.97 / 0.89–0.96 at 40–60 (Benchmarks/README.md,
+    ///   sixth round);
+    /// - for a smoother band, from quality 70, a table of ``smoothBandEntries`` fitted to it
+    ///   when it cuts the error by a fifth or more: a smooth gradient written band by band, each with its own
     ///   fine table, shows each band's own steps as a patchwork (the demo's grey sky, when the
     ///   split moves back over it);
     /// - for a larger change (looks changing: Noir, then Dream, …), a fresh full palette when it
@@ -293,11 +295,9 @@ public final class GIFWriter {
         }
         if changedCount * 5 >= width * height * 2 {
             tryFresh(entries: palette.colors.count + 1, share: 0.15)
-        } else if bandTables
-            && Self.texturedShare(frame, rect: rect, changed: changed, width: width, count: changedCount) < Self.bandTextureShare
-        {
-            tryFresh(entries: Self.smoothBandEntries, share: 0.8, fitTo: Self.bandTableSamples)
-        } else if bandTables {
+        } else if Self.texturedShare(frame, rect: rect, changed: changed, width: width, count: changedCount) < Self.bandTextureShare {
+            if bandTables { tryFresh(entries: Self.smoothBandEntries, share: 0.8, fitTo: Self.bandTableSamples) }
+        } else {
             var usage = [Int](repeating: 0, count: 256)
             for i in stride(from: 0, to: sample.count, by: 4) {
                 usage[globalMapper.index(Int(sample[i]), Int(sample[i + 1]), Int(sample[i + 2]))] += 1

@@ -234,14 +234,14 @@ struct GIFAdaptiveTests {
 
     @Test("Each stretch of a wipe gets its band's own palette: closer colours, decoded alike by giflib and FFmpeg, no flicker")
     func stretchPalettes() throws {
-        // A grey picture wiped by a picture whose bands have very different colours. The
-        // global palette is mostly spent on the grey (as when the first frame dominates the
-        // samples), so it fits each band coarsely.
+        // A grey picture wiped by a picture whose bands have very different, smooth colours.
+        // The global palette is mostly spent on the grey (as when the first frame dominates
+        // the samples), so it fits each band coarsely.
         let grey = picture(160, 48) { x, y in
             let v = 60 + (x + 2 * y) % 120; return (v, v, v)
         }
         let bands = picture(160, 48) { x, y in
-            let t = ((x % 40) * 3 + y) % 100
+            let t = (x % 40 + y) % 100
             switch x / 40 {
             case 0: return (200 + t % 50, 40 + t, 30)
             case 1: return (20, 100 + t, 180 + t % 70)
@@ -259,7 +259,7 @@ struct GIFAdaptiveTests {
             for i in 0..<a.pixels.count where i % 4 != 3 { e += abs(Double(a.pixels[i]) - Double(b.pixels[i])) }
             return e / Double(a.width * a.height * 3)
         }
-        // Quality 69: below 70 no frame gets a small table of its own, so the stretches'
+        // Quality 69: below 70 no smooth band gets a table of its own, so the stretches'
         // tables are what is measured.
         let without = try writeGIF(frames, palette: global, quality: 69, dither: .none)
         let with = try writeGIF(frames, palette: global, quality: 69, dither: .none, stretches: stretches, keep: true)
@@ -346,6 +346,11 @@ struct GIFAdaptiveTests {
         // Bands of flat colours the global palette holds: its entries, shown exactly (in a
         // table cut to the few entries the band uses).
         #expect(flat.allSatisfy { $0.tableEntries <= 4 }, "\(flat)")
+        // Textured bands get their tables at every quality, 40 too.
+        let low = try writeGIF(frames, palette: global, quality: 40, lossy: 0, dither: .none, keep: true)
+        defer { try? FileManager.default.removeItem(atPath: low.path) }
+        let lowRich = try storedImages(low.path).dropFirst().filter { $0.x + $0.width <= w / 2 }
+        #expect(lowRich.count >= 6 && lowRich.allSatisfy { $0.hasLocalTable && $0.tableEntries >= 32 }, "\(lowRich)")
         #expect(
             out.frames[16].pixels
                 == after.pixels.enumerated().map { i, v in i % 4 == 3 || i / 4 % w < w / 2 ? out.frames[16].pixels[i] : v })
