@@ -78,6 +78,19 @@ struct FrameQuantizer {
     /// longer). Computed once per frame, it serves the pixel itself and its neighbours.
     private var activity: [Int32] = []
 
+    /// The activity of the pixel at (x, y) of a picture `width` pixels wide: the sum over R,
+    /// G, B of its absolute differences to its left and upper neighbours (those inside it).
+    @inline(__always)
+    static func activity(_ px: UnsafeBufferPointer<UInt8>, x: Int, y: Int, width: Int) -> Int32 {
+        let o = (y * width + x) * 4
+        var a: Int32 = 0
+        for ch in 0..<3 {
+            if x > 0 { a &+= Int32(abs(Int(px[o + ch]) - Int(px[o - 4 + ch]))) }
+            if y > 0 { a &+= Int32(abs(Int(px[o + ch]) - Int(px[o - width * 4 + ch]))) }
+        }
+        return a
+    }
+
     /// Fills ``activity`` for `area` (which lies inside the picture), row by row.
     private mutating func measureActivity(_ px: UnsafeBufferPointer<UInt8>, _ area: PixelRect) {
         let w = width
@@ -93,12 +106,7 @@ struct FrameQuantizer {
                 sums[sumRow + area.x - 1] = 0
                 var rowFlat: Int32 = 0
                 for x in area.x..<(area.x + area.width) {
-                    let o = (y * w + x) * 4
-                    var a: Int32 = 0
-                    for ch in 0..<3 {
-                        if x > 0 { a &+= Int32(abs(Int(px[o + ch]) - Int(px[o - 4 + ch]))) }
-                        if y > 0 { a &+= Int32(abs(Int(px[o + ch]) - Int(px[o - w * 4 + ch]))) }
-                    }
+                    let a = Self.activity(px, x: x, y: y, width: w)
                     act[row + x] = a
                     if a == 0 { rowFlat += 1 }
                     sums[sumRow + x] = sums[sumRow + x - sw] + rowFlat

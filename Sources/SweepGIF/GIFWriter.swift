@@ -66,10 +66,8 @@ public final class GIFWriter {
     private var planned: PaletteMapper?
     /// Frames passed to ``add(_:delay:)`` so far.
     private var framesAdded = 0
-    /// Whether a frame's smooth narrow band may get a table of its own
-    /// (``GIFQuality/allowsOwnTables``); a textured one always does.
-    private let bandTables: Bool
-    /// The quality setting, which sizes a band's table.
+    /// The quality setting: it sizes a textured band's table and says whether a smooth band
+    /// may get one (``GIFQuality/allowsOwnTables``).
     private let quality: GIFQuality
 
     /// Opens `path` (normally an ``AtomicOutput``'s temporary path) and writes the header.
@@ -100,7 +98,6 @@ public final class GIFWriter {
         self.destination = destination ?? path
         self.overlayColors = overlayColors
         self.stretches = stretches
-        bandTables = quality.allowsOwnTables
         self.quality = quality
         sink = try GIFFileSink(path: path)
         // Exact palettes stay lossless unless asked for less than the default quality.
@@ -251,8 +248,8 @@ public final class GIFWriter {
     ///   error by a fifth or more;
     /// - for a frame whose changes cover under 40 % of the picture (a band of a wipe) and are
     ///   at least half textured (``bandTextureShare``), a table fitted to its changes alone,
-    ///   always, at every quality (unless the palette in hand already holds the band exactly). It gets as many
-    ///   entries as the global palette effectively spends on the band
+    ///   always, at every quality (unless the palette in hand already holds the band
+    ///   exactly). It gets as many entries as the global palette effectively spends on the band
     ///   (``StretchPalettes/tableEntries(usage:reserved:quality:)``), and its codes start
     ///   narrower than the global table's 9 bits. A band is coded once, with a cold
     ///   dictionary, so the narrower codes and closer colours pay for the table: on four photo
@@ -260,9 +257,9 @@ public final class GIFWriter {
     ///   same SSIM at quality 70–90, and 0.87–0.97 / 0.89–0.96 at 40–60 (Benchmarks/README.md,
     ///   sixth round);
     /// - for a smoother band, from quality 70, a table of ``smoothBandEntries`` fitted to it
-    ///   when it cuts the error by a fifth or more: a smooth gradient written band by band, each with its own
-    ///   fine table, shows each band's own steps as a patchwork (the demo's grey sky, when the
-    ///   split moves back over it);
+    ///   when it cuts the error by a fifth or more: a smooth gradient written band by band,
+    ///   each with its own fine table, shows each band's own steps as a patchwork (the demo's
+    ///   grey sky, when the split moves back over it);
     /// - for a larger change (looks changing: Noir, then Dream, …), a fresh full palette when it
     ///   cuts the error by 85 % or more (a local table costs up to 768 bytes a frame, so it
     ///   must buy a clear gain).
@@ -296,12 +293,9 @@ public final class GIFWriter {
         if changedCount * 5 >= width * height * 2 {
             tryFresh(entries: palette.colors.count + 1, share: 0.15)
         } else if Self.texturedShare(frame, rect: rect, changed: changed, width: width, count: changedCount) < Self.bandTextureShare {
-            if bandTables { tryFresh(entries: Self.smoothBandEntries, share: 0.8, fitTo: Self.bandTableSamples) }
+            if quality.allowsOwnTables { tryFresh(entries: Self.smoothBandEntries, share: 0.8, fitTo: Self.bandTableSamples) }
         } else {
-            var usage = [Int](repeating: 0, count: 256)
-            for i in stride(from: 0, to: sample.count, by: 4) {
-                usage[globalMapper.index(Int(sample[i]), Int(sample[i + 1]), Int(sample[i + 2]))] += 1
-            }
+            let usage = globalMapper.usage(of: sample)
             let entries = StretchPalettes.tableEntries(usage: usage, reserved: overlayColors.count, quality: quality)
             tryFresh(entries: entries, share: .infinity, fitTo: Self.bandTableSamples)
         }
@@ -320,14 +314,8 @@ public final class GIFWriter {
                 for x in rect.x..<(rect.x + rect.width) where changed?[y * width + x] ?? true {
                     seen += 1
                     guard seen % step == 0 else { continue }
-                    let o = (y * width + x) * 4
-                    var a = 0
-                    for ch in 0..<3 {
-                        if x > 0 { a += abs(Int(px[o + ch]) - Int(px[o - 4 + ch])) }
-                        if y > 0 { a += abs(Int(px[o + ch]) - Int(px[o - width * 4 + ch])) }
-                    }
                     measured += 1
-                    if a > FrameQuantizer.flatActivity { textured += 1 }
+                    if FrameQuantizer.activity(px, x: x, y: y, width: width) > FrameQuantizer.flatActivity { textured += 1 }
                 }
             }
         }

@@ -51,6 +51,15 @@ final class PaletteMapper {
         return nearestCached(r, g, b)
     }
 
+    /// How many of the RGBA pixels in `pixels` (every `every`-th of them) each entry serves.
+    func usage(of pixels: [UInt8], every: Int = 1) -> [Int] {
+        var usage = [Int](repeating: 0, count: 256)
+        for i in stride(from: 0, to: pixels.count, by: 4 * every) {
+            usage[index(Int(pixels[i]), Int(pixels[i + 1]), Int(pixels[i + 2]))] += 1
+        }
+        return usage
+    }
+
     /// The index of exactly this colour in the palette, or −1.
     func exactIndex(of c: RGBA8) -> Int16 {
         let key = UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)

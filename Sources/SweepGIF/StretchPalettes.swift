@@ -48,12 +48,8 @@ public struct StretchPalettes: Sendable {
         DispatchQueue.concurrentPerform(iterations: pairs.count) { k in
             let (a, b) = pairs[k]
             guard let changed = changedPixels(from: a.image, to: b.image) else { return }
-            let mapper = PaletteMapper(palette: global)
-            var usage = [Int](repeating: 0, count: 256)
             // Every 4th pixel is plenty for the shares, and each look-up may search the palette.
-            for i in stride(from: 0, to: changed.pixels.count, by: 16) {
-                usage[mapper.index(Int(changed.pixels[i]), Int(changed.pixels[i + 1]), Int(changed.pixels[i + 2]))] += 1
-            }
+            let usage = PaletteMapper(palette: global).usage(of: changed.pixels, every: 4)
             let count = min(colors, tableEntries(usage: usage, reserved: reserved.count, quality: quality))
             let p = GIFPalette.build(
                 samples: [(changed, 1)], count: count, reserved: reserved, transparent: true, iterations: Self.iterations)
