@@ -43,14 +43,15 @@ struct GIFBlock {
             rect: rect, data: data.map { map[Int($0)] }, transparent: newTransparent, localColors: kept.map { colors[$0] })
     }
 
-    /// The LZW minimum code size for this block: the bits of its local table, or for a block
-    /// of the global table the bits its largest index needs (at least 2). Decoders take any
-    /// code size that covers the indices, so a strip of the palette's first 32 colours is
-    /// coded with 6-bit codes to start with instead of 9-bit ones.
+    /// The LZW minimum code size for this block: the bits of its local table (which may be
+    /// larger than the global one), or for a block of the global table the bits its largest
+    /// index needs (at least 2). Decoders take any code size that covers the indices, so a
+    /// strip of the palette's first 32 colours is coded with 6-bit codes to start with
+    /// instead of 9-bit ones.
     func codeSize(globalTableSize: Int) -> Int {
-        let size = localTableSize ?? (Int(data.max() ?? 0) + 1)
+        let size = localTableSize ?? min(Int(data.max() ?? 0) + 1, globalTableSize)
         var bits = 1
-        while 1 << bits < min(size, globalTableSize) { bits += 1 }
+        while 1 << bits < size { bits += 1 }
         return max(2, bits)
     }
 

@@ -38,14 +38,16 @@ public struct GIFPalette: Sendable {
     ///
     /// - Parameters:
     ///   - samples: images with their weights (screen time); sampled on a sparse grid.
-    ///   - count: total entries including the transparent one when `transparent` is set.
+    ///   - count: total entries including the transparent one when `transparent` is set, but
+    ///     at least two visible colours (`--colors 2` means two colours, not one and the
+    ///     transparent entry).
     ///   - reserved: colours that must be present exactly.
     ///   - iterations: k-means passes after median cut.
     public static func build(
         samples: [(image: RGBAImage, weight: Double)], count: Int,
         reserved: [RGBA8] = [], transparent: Bool = true, iterations: Int = 6
     ) -> GIFPalette {
-        let visible = max(1, min(256, count) - (transparent ? 1 : 0))
+        let visible = max(2, min(256, count) - (transparent ? 1 : 0))
         let fixed = Array(Set(reserved.map { RGBA8(r: $0.r, g: $0.g, b: $0.b) })).sorted { ($0.r, $0.g, $0.b) < ($1.r, $1.g, $1.b) }
         let fixedCount = min(fixed.count, visible)
         // Content with few colours (flat artwork, screenshots) gets them exactly.

@@ -290,14 +290,16 @@ public final class GIFWriter {
             let e = Self.meanError(fresh, sample)
             if best.1 > 0 && e < share * best.1 { best = (fresh, e) }
         }
+        // No table has more entries than the global one: that is the `--colors` asked for.
+        let most = palette.colors.count + 1
         if changedCount * 5 >= width * height * 2 {
-            tryFresh(entries: palette.colors.count + 1, share: 0.15)
+            tryFresh(entries: most, share: 0.15)
         } else if Self.texturedShare(frame, rect: rect, changed: changed, width: width, count: changedCount) < Self.bandTextureShare {
-            if quality.allowsOwnTables { tryFresh(entries: Self.smoothBandEntries, share: 0.8, fitTo: Self.bandTableSamples) }
+            if quality.allowsOwnTables { tryFresh(entries: min(most, Self.smoothBandEntries), share: 0.8, fitTo: Self.bandTableSamples) }
         } else {
             let usage = globalMapper.usage(of: sample)
             let entries = StretchPalettes.tableEntries(usage: usage, reserved: overlayColors.count, quality: quality)
-            tryFresh(entries: entries, share: .infinity, fitTo: Self.bandTableSamples)
+            tryFresh(entries: min(most, entries), share: .infinity, fitTo: Self.bandTableSamples)
         }
         activeLocal = best.0 === globalMapper ? activeLocal : best.0
         return best.0

@@ -53,6 +53,8 @@ struct LZWEncoder {
     /// leaving in `symbols` what a decoder will read (each within its pixel's budget).
     mutating func encode(_ symbols: inout [UInt8], minCodeSize: Int, policy: Policy, latitude: LZWLatitude?) -> [UInt8] {
         precondition((2...8).contains(minCodeSize))
+        // A symbol the code size cannot hold would be cut to its low bits: another colour.
+        assert(symbols.allSatisfy { Int($0) < 1 << minCodeSize }, "a symbol exceeds the code size")
         precondition(latitude.map { $0.target.count == symbols.count && $0.budget.count == symbols.count } ?? true)
         let original = latitude == nil ? [] : symbols
         var bits = BitPacker()

@@ -356,6 +356,62 @@ struct GIFAdaptiveTests {
                 == after.pixels.enumerated().map { i, v in i % 4 == 3 || i / 4 % w < w / 2 ? out.frames[16].pixels[i] : v })
     }
 
+    @Test("A small --colors caps every table, band tables too, and each frame decodes as written (no drift)")
+    func colourCap() throws {
+        // Scattered colours wiped over grey: every band is textured and gets a table of its own.
+        let (w, h) = (192, 48)
+        let after = picture(w, h) { x, y in ((x * 73 + y * 151) % 256, (x * 199 + y * 37) % 256, (x * 11 + y * 233) % 256) }
+        let grey = picture(w, h) { _, _ in (128, 128, 128) }
+        let frames = wipe(grey, after, steps: 16)
+        for count in [4, 8, 16] {
+            let global = GIFPalette.build(samples: [(grey, 1), (after, 1)], count: count)
+            #expect(!global.isExact && global.colors.count == count - 1)
+            let out = try writeGIF(frames, palette: global, quality: 90, lossy: 0, dither: .none, keep: true)
+            defer { try? FileManager.default.removeItem(atPath: out.path) }
+            let images = try storedImages(out.path)
+            #expect(images.allSatisfy { $0.tableEntries <= count }, "\(count): \(images.map(\.tableEntries))")
+            // A band's table fits it at least as well as the global palette. Tables larger than
+            // the global one, coded with its narrower codes, once showed other colours than
+            // written, and the error grew frame by frame.
+            let mapper = PaletteMapper(palette: global)
+            var bound = 0.0
+            for i in stride(from: 0, to: w * h * 4, by: 4) {
+                let c = mapper.rgb[mapper.index(Int(after.pixels[i]), Int(after.pixels[i + 1]), Int(after.pixels[i + 2]))]
+                bound +=
+                    abs(Double(c.0) - Double(after.pixels[i])) + abs(Double(c.1) - Double(after.pixels[i + 1]))
+                    + abs(Double(c.2) - Double(after.pixels[i + 2]))
+            }
+            var error = 0.0
+            for i in stride(from: 0, to: w * h * 4, by: 4) {
+                for c in 0..<3 { error += abs(Double(out.frames[16].pixels[i + c]) - Double(after.pixels[i + c])) }
+            }
+            #expect(
+                error <= bound,
+                "\(count) colours: last frame error \(error / Double(w * h)) per pixel, global palette \(bound / Double(w * h))")
+        }
+    }
+
+    @Test("--colors 2 means two colours besides the transparent entry")
+    func twoColours() {
+        let gradient = picture(64, 16) { x, _ in (x * 4, x * 4, 255 - x * 4) }
+        let palette = GIFPalette.build(samples: [(gradient, 1)], count: 2)
+        #expect(palette.colors.count == 2 && palette.transparentIndex == 2)
+        #expect(GIFPalette.build(samples: [(gradient, 1)], count: 2, transparent: false).colors.count == 2)
+    }
+
+    @Test("A local table larger than the global one gets codes wide enough for its indices")
+    func localCodeSize() {
+        let block = GIFBlock(
+            rect: PixelRect(x: 0, y: 0, width: 4, height: 1), data: [0, 9, 20, 30], transparent: nil,
+            localColors: (0..<31).map { RGBA8(r: UInt8($0), g: 0, b: 0) })
+        #expect(block.codeSize(globalTableSize: 16) == 5)
+        var global = block
+        global.localColors = nil
+        #expect(global.codeSize(globalTableSize: 256) == 5)
+        global.data = [0, 3, 2]
+        #expect(global.codeSize(globalTableSize: 256) == 2)
+    }
+
     @Test("A smooth band shows the global palette's colours or a small table: a fine table per band would show each band's steps")
     func smoothBandTables() throws {
         // A smooth two-axis gradient (no pixel textured, hundreds of colours per band) wiped
