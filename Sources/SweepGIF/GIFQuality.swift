@@ -41,10 +41,17 @@ public struct GIFQuality: Sendable, Equatable {
     /// (measured on four photo pairs at 60 to 90, Benchmarks/README.md).
     public var textureDitherScale: Float { max(0, min(1, Float(value - 70) / 10)) }
 
-    /// The lossy LZW budget where no texture masks the error (gradients, edges, text): small
-    /// (0.021 at 90, about one just-noticeable step; 0.045 at 70, 0.075 at 40), since the
-    /// carried error keeps each area's mean colour as dithering would. 0 at 100.
-    public var smoothBudget: Float { value >= 100 ? 0 : 0.015 + 0.001 * Float(100 - value) }
+    /// The lossy LZW budget where no texture masks the error (gradients, edges, text): small,
+    /// since the carried error keeps each area's mean colour as dithering would. It grows
+    /// from 0 at 100 by 0.0015 a step to 0.045 at 70 (0.015 at 90), then by 0.001 a step
+    /// (0.075 at 40). Near the top it is the smaller of the two slopes: with 0.025 at 90,
+    /// a smooth sky rewritten strip by strip (the demo, when the split moves back) showed the
+    /// substitutions as faint vertical streaks, and every pair got less quality for its bytes
+    /// than a smaller budget gives (Benchmarks/README.md, seventh round).
+    public var smoothBudget: Float {
+        let n = Float(100 - value)
+        return min(0.0015 * n, 0.015 + 0.001 * n)
+    }
 
     /// In smooth areas, the distances (RGB levels) from a pixel's colour to its nearest
     /// palette entry below which it is not dithered and from which it is fully: 2 and 6.5 at

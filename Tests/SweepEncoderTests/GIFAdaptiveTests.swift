@@ -173,7 +173,8 @@ struct GIFAdaptiveTests {
         #expect(try moved(50) == 0)
     }
 
-    @Test("Lower quality shrinks a smooth gradient within its small budget; flat colour the palette holds stays exact")
+    @Test(
+        "Lower quality shrinks a smooth gradient within its small budget (0.015 at the default); flat colour the palette holds stays exact")
     func smoothBudget() throws {
         // A two-axis gradient (more colours than a palette holds) above a flat band.
         let img = picture(240, 120) { x, y in y < 90 ? (40 + x * 160 / 239, 60 + y, 120 + x / 8) : (200, 30, 60) }
@@ -182,18 +183,23 @@ struct GIFAdaptiveTests {
         let exactPalette = palette.isExact
         #expect(!exactPalette)
         let exact = try writeGIF(frames, palette: palette, quality: 100, dither: .none)
-        let lossy = try writeGIF(frames, palette: palette, quality: 70, dither: .none)
-        #expect(lossy.bytes < exact.bytes * 9 / 10, "\(lossy.bytes) vs \(exact.bytes)")
-        let limit = GIFQuality(70).smoothBudget + 1e-4
-        for (f, ref) in zip(lossy.frames, exact.frames) {
-            for y in 0..<120 {
-                for x in 0..<240 {
-                    let a = f[x, y], b = ref[x, y]
-                    let e = LZWLatitude.lab(a.r, a.g, a.b) - LZWLatitude.lab(b.r, b.g, b.b)
-                    #expect((e * e).sum().squareRoot() <= limit, "(\(x),\(y))")
-                    if y >= 92 { #expect(a == b, "flat band moved at (\(x),\(y))") }
+        // At 70, its budget; at the default, at most 0.015 in OkLab (about 4 grey levels):
+        // with 0.021, a smooth sky written again strip by strip showed faint streaks.
+        for (quality, budget) in [(70, GIFQuality(70).smoothBudget), (GIFQuality.default.value, 0.015)] {
+            let lossy = try writeGIF(frames, palette: palette, quality: quality, dither: .none)
+            #expect(lossy.bytes < exact.bytes * 19 / 20, "\(quality): \(lossy.bytes) vs \(exact.bytes)")
+            var worst: Float = 0
+            for (f, ref) in zip(lossy.frames, exact.frames) {
+                for y in 0..<120 {
+                    for x in 0..<240 {
+                        let a = f[x, y], b = ref[x, y]
+                        let e = LZWLatitude.lab(a.r, a.g, a.b) - LZWLatitude.lab(b.r, b.g, b.b)
+                        worst = max(worst, (e * e).sum().squareRoot())
+                        if y >= 92 { #expect(a == b, "flat band moved at (\(x),\(y))") }
+                    }
                 }
             }
+            #expect(worst <= budget + 1e-4, "\(quality): a pixel moved by \(worst)")
         }
     }
 
