@@ -34,7 +34,8 @@ public struct GIFPalette: Sendable {
         return n
     }
 
-    /// Builds a palette of `count` entries (2…256) from weighted sample images.
+    /// Builds a palette of `count` entries (2…256; 3 for `count` 2 with a transparent entry,
+    /// see below) from weighted sample images.
     ///
     /// - Parameters:
     ///   - samples: images with their weights (screen time); sampled on a sparse grid.

@@ -44,10 +44,11 @@ public struct GIFQuality: Sendable, Equatable {
     /// The lossy LZW budget where no texture masks the error (gradients, edges, text): small,
     /// since the carried error keeps each area's mean colour as dithering would. It grows
     /// from 0 at 100 by 0.0015 a step to 0.045 at 70 (0.015 at 90), then by 0.001 a step
-    /// (0.075 at 40). Near the top it is the smaller of the two slopes: with 0.025 at 90,
-    /// a smooth sky rewritten strip by strip (the demo, when the split moves back) showed the
-    /// substitutions as faint vertical streaks, and every pair got less quality for its bytes
-    /// than a smaller budget gives (Benchmarks/README.md, seventh round).
+    /// (0.075 at 40); the texture budget (``lzwBudget``) caps it from 95 up. Near the top it
+    /// is the smaller of the two slopes: with 0.021 at 90 (0.025, capped), a smooth sky
+    /// rewritten strip by strip (the demo, when the split moves back) showed the substitutions
+    /// as faint vertical streaks, and every benchmark pair got less SSIM for its bytes than a
+    /// smaller budget gives, for about the same ΔE (Benchmarks/README.md, seventh round).
     public var smoothBudget: Float {
         let n = Float(100 - value)
         return min(0.0015 * n, 0.015 + 0.001 * n)

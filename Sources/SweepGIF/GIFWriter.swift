@@ -290,7 +290,8 @@ public final class GIFWriter {
             let e = Self.meanError(fresh, sample)
             if best.1 > 0 && e < share * best.1 { best = (fresh, e) }
         }
-        // No table has more entries than the global one: that is the `--colors` asked for.
+        // No band's table has more entries than the global palette, which holds at most the
+        // `--colors` asked for.
         let most = palette.colors.count + 1
         if changedCount * 5 >= width * height * 2 {
             tryFresh(entries: most, share: 0.15)

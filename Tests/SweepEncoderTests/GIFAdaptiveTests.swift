@@ -187,7 +187,10 @@ struct GIFAdaptiveTests {
         // with 0.021, a smooth sky written again strip by strip showed faint streaks.
         for (quality, budget) in [(70, GIFQuality(70).smoothBudget), (GIFQuality.default.value, 0.015)] {
             let lossy = try writeGIF(frames, palette: palette, quality: quality, dither: .none)
-            #expect(lossy.bytes < exact.bytes * 19 / 20, "\(quality): \(lossy.bytes) vs \(exact.bytes)")
+            // 70 saves a tenth at least; the default, with its smaller budget, a twentieth.
+            #expect(
+                lossy.bytes * (quality == 70 ? 10 : 20) < exact.bytes * (quality == 70 ? 9 : 19),
+                "\(quality): \(lossy.bytes) vs \(exact.bytes)")
             var worst: Float = 0
             for (f, ref) in zip(lossy.frames, exact.frames) {
                 for y in 0..<120 {
@@ -375,25 +378,26 @@ struct GIFAdaptiveTests {
             let out = try writeGIF(frames, palette: global, quality: 90, lossy: 0, dither: .none, keep: true)
             defer { try? FileManager.default.removeItem(atPath: out.path) }
             let images = try storedImages(out.path)
+            #expect(images.dropFirst().contains { $0.hasLocalTable }, "\(count): no band got a table of its own")
             #expect(images.allSatisfy { $0.tableEntries <= count }, "\(count): \(images.map(\.tableEntries))")
-            // A band's table fits it at least as well as the global palette. Tables larger than
-            // the global one, coded with its narrower codes, once showed other colours than
-            // written, and the error grew frame by frame.
+            // Each frame shows about what the global palette would: band tables fit their bands,
+            // the rest is unchanged. Tables larger than the global one, coded with its narrower
+            // codes, once showed other colours than written, and the error grew frame by frame
+            // (1.7–1.9 times this by the last frame).
             let mapper = PaletteMapper(palette: global)
-            var bound = 0.0
-            for i in stride(from: 0, to: w * h * 4, by: 4) {
-                let c = mapper.rgb[mapper.index(Int(after.pixels[i]), Int(after.pixels[i + 1]), Int(after.pixels[i + 2]))]
-                bound +=
-                    abs(Double(c.0) - Double(after.pixels[i])) + abs(Double(c.1) - Double(after.pixels[i + 1]))
-                    + abs(Double(c.2) - Double(after.pixels[i + 2]))
+            for (decoded, source) in zip(out.frames, frames) {
+                var bound = 0.0, error = 0.0
+                for i in stride(from: 0, to: w * h * 4, by: 4) {
+                    let c = mapper.rgb[mapper.index(Int(source.pixels[i]), Int(source.pixels[i + 1]), Int(source.pixels[i + 2]))]
+                    bound +=
+                        abs(Double(c.0) - Double(source.pixels[i])) + abs(Double(c.1) - Double(source.pixels[i + 1]))
+                        + abs(Double(c.2) - Double(source.pixels[i + 2]))
+                    for c in 0..<3 { error += abs(Double(decoded.pixels[i + c]) - Double(source.pixels[i + c])) }
+                }
+                #expect(
+                    error <= 1.2 * bound,
+                    "\(count) colours: error \(error / Double(w * h)) per pixel, global palette \(bound / Double(w * h))")
             }
-            var error = 0.0
-            for i in stride(from: 0, to: w * h * 4, by: 4) {
-                for c in 0..<3 { error += abs(Double(out.frames[16].pixels[i + c]) - Double(after.pixels[i + c])) }
-            }
-            #expect(
-                error <= bound,
-                "\(count) colours: last frame error \(error / Double(w * h)) per pixel, global palette \(bound / Double(w * h))")
         }
     }
 
