@@ -223,7 +223,7 @@ public final class GIFWriter {
             if let first = firstMapper {
                 // The first frame is the whole picture, coded once: a table of its own is
                 // worth its 768 bytes when it fits the picture clearly better.
-                let sample = Self.sample(frame, rect: rect, changed: nil, width: width)
+                let sample = Self.sample(frame, rect: rect, changed: nil, width: width).pixels
                 if Self.meanError(first, sample) < 0.8 * Self.meanError(globalMapper, sample) { quantizer.mapper = first }
                 firstMapper = nil
             }
@@ -264,7 +264,7 @@ public final class GIFWriter {
     ///   cuts the error by 85 % or more (a local table costs up to 768 bytes a frame, so it
     ///   must buy a clear gain).
     private func choosePalette(for frame: RGBAImage, rect: PixelRect, changedCount: Int) -> PaletteMapper {
-        let sample = Self.sample(frame, rect: rect, changed: changed, width: width, count: changedCount)
+        let (sample, texturedShare) = Self.sample(frame, rect: rect, changed: changed, width: width, count: changedCount)
         guard sample.count >= 4 else { return activeLocal ?? globalMapper }
         let global = Self.meanError(globalMapper, sample)
         let active = activeLocal.map { Self.meanError($0, sample) } ?? .infinity
@@ -295,7 +295,7 @@ public final class GIFWriter {
         let most = palette.colors.count + 1
         if changedCount * 5 >= width * height * 2 {
             tryFresh(entries: most, share: 0.15)
-        } else if Self.texturedShare(frame, rect: rect, changed: changed, width: width, count: changedCount) < Self.bandTextureShare {
+        } else if texturedShare < Self.bandTextureShare {
             if quality.allowsOwnTables { tryFresh(entries: min(most, Self.smoothBandEntries), share: 0.8, fitTo: Self.bandTableSamples) }
         } else {
             let usage = globalMapper.usage(of: sample)
@@ -306,38 +306,27 @@ public final class GIFWriter {
         return best.0
     }
 
-    /// The share of about 20 000 of the pixels of `frame` inside `rect` (those marked in
-    /// `changed`, when given) that are textured: whose activity (as ``FrameQuantizer``
-    /// measures it) is above ``FrameQuantizer/flatActivity``.
-    static func texturedShare(_ frame: RGBAImage, rect: PixelRect, changed: [Bool]?, width: Int, count: Int) -> Double {
-        let step = max(1, count / 20_000)
-        var seen = 0, textured = 0, measured = 0
+    /// About 20 000 of the pixels of `frame` inside `rect` (those marked in `changed`, when
+    /// given), as RGBA bytes, and the share of them that are textured: whose activity (as
+    /// ``FrameQuantizer`` measures it) is above ``FrameQuantizer/flatActivity``.
+    static func sample(
+        _ frame: RGBAImage, rect: PixelRect, changed: [Bool]?, width: Int, count: Int? = nil
+    ) -> (pixels: [UInt8], texturedShare: Double) {
+        let step = max(1, (count ?? rect.width * rect.height) / 20_000)
+        var sample: [UInt8] = []
+        var seen = 0, textured = 0
         frame.pixels.withUnsafeBufferPointer { px in
             for y in rect.y..<(rect.y + rect.height) {
                 for x in rect.x..<(rect.x + rect.width) where changed?[y * width + x] ?? true {
                     seen += 1
                     guard seen % step == 0 else { continue }
-                    measured += 1
+                    let o = (y * width + x) * 4
+                    sample += px[o..<(o + 4)]
                     if FrameQuantizer.activity(px, x: x, y: y, width: width) > FrameQuantizer.flatActivity { textured += 1 }
                 }
             }
         }
-        return Double(textured) / Double(max(1, measured))
-    }
-
-    /// About 20 000 of the pixels of `frame` inside `rect` (those marked in `changed`, when
-    /// given), as RGBA bytes.
-    static func sample(_ frame: RGBAImage, rect: PixelRect, changed: [Bool]?, width: Int, count: Int? = nil) -> [UInt8] {
-        let step = max(1, (count ?? rect.width * rect.height) / 20_000)
-        var sample: [UInt8] = []
-        var seen = 0
-        for y in rect.y..<(rect.y + rect.height) {
-            for x in rect.x..<(rect.x + rect.width) where changed?[y * width + x] ?? true {
-                seen += 1
-                if seen % step == 0 { sample += frame.pixels[((y * width + x) * 4)..<((y * width + x) * 4 + 4)] }
-            }
-        }
-        return sample
+        return (sample, Double(textured) / Double(max(1, sample.count / 4)))
     }
 
     /// The mean squared RGB error of mapping the sampled pixels to `mapper`'s nearest entries.

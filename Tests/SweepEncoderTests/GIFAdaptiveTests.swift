@@ -433,7 +433,6 @@ struct GIFAdaptiveTests {
         let global = GIFPalette.build(samples: [(grey, 1), (smooth, 1)], count: 256)
         #expect(!global.isExact)
         // At 100 a textured band's table would get every entry the band touches (64 here).
-        // At 100 a textured band's table would get every entry the band touches (64 here).
         let out = try writeGIF(frames, palette: global, quality: 100, dither: .none, keep: true)
         defer { try? FileManager.default.removeItem(atPath: out.path) }
         let bands = Array(try storedImages(out.path).dropFirst())
