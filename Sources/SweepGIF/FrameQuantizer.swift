@@ -212,7 +212,9 @@ struct FrameQuantizer {
             activity.withUnsafeMutableBufferPointer { act in
                 budget.withUnsafeMutableBufferPointer { budget in
                     indices.withUnsafeMutableBufferPointer { indices in
-                        for i in 0..<err0.count { err0[i] = 0; err1[i] = 0 }
+                        // Only the rectangle's columns (and one each side) carry error.
+                        let used = min(err0.count, (rect.width + 2) * 3)
+                        for i in 0..<used { err0[i] = 0; err1[i] = 0 }
                         for y in rect.y..<(rect.y + rect.height) {
                             // Serpentine only for diffusion, where it evens out the error's drift.
                             let leftToRight = dither != .diffusion || (y & 1) == 0
@@ -295,7 +297,7 @@ struct FrameQuantizer {
                                 }
                             }
                             swap(&err0, &err1)
-                            for i in 0..<err1.count { err1[i] = 0 }
+                            for i in 0..<used { err1[i] = 0 }
                         }
                     }
                 }

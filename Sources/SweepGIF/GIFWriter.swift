@@ -26,7 +26,12 @@ public final class GIFWriter {
     private var gif: UnsafeMutablePointer<GifFileType>?
     private var quantizer: FrameQuantizer
     private let globalMapper: PaletteMapper
-    private var previousPixels: [UInt8]?
+    /// Compares each frame with the one before and fits its band's table, a frame ahead.
+    private let preparer: FramePreparer
+    /// The delay of the frame added last, which the preparer holds until the next one comes.
+    private var held: Int?
+    /// The pixels of the frame added last, for the preparer to compare the next one with.
+    private var lastPixels: [UInt8]?
     private var indices: [UInt8]
     /// What each pixel shows: 0xFF000000 | RGB, or 0 while nothing is shown there.
     private var shown: [UInt32]
@@ -118,6 +123,8 @@ public final class GIFWriter {
         shown = [UInt32](repeating: 0, count: width * height)
         shownLab = [SIMD4<Float>](repeating: LZWLatitude.none, count: width * height)
         changed = [Bool](repeating: true, count: width * height)
+        preparer = FramePreparer(
+            palette: palette, width: width, height: height, overlayColors: overlayColors, quality: quality)
         var err: Int32 = 0
         gif = EGifOpen(Unmanaged.passUnretained(sink).toOpaque(), gifOutput, &err)
         guard gif != nil else { throw gifError(err, "cannot start the GIF") }
@@ -199,8 +206,21 @@ public final class GIFWriter {
     }
 
     /// Adds a frame shown for `delay` centiseconds.
+    ///
+    /// The frame is quantized and written during the next call (or ``finish()``): meanwhile
+    /// the frame after it is compared and its band's table fitted on another core
+    /// (``FramePreparer``).
     public func add(_ frame: RGBAImage, delay: Int) throws {
         precondition(frame.width == width && frame.height == height)
+        let ready = held.map { (preparer.result(), $0) }
+        preparer.start(frame, previous: lastPixels)
+        lastPixels = frame.pixels
+        held = delay
+        if let (prepared, delay) = ready { try write(prepared, delay: delay) }
+    }
+
+    /// Quantizes a prepared frame and makes it the pending one.
+    private func write(_ prepared: FramePreparer.Prepared, delay: Int) throws {
         defer { framesAdded += 1 }
         while nextStretch < stretches.starts.count && stretches.starts[nextStretch] <= framesAdded {
             if stretches.starts[nextStretch] == framesAdded { planned = PaletteMapper(palette: stretches.palettes[nextStretch]) }
@@ -208,18 +228,16 @@ public final class GIFWriter {
         }
         // The pending frame's coding needs nothing of this frame: it runs meanwhile.
         startCoding()
-        let rect: PixelRect
-        if let prev = previousPixels {
-            let changes = diff(prev, frame.pixels)
-            rect = changes.rect
+        let frame = prepared.frame, rect = prepared.rect
+        if let marks = prepared.changed {
             if rect.isEmpty {
                 pending?.delay += delay
                 return
             }
-            quantizer.mapper = palette.isExact ? globalMapper : choosePalette(for: frame, rect: rect, changedCount: changes.count)
+            changed = marks
+            quantizer.mapper = palette.isExact ? globalMapper : choosePalette(prepared.band)
             quantizer.quantize(frame, rect: rect, changed: changed, into: &indices)
         } else {
-            rect = PixelRect(x: 0, y: 0, width: width, height: height)
             if let first = firstMapper {
                 // The first frame is the whole picture, coded once: a table of its own is
                 // worth its 768 bytes when it fits the picture clearly better.
@@ -229,7 +247,6 @@ public final class GIFWriter {
             }
             quantizer.quantize(frame, rect: rect, changed: nil, into: &indices)
         }
-        previousPixels = frame.pixels
         try emit(rect: rect, delay: delay, first: framesWritten == 0 && pending == nil)
     }
 
@@ -263,45 +280,19 @@ public final class GIFWriter {
     /// - for a larger change (looks changing: Noir, then Dream, …), a fresh full palette when it
     ///   cuts the error by 85 % or more (a local table costs up to 768 bytes a frame, so it
     ///   must buy a clear gain).
-    private func choosePalette(for frame: RGBAImage, rect: PixelRect, changedCount: Int) -> PaletteMapper {
-        let (sample, texturedShare) = Self.sample(frame, rect: rect, changed: changed, width: width, count: changedCount)
-        guard sample.count >= 4 else { return activeLocal ?? globalMapper }
-        let global = Self.meanError(globalMapper, sample)
-        let active = activeLocal.map { Self.meanError($0, sample) } ?? .infinity
-        var best: (PaletteMapper, Double) = active <= global ? (activeLocal!, active) : (globalMapper, global)
+    private func choosePalette(_ band: FramePreparer.Band?) -> PaletteMapper {
+        guard let band else { return activeLocal ?? globalMapper }
+        let active = activeLocal.map { Self.meanError($0, band.sample) } ?? .infinity
+        var best: (PaletteMapper, Double) =
+            active <= band.globalError ? (activeLocal!, active) : (globalMapper, band.globalError)
         if let planned {
-            let e = Self.meanError(planned, sample)
+            let e = Self.meanError(planned, band.sample)
             if e < 0.8 * best.1 {
                 best = (planned, e)
                 self.planned = nil
             }
         }
-        // A palette fitted to this frame's changes alone (to about `limit` of them, when
-        // given), taken when it cuts the error to `share` (with an infinite share: unless the
-        // error is already 0).
-        func tryFresh(entries: Int, share: Double, fitTo limit: Int? = nil) {
-            // A few thousand pixels place a small table's entries as well as all of them
-            // would: fitting is the costly part, checking the fit is not.
-            let step = limit.map { max(1, sample.count / 4 / $0) } ?? 1
-            let fit = step == 1 ? sample : stride(from: 0, to: sample.count, by: 4 * step).flatMap { sample[$0..<($0 + 4)] }
-            let row = RGBAImage(width: fit.count / 4, height: 1, pixels: fit)
-            let fresh = PaletteMapper(
-                palette: GIFPalette.build(samples: [(row, 1)], count: entries, reserved: overlayColors, transparent: true))
-            let e = Self.meanError(fresh, sample)
-            if best.1 > 0 && e < share * best.1 { best = (fresh, e) }
-        }
-        // No band's table has more entries than the global palette, which holds at most the
-        // `--colors` asked for.
-        let most = palette.colors.count + 1
-        if changedCount * 5 >= width * height * 2 {
-            tryFresh(entries: most, share: 0.15)
-        } else if texturedShare < Self.bandTextureShare {
-            if quality.allowsOwnTables { tryFresh(entries: min(most, Self.smoothBandEntries), share: 0.8, fitTo: Self.bandTableSamples) }
-        } else {
-            let usage = globalMapper.usage(of: sample)
-            let entries = StretchPalettes.tableEntries(usage: usage, reserved: overlayColors.count, quality: quality)
-            tryFresh(entries: min(most, entries), share: .infinity, fitTo: Self.bandTableSamples)
-        }
+        if let fresh = band.fresh, best.1 > 0 && fresh.error < fresh.share * best.1 { best = (fresh.mapper, fresh.error) }
         activeLocal = best.0 === globalMapper ? activeLocal : best.0
         return best.0
     }
@@ -341,9 +332,10 @@ public final class GIFWriter {
     }
 
     /// Marks changed pixels and returns their bounding rectangle and how many there are.
-    private func diff(_ a: [UInt8], _ b: [UInt8]) -> (rect: PixelRect, count: Int) {
+    static func diff(
+        _ a: [UInt8], _ b: [UInt8], width: Int, height: Int, marks changed: inout [Bool]
+    ) -> (rect: PixelRect, count: Int) {
         var minX = width, minY = height, maxX = -1, maxY = -1, count = 0
-        let width = width
         // Pixels compare as one UInt32 each; the byte arrays are viewed as UInt32 only inside
         // withMemoryRebound, never re-typed behind the arrays' back. Each row is first
         // trimmed from both ends (a wipe changes a narrow band), then marked within.
@@ -534,6 +526,10 @@ public final class GIFWriter {
 
     /// Writes the last frame and the trailer, and closes the file.
     public func finish() throws {
+        if let delay = held {
+            held = nil
+            try write(preparer.result(), delay: delay)
+        }
         try flushPending()
         var err: Int32 = 0
         let status = EGifCloseFile(gif, &err)
