@@ -331,31 +331,34 @@ public final class GIFWriter {
         return total / Double(max(1, sample.count / 4))
     }
 
-    /// Marks changed pixels and returns their bounding rectangle and how many there are.
+    /// Marks changed pixels in `changed` (all false on entry) and returns their bounding
+    /// rectangle and how many there are.
     static func diff(
         _ a: [UInt8], _ b: [UInt8], width: Int, height: Int, marks changed: inout [Bool]
     ) -> (rect: PixelRect, count: Int) {
         var minX = width, minY = height, maxX = -1, maxY = -1, count = 0
-        // Pixels compare as one UInt32 each; the byte arrays are viewed as UInt32 only inside
-        // withMemoryRebound, never re-typed behind the arrays' back. Each row is first
-        // trimmed from both ends (a wipe changes a narrow band), then marked within.
+        // Pixels compare as one UInt32 each, eight at a time while trimming; the byte arrays
+        // are viewed as UInt32 only inside withMemoryRebound, never re-typed behind the
+        // arrays' back. Each row is first trimmed from both ends (a wipe changes a narrow
+        // band), then marked within.
         a.withUnsafeBufferPointer { ap in
             b.withUnsafeBufferPointer { bp in
                 ap.withMemoryRebound(to: UInt32.self) { a32b in
                     bp.withMemoryRebound(to: UInt32.self) { b32b in
                         changed.withUnsafeMutableBufferPointer { marks in
                             let a32 = a32b.baseAddress!, b32 = b32b.baseAddress!, m = marks.baseAddress!
+                            @inline(__always) func same8(_ i: Int) -> Bool {
+                                UnsafeRawPointer(a32 + i).loadUnaligned(as: SIMD8<UInt32>.self)
+                                    == UnsafeRawPointer(b32 + i).loadUnaligned(as: SIMD8<UInt32>.self)
+                            }
                             for y in 0..<height {
                                 let row = y * width
                                 var lo = 0, hi = width - 1
+                                while lo + 8 <= width && same8(row + lo) { lo += 8 }
                                 while lo < width && a32[row + lo] == b32[row + lo] { lo += 1 }
-                                guard lo < width else {
-                                    (m + row).update(repeating: false, count: width)
-                                    continue
-                                }
+                                guard lo < width else { continue }
+                                while hi - 7 > lo && same8(row + hi - 7) { hi -= 8 }
                                 while a32[row + hi] == b32[row + hi] { hi -= 1 }
-                                (m + row).update(repeating: false, count: lo)
-                                (m + row + hi + 1).update(repeating: false, count: width - 1 - hi)
                                 for x in lo...hi {
                                     let c = a32[row + x] != b32[row + x]
                                     m[row + x] = c

@@ -1,3 +1,4 @@
+import Dispatch
 import SweepGIF
 import SweepImaging
 import SweepSupport
@@ -24,15 +25,20 @@ struct GIFSink: FrameSink, ~Copyable {
         if style.showHandle { reserved += [style.dividerColor, style.knobColor] }
         if style.showLabels { reserved.append(style.labelColor) }
         let quality = GIFQuality(spec.quality)
-        let palette = GIFPalette.build(
-            samples: samples, count: spec.gifColors, reserved: reserved, transparent: true,
-            iterations: quality.paletteIterations)
-        // The first frame is written whole, once: it may get a palette of its own.
-        let first =
-            samples.count > 1
-            ? GIFPalette.build(
-                samples: [samples[0]], count: spec.gifColors, reserved: reserved, transparent: true,
-                iterations: quality.paletteIterations) : nil
+        // The whole animation's palette, and on the other core one fitted to the first frame
+        // alone: it is written whole, once, and may get a palette of its own.
+        let colors = spec.gifColors, iterations = quality.paletteIterations, overlay = reserved
+        let built = LoadSlots<GIFPalette>(count: samples.count > 1 ? 2 : 1)
+        DispatchQueue.concurrentPerform(iterations: built.count) { i in
+            built.set(
+                i,
+                .success(
+                    GIFPalette.build(
+                        samples: i == 0 ? samples : [samples[0]], count: colors, reserved: overlay, transparent: true,
+                        iterations: iterations)))
+        }
+        let palette = try built.get(0)
+        let first = built.count > 1 ? try built.get(1) : nil
         // Each stretch between samples (and the last frame) may get a palette of its own.
         var stretches = StretchPalettes.none
         if !palette.isExact && quality.allowsOwnTables {

@@ -1,4 +1,5 @@
-/// Results of the parallel decode, one box per side.
+/// Results of work run on both cores at once, one box per task (the two sides' decodes,
+/// a GIF's two palettes).
 /// Safe: each iteration writes only its own box, and reads happen after the join.
 final class LoadSlots<Value>: @unchecked Sendable {
     final class Box: @unchecked Sendable { var result: Result<Value, any Error>? }
