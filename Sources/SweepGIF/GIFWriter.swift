@@ -216,7 +216,14 @@ public final class GIFWriter {
         preparer.start(frame, previous: lastPixels)
         lastPixels = frame.pixels
         held = delay
-        if let (prepared, delay) = ready { try write(prepared, delay: delay) }
+        guard let (prepared, delay) = ready else { return }
+        do {
+            try write(prepared, delay: delay)
+        } catch {
+            // A frame after a failed one is never written, not even by finish().
+            held = nil
+            throw error
+        }
     }
 
     /// Quantizes a prepared frame and makes it the pending one.
