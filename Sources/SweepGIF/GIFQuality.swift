@@ -1,5 +1,6 @@
 /// One knob for a GIF's size against its fidelity, 1…100 as in gifski: it sets the lossy LZW
-/// error budget, the strength of dithering and the palette effort together.
+/// error budget, the strength of dithering, the palette effort and, for photos, the palette's
+/// size together.
 ///
 /// 100 is lossless coding of the palette image; each step down allows more colour error,
 /// most in texture (where the eye does not see it), a little in gradients and on edges, none
@@ -11,6 +12,8 @@
 /// (``StretchPalettes``; a stretch's table gets the colours the global palette effectively
 /// spends there, up to all it touches from 80 to 100); below 70 their bytes are worth more
 /// than the error they save. A textured narrow band gets a table of its own at every setting.
+/// Below 80 a photo's palette also shrinks (``paletteHalvings``): its grain hides the coarser
+/// steps, and fewer colours buy more quality per byte than a larger lossy budget.
 public struct GIFQuality: Sendable, Equatable {
     /// The setting, 1…100.
     public let value: Int
@@ -70,6 +73,21 @@ public struct GIFQuality: Sendable, Equatable {
     /// it saves is worth (a band's table at 40 and 60 cost the gradient and UI pairs
     /// 1.05–1.17× the bytes for the same SSIM, sixth round). Textured bands always may.
     public var allowsOwnTables: Bool { value >= 70 }
+
+    /// How many times a photo's palette is halved at this setting (see
+    /// ``GIFPalette/entries(for:quality:cap:)``): none from 80 up, two by 70 (64 entries), then
+    /// one more every 20 steps (45 at 60, 32 at 50, 23 at 40). Below 80, fewer colours buy a
+    /// photo more quality for its bytes than a larger lossy budget does: texture hides the
+    /// coarser steps, narrower codes and longer LZW matches make the file smaller, and the
+    /// budget's substitutions are what costs structure (SSIM) and colour (S-CIELAB). At 70,
+    /// 64 entries took 0.78–0.92 of the bytes for the same ΔE and 0.77–0.86 for the same SSIM
+    /// on three photo pairs and the held-out E (Benchmarks/README.md, eighth round). At 80
+    /// they still cost a sky's gradients their smoothness (E: 1.14× the bytes for its ΔE).
+    public var paletteHalvings: Double {
+        if value >= 80 { return 0 }
+        if value >= 70 { return Double(80 - value) / 5 }
+        return 2 + Double(70 - value) / 20
+    }
 
     /// k-means refinement passes over the palette (more at the top, where they show).
     public var paletteIterations: Int { value >= 90 ? 10 : 6 }

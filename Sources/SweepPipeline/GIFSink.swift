@@ -27,7 +27,9 @@ struct GIFSink: FrameSink, ~Copyable {
         let quality = GIFQuality(spec.quality)
         // The whole animation's palette, and on the other core one fitted to the first frame
         // alone: it is written whole, once, and may get a palette of its own.
-        let colors = spec.gifColors, iterations = quality.paletteIterations, overlay = reserved
+        // A photo gets fewer colours below quality 80, within --colors.
+        let colors = GIFPalette.entries(for: samples, quality: quality, cap: spec.gifColors)
+        let iterations = quality.paletteIterations, overlay = reserved
         let built = LoadSlots<GIFPalette>(count: samples.count > 1 ? 2 : 1)
         DispatchQueue.concurrentPerform(iterations: built.count) { i in
             built.set(
@@ -48,7 +50,7 @@ struct GIFSink: FrameSink, ~Copyable {
                 try plan.rewind()
             }
             stretches = StretchPalettes.plan(
-                keyFrames: keyFrames, global: palette, colors: spec.gifColors, reserved: reserved, quality: quality)
+                keyFrames: keyFrames, global: palette, colors: colors, reserved: reserved, quality: quality)
         }
         // The NETSCAPE block counts repeats after the first play; none means play once.
         let loopCount: Int? =

@@ -401,6 +401,33 @@ struct GIFAdaptiveTests {
         }
     }
 
+    @Test("Below quality 80 a photo gets fewer colours; screenshots, gradients and few-colour pictures keep all they may")
+    func photoPaletteSize() {
+        // Grain over a soft gradient, as in a photo: almost every pixel differs from its neighbours.
+        let photo = picture(160, 120) { x, y in
+            let n = (x &* 73 &+ y &* 151 &+ (x * y) % 97) % 41
+            return (60 + x / 2 + n, 80 + y / 2 + n, 100 + n)
+        }
+        let samples = [(image: photo, weight: 1.0)]
+        #expect(GIFPalette.texturedShare(samples) > 0.8)
+        func entries(_ q: Int, cap: Int = 256, _ s: [(image: RGBAImage, weight: Double)]? = nil) -> Int {
+            GIFPalette.entries(for: s ?? samples, quality: GIFQuality(q), cap: cap)
+        }
+        #expect(entries(100) == 256 && entries(90) == 256 && entries(80) == 256)
+        #expect(entries(75) == 128 && entries(70) == 64 && entries(60) == 45 && entries(50) == 32 && entries(40) == 23)
+        #expect(entries(1) == 16)
+        // --colors stays the cap.
+        #expect(entries(70, cap: 48) == 48 && entries(70, cap: 200) == 64 && entries(90, cap: 100) == 100)
+        // A smooth gradient would band with fewer entries; a screenshot's flat fills and text too.
+        let gradient = [(image: picture(160, 120) { x, y in (x, y, 128) }, weight: 1.0)]
+        #expect(GIFPalette.texturedShare(gradient) < 0.1 && entries(40, gradient) == 256)
+        let page = picture(160, 120) { x, y in y % 12 < 2 && x % 9 < 6 ? (40, 40, 40) : (250, 250, 250) }
+        #expect(entries(40, [(page, 1)]) == 256)
+        // Texture of three colours is kept exactly: fewer entries could only lose one.
+        let checker = [(image: picture(160, 120) { x, y in [(0, 0, 0), (255, 255, 255), (200, 30, 30)][(x + y) % 3] }, weight: 1.0)]
+        #expect(GIFPalette.texturedShare(checker) > 0.8 && entries(40, checker) == 256)
+    }
+
     @Test("--colors 2 means two colours besides the transparent entry")
     func twoColours() {
         let gradient = picture(64, 16) { x, _ in (x * 4, x * 4, 255 - x * 4) }

@@ -49,6 +49,57 @@ struct RenderTests {
         #expect(near(g.frames.last![140, 100], blue, 12))
     }
 
+    @Test("A photo's GIF below quality 80 has a smaller table, and each step down is smaller and further from the frames")
+    func photoPalette() throws {
+        func photo(_ shift: Int) -> RGBAImage {
+            var img = RGBAImage(width: 160, height: 120)
+            for y in 0..<120 {
+                for x in 0..<160 {
+                    let n = (x &* 73 &+ y &* 151 &+ (x * y) % 97 &+ shift) % 41, i = (y * 160 + x) * 4
+                    (img.pixels[i], img.pixels[i + 1], img.pixels[i + 2], img.pixels[i + 3]) =
+                        (UInt8(60 + x / 2 + n), UInt8(80 + y / 2 + n), UInt8(100 + n + shift), 255)
+                }
+            }
+            return img
+        }
+        /// The global table's size (from the logical screen descriptor), the file's size, the
+        /// decoded GIF and the rendered frames.
+        func render(_ quality: Int) throws -> (table: Int, bytes: Int, gif: GIFReader, frames: [RGBAImage]) {
+            var spec = sweepSpec()
+            (spec.before, spec.after, spec.quality) = (.image(photo(0)), .image(photo(60)), quality)
+            (spec.style.showHandle, spec.style.showLabels) = (false, false)
+            let path = tempPath("photo\(quality).gif"), dir = tempPath("frames\(quality)")
+            defer { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.removeItem(atPath: dir) }
+            try Renderer.render(spec, to: path)
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            try Renderer.render(spec, to: dir + "/f-%03d.png")
+            let bytes = try #require(FileManager.default.contents(atPath: path))
+            let frames = try (0..<20).map { try ImageDecoder.decode(path: dir + String(format: "/f-%03d.png", $0)) }
+            return (2 << Int(bytes[10] & 7), bytes.count, try GIFReader(path: path), frames)
+        }
+        /// The mean error per channel of the decoded frames against their sources.
+        func error(_ gif: GIFReader, _ frames: [RGBAImage]) -> Double {
+            var error = 0, slot = 0
+            for (image, delay) in zip(gif.frames, gif.delays) {
+                for i in stride(from: 0, to: image.pixels.count, by: 4) {
+                    for c in 0..<3 { error += abs(Int(image.pixels[i + c]) - Int(frames[slot].pixels[i + c])) * delay / 5 }
+                }
+                slot += delay / 5
+            }
+            #expect(slot == frames.count)
+            return Double(error) / Double(frames.count * 160 * 120 * 3)
+        }
+        let (table90, bytes90, gif90, frames) = try render(90)
+        let (table70, bytes70, gif70, _) = try render(70)
+        let (table50, bytes50, gif50, _) = try render(50)
+        // 255, 63 and 31 colours, and the transparent entry.
+        #expect(table90 == 256 && table70 == 64 && table50 == 32)
+        // The knob stays monotone: each step down is smaller and further from the frames.
+        let errors = [error(gif90, frames), error(gif70, frames), error(gif50, frames)]
+        #expect(bytes90 > bytes70 && bytes70 > bytes50, "\([bytes90, bytes70, bytes50])")
+        #expect(errors[0] < errors[1] && errors[1] < errors[2], "\(errors)")
+    }
+
     @Test("A GIF asked for more than 50 fps plays at its true length, at 50 fps, with a note")
     func gifFrameRateCap() throws {
         var spec = sweepSpec()
