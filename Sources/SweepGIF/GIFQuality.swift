@@ -75,18 +75,18 @@ public struct GIFQuality: Sendable, Equatable {
     public var allowsOwnTables: Bool { value >= 70 }
 
     /// How many times a photo's palette is halved at this setting (see
-    /// ``GIFPalette/entries(for:quality:cap:)``): none from 80 up, two by 70 (64 entries), then
-    /// one more every 20 steps (45 at 60, 32 at 50, 23 at 40). Below 80, fewer colours buy a
-    /// photo more quality for its bytes than a larger lossy budget does: texture hides the
-    /// coarser steps, narrower codes and longer LZW matches make the file smaller, and the
-    /// budget's substitutions are what costs structure (SSIM) and colour (S-CIELAB). At 70,
-    /// 64 entries took 0.78–0.92 of the bytes for the same ΔE and 0.77–0.86 for the same SSIM
-    /// on three photo pairs and the held-out E (Benchmarks/README.md, eighth round). At 80
-    /// they still cost a sky's gradients their smoothness (E: 1.14× the bytes for its ΔE).
+    /// ``GIFPalette/entries(for:quality:cap:)``): none from 80 up, one every 10 steps down to
+    /// 60 (128 entries at 70, 64 at 60), then one every 20 (45 at 50, 32 at 40). Below 80,
+    /// fewer colours buy a photo more quality for its bytes than a larger lossy budget does:
+    /// texture hides the coarser steps, narrower codes and longer LZW matches make the file
+    /// smaller, and the budget's substitutions are what costs structure (SSIM) and colour
+    /// (S-CIELAB). At 70, 128 entries took 0.83–1.01 of the bytes for the same ΔE and
+    /// 0.87–0.91 for the same SSIM on four photo pairs; 64 entries there gained more on three
+    /// of them but cost a sunset sky its gradients (Benchmarks/README.md, eighth round).
     public var paletteHalvings: Double {
         if value >= 80 { return 0 }
-        if value >= 70 { return Double(80 - value) / 5 }
-        return 2 + Double(70 - value) / 20
+        if value >= 60 { return Double(80 - value) / 10 }
+        return 2 + Double(60 - value) / 20
     }
 
     /// k-means refinement passes over the palette (more at the top, where they show).

@@ -414,10 +414,10 @@ struct GIFAdaptiveTests {
             GIFPalette.entries(for: s ?? samples, quality: GIFQuality(q), cap: cap)
         }
         #expect(entries(100) == 256 && entries(90) == 256 && entries(80) == 256)
-        #expect(entries(75) == 128 && entries(70) == 64 && entries(60) == 45 && entries(50) == 32 && entries(40) == 23)
+        #expect(entries(75) == 181 && entries(70) == 128 && entries(60) == 64 && entries(50) == 45 && entries(40) == 32)
         #expect(entries(1) == 16)
         // --colors stays the cap.
-        #expect(entries(70, cap: 48) == 48 && entries(70, cap: 200) == 64 && entries(90, cap: 100) == 100)
+        #expect(entries(70, cap: 48) == 48 && entries(60, cap: 200) == 64 && entries(90, cap: 100) == 100)
         // A smooth gradient would band with fewer entries; a screenshot's flat fills and text too.
         let gradient = [(image: picture(160, 120) { x, y in (x, y, 128) }, weight: 1.0)]
         #expect(GIFPalette.texturedShare(gradient) < 0.1 && entries(40, gradient) == 256)

@@ -92,8 +92,8 @@ struct RenderTests {
         let (table90, bytes90, gif90, frames) = try render(90)
         let (table70, bytes70, gif70, _) = try render(70)
         let (table50, bytes50, gif50, _) = try render(50)
-        // 255, 63 and 31 colours, and the transparent entry.
-        #expect(table90 == 256 && table70 == 64 && table50 == 32)
+        // 255, 127 and 44 colours, and the transparent entry.
+        #expect(table90 == 256 && table70 == 128 && table50 == 64)
         // The knob stays monotone: each step down is smaller and further from the frames.
         let errors = [error(gif90, frames), error(gif70, frames), error(gif50, frames)]
         #expect(bytes90 > bytes70 && bytes70 > bytes50, "\([bytes90, bytes70, bytes50])")
