@@ -18,10 +18,19 @@ final class FrameCoder: @unchecked Sendable {
     /// An LZW coder with its data and its stream, used by one thread at a time: the one that
     /// runs the pass, then, after waiting for it, the one that reads the result.
     final class Pass: @unchecked Sendable {
-        /// Made on first use: the second pass may never be needed.
-        lazy var encoder = LZWEncoder()
+        /// Made on first use: the second pass may never be needed. (Not a `lazy var`: a
+        /// mutating call through one copies the coder's 2 MB table out and back each time.)
+        private var encoder: LZWEncoder?
         var data: [UInt8] = []
         var stream: [UInt8] = []
+
+        /// ``LZWEncoder/encode(_:minCodeSize:policy:latitude:)`` with this pass's coder.
+        func encode(
+            _ symbols: inout [UInt8], minCodeSize: Int, policy: LZWEncoder.Policy, latitude: LZWLatitude?
+        ) -> [UInt8] {
+            if encoder == nil { encoder = LZWEncoder() }
+            return encoder!.encode(&symbols, minCodeSize: minCodeSize, policy: policy, latitude: latitude)
+        }
     }
 
     /// Starts coding `candidates` (blocks in file order, each with its latitude).
@@ -59,7 +68,7 @@ final class FrameCoder: @unchecked Sendable {
             (full.data, early.data) = (block.data, block.data)
             DispatchQueue.concurrentPerform(iterations: 2) { i in
                 let pass = i == 0 ? full : early
-                pass.stream = pass.encoder.encode(
+                pass.stream = pass.encode(
                     &pass.data, minCodeSize: codeSize, policy: i == 0 ? .whenFull : .whereCheapest, latitude: latitude)
             }
             defer { (full.data, full.stream, early.data, early.stream) = ([], [], [], []) }
@@ -71,14 +80,14 @@ final class FrameCoder: @unchecked Sendable {
         var bytes = Int.max
         for (candidate, latitude) in candidates {
             var data = candidate.data
-            let s = lzw.encoder.encode(
+            let s = lzw.encode(
                 &data, minCodeSize: candidate.codeSize(globalTableSize: globalTableSize), policy: .whenFull,
                 latitude: latitude)
             let b = candidate.fileBytes(stream: s)
             if b < bytes { (best, bytes) = ((candidate, s, data, latitude), b) }
         }
         var data = best.block.data
-        let early = lzw.encoder.encode(
+        let early = lzw.encode(
             &data, minCodeSize: best.block.codeSize(globalTableSize: globalTableSize), policy: .whereCheapest,
             latitude: best.latitude)
         if early.count < best.stream.count { (best.stream, best.symbols) = (early, data) }

@@ -81,7 +81,7 @@ public struct GIFQuality: Sendable, Equatable {
     /// texture hides the coarser steps, narrower codes and longer LZW matches make the file
     /// smaller, and the budget's substitutions are what costs structure (SSIM) and colour
     /// (S-CIELAB). At 70, 128 entries took 0.83–1.01 of the bytes for the same ΔE and
-    /// 0.87–0.91 for the same SSIM on four photo pairs; 64 entries there gained more on three
+    /// 0.87–0.90 for the same SSIM on four photo pairs; 64 entries there gained more on three
     /// of them but cost a sunset sky its gradients (Benchmarks/README.md, eighth round).
     public var paletteHalvings: Double {
         if value >= 80 { return 0 }
