@@ -148,8 +148,8 @@ package enum SweepCommand {
         signal(SIGPIPE, SIG_IGN)
         // One malloc arena for every thread. The GIF writer prepares the next frame on the
         // second core, so frames and tables are allocated on one thread and freed on another,
-        // and with an arena per thread glibc kept the freed blocks: 165 MB for a 4 s GIF at
-        // 720², 198 MB for 120 s. With one arena it stays at about 131 MB, no slower.
+        // and with an arena per thread glibc kept the freed blocks: 171 MB for a 4 s GIF at
+        // 720², 198 MB for 120 s. With one arena it stays at about 147 MB, and is no slower.
         #if canImport(Glibc)
             // mallopt is in <malloc.h>, which Swift's Glibc module leaves out; M_ARENA_MAX is -8 there.
             if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") {

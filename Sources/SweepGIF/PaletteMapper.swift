@@ -8,12 +8,9 @@ import SweepImaging
 /// grid cell is searched once per animation.
 final class PaletteMapper {
     let palette: GIFPalette
-    /// Index + 1 per grid cell, 0 while not searched yet. Fresh zero pages from `mmap`, so a
-    /// mapper that sees few colours (a band's table) touches a few pages, not 4 MB. (`calloc`
-    /// gave them too until malloc's threshold for mapping rose after the first free; then it
-    /// took the 4 MB from its heap and cleared all of it, for every band's table.)
+    /// Index + 1 per grid cell, 0 while not searched yet. Zeroed pages from `calloc`, so a
+    /// mapper that sees few colours (a band's table) touches a few pages, not 4 MB.
     private let cache: UnsafeMutablePointer<UInt16>
-    private static let cacheBytes = (1 << 21) * MemoryLayout<UInt16>.stride
     /// Palette colours as floats for error diffusion.
     let rgb: [(Float, Float, Float)]
     private let search: LightnessSearch
@@ -25,8 +22,7 @@ final class PaletteMapper {
 
     init(palette: GIFPalette) {
         self.palette = palette
-        let memory = mmap(nil, Self.cacheBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-        guard let memory, memory != MAP_FAILED else { fatalError("out of memory") }
+        guard let memory = calloc(1 << 21, MemoryLayout<UInt16>.stride) else { fatalError("out of memory") }
         cache = memory.bindMemory(to: UInt16.self, capacity: 1 << 21)
         rgb = palette.colors.map { (Float($0.r), Float($0.g), Float($0.b)) }
         search = LightnessSearch(palette.lab)
@@ -38,7 +34,7 @@ final class PaletteMapper {
         }
     }
 
-    deinit { munmap(cache, Self.cacheBytes) }
+    deinit { free(cache) }
 
     @inline(__always)
     static func slot(_ key: UInt32) -> Int { Int((key &* 2654435761) >> 22) & 1023 }
