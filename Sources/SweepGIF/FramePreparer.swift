@@ -20,8 +20,6 @@ final class FramePreparer: @unchecked Sendable {
         let frame: RGBAImage
         /// The changed pixels' bounding rectangle (the whole frame for the first one).
         let rect: PixelRect
-        /// How many pixels changed.
-        let changedCount: Int
         /// Which pixels changed; nil for the first frame, where all of them are new.
         let changed: [Bool]?
         /// What choosing the frame's palette needs, for a changed frame of a fitted palette.
@@ -72,13 +70,12 @@ final class FramePreparer: @unchecked Sendable {
     private func prepare(_ frame: RGBAImage, previous: [UInt8]?) -> Prepared {
         guard let previous else {
             return Prepared(
-                frame: frame, rect: PixelRect(x: 0, y: 0, width: width, height: height), changedCount: width * height,
-                changed: nil, band: nil)
+                frame: frame, rect: PixelRect(x: 0, y: 0, width: width, height: height), changed: nil, band: nil)
         }
         var changed = [Bool](repeating: false, count: width * height)
         let (rect, count) = GIFWriter.diff(previous, frame.pixels, width: width, height: height, marks: &changed)
         let band = rect.isEmpty || global.palette.isExact ? nil : fit(frame, rect: rect, changed: changed, count: count)
-        return Prepared(frame: frame, rect: rect, changedCount: count, changed: changed, band: band)
+        return Prepared(frame: frame, rect: rect, changed: changed, band: band)
     }
 
     /// The sample of a frame's changes and the table fitted to them, as ``GIFWriter`` chooses
