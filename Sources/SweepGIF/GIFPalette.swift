@@ -119,19 +119,22 @@ public struct GIFPalette: Sendable {
     }
 
     /// How many entries a palette for `samples` gets at `quality`, at most `cap` (`--colors`):
-    /// all of them for pictures with little texture (screenshots, gradients, skies without
-    /// grain: fewer entries would band) or few enough colours to keep exactly; a photo's are
-    /// halved ``GIFQuality/paletteHalvings`` times below 80, in proportion to how textured
-    /// it is (full from ``photoTexture``), and never below 16.
+    /// halved ``GIFQuality/flatPaletteHalvings`` times for any picture (below 60), and for a
+    /// photo ``GIFQuality/paletteHalvings`` times (below 80) in proportion to how textured it
+    /// is (full from ``photoTexture``) unless its colours fit exactly; never below 16.
     public static func entries(
         for samples: [(image: RGBAImage, weight: Double)], quality: GIFQuality, cap: Int
     ) -> Int {
-        let halvings = quality.paletteHalvings
+        var halvings = quality.flatPaletteHalvings
+        if quality.paletteHalvings > halvings {
+            let textured = texturedShare(samples)
+            let weight = max(0, min(1, (textured - photoTexture.lowerBound) / (photoTexture.upperBound - photoTexture.lowerBound)))
+            if weight > 0, exactColors(samples, limit: cap - 1) == nil {
+                halvings = max(halvings, quality.paletteHalvings * weight)
+            }
+        }
         guard halvings > 0 else { return cap }
-        let textured = texturedShare(samples)
-        let weight = max(0, min(1, (textured - photoTexture.lowerBound) / (photoTexture.upperBound - photoTexture.lowerBound)))
-        guard weight > 0, exactColors(samples, limit: cap - 1) == nil else { return cap }
-        let entries = Int((256 / exp2(halvings * weight)).rounded())
+        let entries = Int((256 / exp2(halvings)).rounded())
         return min(cap, max(16, entries))
     }
 

@@ -83,10 +83,21 @@ public struct GIFQuality: Sendable, Equatable {
     /// (S-CIELAB). At 70, 128 entries took 0.83–1.01 of the bytes for the same ΔE and
     /// 0.87–0.90 for the same SSIM on four photo pairs; 64 entries there gained more on three
     /// of them but cost a sunset sky its gradients (Benchmarks/README.md, eighth round).
-    public var paletteHalvings: Double {
-        if value >= 80 { return 0 }
-        if value >= 60 { return Double(80 - value) / 10 }
-        return 2 + Double(60 - value) / 20
+    public var paletteHalvings: Double { Self.halvings(value, from: 80) }
+
+    /// How many times any other picture's palette (screenshots, gradients, artwork) is
+    /// halved: the photo's steps 20 lower, none from 60 up, 128 entries at 50, 64 at 40.
+    /// Without texture to hide them, fewer colours show as banding and rougher text, so they
+    /// come late; but below 60 the lossy budget alone barely shrank such a file (a gradient
+    /// pair: 86.6 KB at 60, 85.0 KB at 40), while the peer's small files were 15 % smaller
+    /// (Benchmarks/README.md, ninth round).
+    public var flatPaletteHalvings: Double { Self.halvings(value, from: 60) }
+
+    /// None from `top` up, one every 10 steps for 20 steps, then one every 20.
+    private static func halvings(_ value: Int, from top: Int) -> Double {
+        if value >= top { return 0 }
+        if value >= top - 20 { return Double(top - value) / 10 }
+        return 2 + Double(top - 20 - value) / 20
     }
 
     /// k-means refinement passes over the palette (more at the top, where they show).

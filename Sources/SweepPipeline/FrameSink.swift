@@ -11,10 +11,16 @@ protocol FrameSink: ~Copyable {
     var bytes: Int { get }
     /// Frames stored (a GIF merges identical neighbours into one).
     var framesWritten: Int { get }
+    /// A GIF's palette size (visible colours of its global table); nil for other formats.
+    var paletteColors: Int? { get }
 
     /// Writes every frame of `plan`, showing each finished frame to `observer`.
     mutating func write(_ plan: FramePlan, observer: FrameObserver) throws
 
     /// Makes the output appear at its destination.
     consuming func commit() throws
+}
+
+extension FrameSink where Self: ~Copyable {
+    var paletteColors: Int? { nil }
 }

@@ -13,6 +13,7 @@ struct GIFSink: FrameSink, ~Copyable {
     let formatName = "gif"
     var bytes: Int { writer.bytesWritten }
     var framesWritten: Int { writer.framesWritten }
+    let paletteColors: Int?
 
     init(spec: RenderSpec, plan: FramePlan, destination: String) throws {
         let output = try AtomicOutput(destination: destination)
@@ -27,7 +28,7 @@ struct GIFSink: FrameSink, ~Copyable {
         let quality = GIFQuality(spec.quality)
         // The whole animation's palette, and on the other core one fitted to the first frame
         // alone: it is written whole, once, and may get a palette of its own.
-        // A photo gets fewer colours below quality 80, within --colors.
+        // A photo gets fewer colours below quality 80, any picture below 60, within --colors.
         let colors = GIFPalette.entries(for: samples, quality: quality, cap: spec.gifColors)
         let iterations = quality.paletteIterations, overlay = reserved
         let built = LoadSlots<GIFPalette>(count: samples.count > 1 ? 2 : 1)
@@ -65,6 +66,7 @@ struct GIFSink: FrameSink, ~Copyable {
             firstFramePalette: first, darkFirst: Self.meanLuma(samples.dropFirst()) <= Self.meanLuma(samples.prefix(1)),
             overlayColors: reserved, stretches: stretches)
         delays = GIFTiming.delays(count: count, fps: plan.fps)
+        paletteColors = palette.colors.count
         self.output = output
     }
 

@@ -19,4 +19,7 @@ public struct RenderResult: Sendable, Equatable, Codable {
     public var seconds: Double
     /// Things the render gave up or noticed (e.g. a size made even).
     public var notes: [String]
+    /// A GIF's palette size: the visible colours of its global table (no frame's own table
+    /// holds more); nil for other formats.
+    public var colors: Int? = nil
 }

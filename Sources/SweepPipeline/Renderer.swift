@@ -197,7 +197,7 @@ public enum Renderer {
                 height: plan.height, frames: kind == .html ? 1 : plan.count,  // a page's frames are drawn by the browser
                 framesWritten: sink.framesWritten,
                 fps: still ? 0 : spec.fps, duration: still ? 0 : length,
-                seconds: Date().timeIntervalSince(start), notes: notes)
+                seconds: Date().timeIntervalSince(start), notes: notes, colors: sink.paletteColors)
             try accept(result)
             try sink.commit()
             return result

@@ -8,8 +8,9 @@ import SweepSupport
 /// rendered whole and measured before anything is committed.
 ///
 /// - GIF: quality (→ 70 → 55 → 40: more lossy LZW error in texture, the cheapest loss to
-///   see), then colours (256 → 128 → 64), then frame rate (× 2/3, down to 10 fps), then
-///   size (× 0.8, down to 160 px on the shorter side).
+///   see, and from 80 down fewer colours for a photo, from 60 down for any picture), then
+///   colours (half of what the last attempt's palette held, down to 15 and the transparent entry), then frame rate
+///   (× 2/3, down to 10 fps), then size (× 0.8, down to 160 px on the shorter side).
 /// - Video: the CRF, +4 at a time, up to 3 times.
 /// - Anything else must fit as it is.
 ///
@@ -21,7 +22,7 @@ struct SizeCap {
     let bytes: Int
 
     /// An attempt over the budget (internal control flow between an attempt and the ladder).
-    private struct OverBudget: Error { let bytes: Int }
+    private struct OverBudget: Error { let result: RenderResult }
 
     /// Renders `spec` to `path` within the budget.
     func render(_ spec: RenderSpec, kind: OutputKind, to path: String, progress: Renderer.Progress?) throws -> RenderResult {
@@ -53,16 +54,19 @@ struct SizeCap {
             first.fps = min(rate, GIFTiming.maxFPS)
             first.clip.followClipRate = false
         }
-        var result = try fit(first, kind: .gif, to: path, progress: progress) { attempt, _, smallest in
+        var result = try fit(first, kind: .gif, to: path, progress: progress) { attempt, last, smallest in
             let w = attempt.width!, h = attempt.height!
             if attempt.quality > 40 && attempt.lossy == nil {
                 let q = attempt.quality > 70 ? 70 : (attempt.quality > 55 ? 55 : 40)
                 defer { attempt.quality = q }
                 return "quality \(attempt.quality) → \(q)"
-            } else if attempt.gifColors > 64 {
-                let c = attempt.gifColors > 128 ? 128 : 64
-                defer { attempt.gifColors = c }
-                return "colours \(attempt.gifColors) → \(c)"
+            } else if let used = last.colors, used > 15 {
+                // Halve what the palette held: quality may already have taken the palette
+                // below --colors, and a cap above it would change nothing. (--colors counts
+                // the transparent entry; the summary and this note count visible colours.)
+                let c = max(15, used / 2)
+                attempt.gifColors = c + 1
+                return "colours \(used) → \(c)"
             } else if attempt.fps > 10.5 {
                 let f = max(10, (attempt.fps * 2 / 3).rounded())
                 defer { attempt.fps = f }
@@ -85,7 +89,8 @@ struct SizeCap {
         guard case let .video(codec, _) = kind else { preconditionFailure("not a video") }
         let codecCRF = codec.defaults.first { $0.0 == "crf" }.flatMap { Int($0.1) }
         var steps = 0
-        return try fit(spec, kind: kind, to: path, progress: progress) { attempt, last, _ in
+        return try fit(spec, kind: kind, to: path, progress: progress) { attempt, lastResult, _ in
+            let last = lastResult.bytes
             let current = attempt.videoOptions.last(where: { $0.0 == "crf" }).flatMap { Int($0.1) } ?? codecCRF
             guard steps < 3, let crf = current, codecCRF != nil else {
                 throw SweepError(
@@ -100,11 +105,11 @@ struct SizeCap {
     }
 
     /// Renders attempts until one fits. `degrade` changes the attempt (given the last
-    /// attempt's and the smallest attempt's bytes) and says what it gave up, or throws
-    /// when nothing is left to give.
+    /// attempt's result and the smallest attempt's bytes) and says what it gave up, or
+    /// throws when nothing is left to give.
     private func fit(
         _ spec: RenderSpec, kind: OutputKind, to path: String, progress: Renderer.Progress?,
-        degrade: (inout RenderSpec, Int, Int) throws -> String
+        degrade: (inout RenderSpec, RenderResult, Int) throws -> String
     ) throws -> RenderResult {
         let start = Date()
         var attempt = spec
@@ -117,13 +122,13 @@ struct SizeCap {
                     attempt, kind: kind, to: path, progress: progress,
                     accept: { result in
                         smallest = min(smallest, result.bytes)
-                        if result.bytes > bytes { throw OverBudget(bytes: result.bytes) }
+                        if result.bytes > bytes { throw OverBudget(result: result) }
                     })
                 if !gaveUp.isEmpty { result.notes.append("to fit under \(bytes) bytes: " + gaveUp.joined(separator: ", ")) }
                 result.seconds = Date().timeIntervalSince(start)
                 return result
             } catch let over as OverBudget {
-                gaveUp.append(try degrade(&attempt, over.bytes, smallest))
+                gaveUp.append(try degrade(&attempt, over.result, smallest))
             }
         }
     }

@@ -231,8 +231,10 @@ struct EverydayBinaryTests {
             "--json",
         ])
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
-        #expect(Set(summary.keys) == Set(summarySchema["required"] as! [String]))
+        // A GIF's summary has every field, its palette size (the one optional field) too.
+        #expect(Set(summary.keys) == Set(summarySchema["required"] as! [String]).union(["colors"]))
         #expect(Set(summary.keys) == Set((summarySchema["properties"] as! [String: Any]).keys))
+        #expect((summary["colors"] as? Int).map { (1...255).contains($0) } == true)
         let errorSchema = try schema("error.schema.json")
         let inner = ((errorSchema["properties"] as! [String: Any])["error"] as! [String: Any])["required"] as! [String]
         let e = try runSweep(["render", dir + "/before.png", "-o", dir + "/j.gif", "--fps", "0", "--json"])

@@ -401,7 +401,7 @@ struct GIFAdaptiveTests {
         }
     }
 
-    @Test("Below quality 80 a photo gets fewer colours; screenshots, gradients and few-colour pictures keep all they may")
+    @Test("Below quality 80 a photo gets fewer colours; screenshots, gradients and few-colour pictures only below 60")
     func photoPaletteSize() {
         // Grain over a soft gradient, as in a photo: almost every pixel differs from its neighbours.
         let photo = picture(160, 120) { x, y in
@@ -418,14 +418,19 @@ struct GIFAdaptiveTests {
         #expect(entries(1) == 16)
         // --colors stays the cap.
         #expect(entries(70, cap: 48) == 48 && entries(60, cap: 200) == 64 && entries(90, cap: 100) == 100)
-        // A smooth gradient would band with fewer entries; a screenshot's flat fills and text too.
+        // A smooth gradient would band sooner; a screenshot's text would roughen. They keep every
+        // entry down to 60, then lose them 20 steps later than a photo: 128 at 50, 64 at 40.
         let gradient = [(image: picture(160, 120) { x, y in (x, y, 128) }, weight: 1.0)]
-        #expect(GIFPalette.texturedShare(gradient) < 0.1 && entries(40, gradient) == 256)
+        #expect(GIFPalette.texturedShare(gradient) < 0.1)
+        #expect(entries(70, gradient) == 256 && entries(60, gradient) == 256)
+        #expect(entries(55, gradient) == 181 && entries(50, gradient) == 128 && entries(40, gradient) == 64)
+        #expect(entries(20, gradient) == 32 && (16...17).contains(entries(1, gradient)) && entries(50, cap: 100, gradient) == 100)
         let page = picture(160, 120) { x, y in y % 12 < 2 && x % 9 < 6 ? (40, 40, 40) : (250, 250, 250) }
-        #expect(entries(40, [(page, 1)]) == 256)
-        // Texture of three colours is kept exactly: fewer entries could only lose one.
+        #expect(entries(60, [(page, 1)]) == 256 && entries(40, [(page, 1)]) == 64)
+        // Texture of three colours is not a photo's: below 80 it keeps its colours exactly
+        // as long as a screenshot would (the ladder cannot take it under 16 entries).
         let checker = [(image: picture(160, 120) { x, y in [(0, 0, 0), (255, 255, 255), (200, 30, 30)][(x + y) % 3] }, weight: 1.0)]
-        #expect(GIFPalette.texturedShare(checker) > 0.8 && entries(40, checker) == 256)
+        #expect(GIFPalette.texturedShare(checker) > 0.8 && entries(70, checker) == 256 && entries(60, checker) == 256)
     }
 
     @Test("--colors 2 means two colours besides the transparent entry")

@@ -52,23 +52,47 @@ struct RenderTests {
     @Test("A photo's GIF below quality 80 has a smaller table, and each step down is smaller and further from the frames")
     func photoPalette() throws {
         func photo(_ shift: Int) -> RGBAImage {
-            var img = RGBAImage(width: 160, height: 120)
-            for y in 0..<120 {
-                for x in 0..<160 {
-                    let n = (x &* 73 &+ y &* 151 &+ (x * y) % 97 &+ shift) % 41, i = (y * 160 + x) * 4
-                    (img.pixels[i], img.pixels[i + 1], img.pixels[i + 2], img.pixels[i + 3]) =
-                        (UInt8(60 + x / 2 + n), UInt8(80 + y / 2 + n), UInt8(100 + n + shift), 255)
-                }
+            picture { x, y in
+                let n = (x &* 73 &+ y &* 151 &+ (x * y) % 97 &+ shift) % 41
+                return (60 + x / 2 + n, 80 + y / 2 + n, 100 + n + shift)
             }
-            return img
         }
+        // 255, 127 and 44 colours, and the transparent entry.
+        try expectSmallerTables(photo(0), photo(60), qualities: [90, 70, 50], tables: [256, 128, 64])
+    }
+
+    @Test("A gradient's GIF keeps its table down to quality 60, then it shrinks; each step down is smaller and further from the frames")
+    func gradientPalette() throws {
+        // Smooth, with no grain: about 19 000 colours in each picture.
+        let before = picture { x, y in (x + y / 2, 40 + y, 200 - x) }
+        let after = picture { x, y in (20 + y, 200 - x / 2, 60 + x / 2 + y / 3) }
+        // 255 colours at 70 and 60, then 127 and 63, and the transparent entry.
+        try expectSmallerTables(before, after, qualities: [70, 60, 50, 40], tables: [256, 256, 128, 64])
+    }
+
+    /// A 160×120 picture from a colour function.
+    private func picture(_ color: (Int, Int) -> (Int, Int, Int)) -> RGBAImage {
+        var img = RGBAImage(width: 160, height: 120)
+        for y in 0..<120 {
+            for x in 0..<160 {
+                let (r, g, b) = color(x, y), i = (y * 160 + x) * 4
+                (img.pixels[i], img.pixels[i + 1], img.pixels[i + 2], img.pixels[i + 3]) = (UInt8(r), UInt8(g), UInt8(b), 255)
+            }
+        }
+        return img
+    }
+
+    /// Renders `before` → `after` (no overlay) at each of `qualities`, from the highest down, and
+    /// expects the global tables `tables`, files that get smaller at each step, and frames that
+    /// get further from the lossless ones (or, where the table stays, no closer).
+    private func expectSmallerTables(_ before: RGBAImage, _ after: RGBAImage, qualities: [Int], tables: [Int]) throws {
         /// The global table's size (from the logical screen descriptor), the file's size, the
         /// decoded GIF and the rendered frames.
         func render(_ quality: Int) throws -> (table: Int, bytes: Int, gif: GIFReader, frames: [RGBAImage]) {
             var spec = sweepSpec()
-            (spec.before, spec.after, spec.quality) = (.image(photo(0)), .image(photo(60)), quality)
+            (spec.before, spec.after, spec.quality) = (.image(before), .image(after), quality)
             (spec.style.showHandle, spec.style.showLabels) = (false, false)
-            let path = tempPath("photo\(quality).gif"), dir = tempPath("frames\(quality)")
+            let path = tempPath("palette\(quality).gif"), dir = tempPath("frames\(quality)")
             defer { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.removeItem(atPath: dir) }
             try Renderer.render(spec, to: path)
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -89,15 +113,12 @@ struct RenderTests {
             #expect(slot == frames.count)
             return Double(error) / Double(frames.count * 160 * 120 * 3)
         }
-        let (table90, bytes90, gif90, frames) = try render(90)
-        let (table70, bytes70, gif70, _) = try render(70)
-        let (table50, bytes50, gif50, _) = try render(50)
-        // 255, 127 and 44 colours, and the transparent entry.
-        #expect(table90 == 256 && table70 == 128 && table50 == 64)
+        let runs = try qualities.map { try render($0) }
+        #expect(runs.map(\.table) == tables)
         // The knob stays monotone: each step down is smaller and further from the frames.
-        let errors = [error(gif90, frames), error(gif70, frames), error(gif50, frames)]
-        #expect(bytes90 > bytes70 && bytes70 > bytes50, "\([bytes90, bytes70, bytes50])")
-        #expect(errors[0] < errors[1] && errors[1] < errors[2], "\(errors)")
+        let bytes = runs.map(\.bytes), errors = runs.map { error($0.gif, $0.frames) }
+        #expect(zip(bytes, bytes.dropFirst()).allSatisfy { $0 > $1 }, "\(bytes)")
+        #expect(zip(errors, errors.dropFirst()).allSatisfy { $0 < $1 }, "\(errors)")
     }
 
     @Test("A GIF asked for more than 50 fps plays at its true length, at 50 fps, with a note")
@@ -280,6 +301,21 @@ struct GIFOutputTests {
         #expect(capped.notes.contains { $0.contains("to fit under") })
         // Quality goes first: a cap the lossy coder alone can meet keeps every colour.
         #expect(capped.notes.contains { $0.contains("quality 90 → 70") })
+        // Then colours: half of what quality 40's palette held (quality may already have
+        // shrunk it below --colors, and a cap above it would render the same file again).
+        var low = spec
+        (low.quality, low.maxBytes) = (40, nil)
+        let q40 = try Renderer.render(low, to: tempPath("q40.gif"))
+        let held = try #require(q40.colors)
+        #expect(held <= 255 && held > 32)
+        spec.maxBytes = q40.bytes - 1
+        let fewer = try Renderer.render(spec, to: path)
+        #expect(fewer.bytes <= spec.maxBytes!)
+        #expect(fewer.notes.contains { $0.contains("quality 55 → 40, colours \(held) → \(held / 2)") }, "\(fewer.notes)")
+        #expect(fewer.colors == held / 2)
+        // The summary's palette size is the global table's (its size field, 2^(n+1) entries with the transparent one).
+        let header = try #require(FileManager.default.contents(atPath: path))
+        #expect(2 << Int(header[10] & 7) >= held / 2 + 1 && 1 << Int(header[10] & 7) < held / 2 + 1)
         // A cap that cannot be met: an error, and no file.
         spec.maxBytes = 1500
         let own = tempPath("cap-dir")
