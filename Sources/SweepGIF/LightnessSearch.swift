@@ -57,4 +57,55 @@ struct LightnessSearch {
         }
         return best == Int.max ? 0 : best
     }
+
+    /// The nearest colour's index (as ``nearest(_:)``) with the squared distances to it and to
+    /// the second nearest (infinity when there is no second).
+    func nearestTwo(_ p: OkLab) -> (index: Int, first: Float, second: Float) {
+        let n = sorted.count
+        guard n > 0 else { return (0, .infinity, .infinity) }
+        var lo = 0, hi = n
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if sorted[mid].l < p.l { lo = mid + 1 } else { hi = mid }
+        }
+        var best = Int.max, bestD = Float.infinity, secondD = Float.infinity
+        var down = lo - 1, up = lo
+        let w = OkLab.lightnessWeight
+        @inline(__always) func visit(_ i: Int) {
+            let d = p.distance2(sorted[i])
+            if d < bestD || (d == bestD && order[i] < best) {
+                secondD = bestD
+                (best, bestD) = (order[i], d)
+            } else if d < secondD {
+                secondD = d
+            }
+        }
+        // Equal distances must still be visited (a lower index wins a tie), hence `<=`; the walk
+        // stops once the lightness difference alone is farther than the second nearest.
+        while true {
+            var moved = false
+            if down >= 0 {
+                let dl = p.l - sorted[down].l
+                if w * dl * dl <= secondD {
+                    visit(down)
+                    down -= 1
+                    moved = true
+                } else {
+                    down = -1
+                }
+            }
+            if up < n {
+                let dl = sorted[up].l - p.l
+                if w * dl * dl <= secondD {
+                    visit(up)
+                    up += 1
+                    moved = true
+                } else {
+                    up = n
+                }
+            }
+            if !moved { break }
+        }
+        return (best == Int.max ? 0 : best, bestD, secondD)
+    }
 }

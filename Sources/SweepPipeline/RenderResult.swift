@@ -19,7 +19,7 @@ public struct RenderResult: Sendable, Equatable, Codable {
     public var seconds: Double
     /// Things the render gave up or noticed (e.g. a size made even).
     public var notes: [String]
-    /// A GIF's palette size: the visible colours of its global table (no frame's own table
-    /// holds more); nil for other formats.
+    /// A GIF's palette size: the visible colours of its global table (a frame's own table,
+    /// fitted to the same budget, may hold a few more); nil for other formats.
     public var colors: Int? = nil
 }

@@ -9,7 +9,7 @@ import SweepSupport
 ///
 /// - GIF: quality (→ 70 → 55 → 40: more lossy LZW error in texture, the cheapest loss to
 ///   see, and from 80 down fewer colours for a photo, from 60 down for any picture), then
-///   colours (half of what the last attempt's palette held, down to 15 and the transparent entry), then frame rate
+///   colours (at most half of what the last attempt's palette held, down to 15 and the transparent entry), then frame rate
 ///   (× 2/3, down to 10 fps), then size (× 0.8, down to 160 px on the shorter side).
 /// - Video: the CRF, +4 at a time, up to 3 times.
 /// - Anything else must fit as it is.
@@ -60,19 +60,22 @@ struct SizeCap {
                 let q = attempt.quality > 70 ? 70 : (attempt.quality > 55 ? 55 : 40)
                 defer { attempt.quality = q }
                 return "quality \(attempt.quality) → \(q)"
-            } else if let used = last.colors, used > 15 {
+            } else if let used = last.colors, used > 20 {
                 // Halve what the palette held: quality may already have taken the palette
                 // below --colors, and a cap above it would change nothing. (--colors counts
-                // the transparent entry; the summary and this note count visible colours.)
+                // the transparent entry; the summary and this note count visible colours.
+                // Merged duplicates can leave a palette a few colours short of its cap.)
                 let c = max(15, used / 2)
                 attempt.gifColors = c + 1
-                return "colours \(used) → \(c)"
+                return "colours \(used) → at most \(c)"
             } else if attempt.fps > 10.5 {
                 let f = max(10, (attempt.fps * 2 / 3).rounded())
                 defer { attempt.fps = f }
                 return String(format: "frame rate %g → %g fps", attempt.fps, f)
             } else if min(w, h) > 160 {
-                let nw = max(2, Int(Double(w) * 0.8)), nh = max(2, Int(Double(h) * 0.8))
+                // × 0.8, but the shorter side no smaller than 160 px.
+                let scale = max(0.8, 160 / Double(min(w, h)))
+                let nw = max(2, Int((Double(w) * scale).rounded())), nh = max(2, Int((Double(h) * scale).rounded()))
                 attempt.width = nw
                 attempt.height = nh
                 return "size \(w)x\(h) → \(nw)x\(nh)"
