@@ -5,8 +5,7 @@ import SweepImaging
 #endif
 
 /// Nearest-palette-entry look-ups in OkLab, cached on a 7-bit-per-channel grid so each
-/// grid cell is searched once per animation; a cell whose eight colours do not share their
-/// nearest entry is looked up colour by colour, so every look-up is exact.
+/// grid cell is searched once per animation, for the cell's centre.
 final class PaletteMapper {
     let palette: GIFPalette
     /// Index + 1 per grid cell, 0 while not searched yet. Zeroed pages from `calloc`, so a
@@ -20,16 +19,11 @@ final class PaletteMapper {
     /// indices, so that a colour in the palette always maps to itself exactly.
     private var exactKeys = [UInt32](repeating: 0, count: 1024)
     private var exactIndex = [UInt8](repeating: 0, count: 1024)
-    /// Nearest entries of single colours in cells whose colours differ in it: colour + 1 (0 =
-    /// empty) in the low 24 bits of the key, the entry in the top 8. From `calloc`, as the cache.
-    private let exactMemo: UnsafeMutablePointer<UInt32>
 
     init(palette: GIFPalette) {
         self.palette = palette
         guard let memory = calloc(1 << 21, MemoryLayout<UInt16>.stride) else { fatalError("out of memory") }
         cache = memory.bindMemory(to: UInt16.self, capacity: 1 << 21)
-        guard let memo = calloc(1 << 16, MemoryLayout<UInt32>.stride) else { fatalError("out of memory") }
-        exactMemo = memo.bindMemory(to: UInt32.self, capacity: 1 << 16)
         rgb = palette.colors.map { (Float($0.r), Float($0.g), Float($0.b)) }
         search = LightnessSearch(palette.lab)
         for (i, c) in palette.colors.enumerated() {
@@ -40,9 +34,12 @@ final class PaletteMapper {
         }
     }
 
-    deinit {
-        free(cache)
-        free(exactMemo)
+    deinit { free(cache) }
+
+    /// Linear light of each grid cell's centre (levels 2k + ½), decoded once.
+    private static let centreLinear: [Float] = (0..<128).map { k in
+        let c = (Float(2 * k) + 0.5) / 255
+        return c <= 0.04045 ? c / 12.92 : powf((c + 0.055) / 1.055, 2.4)
     }
 
     @inline(__always)
@@ -80,50 +77,20 @@ final class PaletteMapper {
         return -1
     }
 
-    /// A grid cell whose colours do not all share one nearest entry.
-    private static let mixed: UInt16 = 0xFFFF
-
+    /// The nearest entry to the centre of the colour's grid cell (two levels a side), cached.
+    /// (The cache once searched for the cell's odd corner: every colour was looked up half a
+    /// level too light per channel on average. On photos that shifted the mean colour, which
+    /// S-CIELAB sees; on a light UI page, whose near-whites are a level or two apart, it
+    /// doubled the first frame's error.)
     @inline(__always)
     private func nearestCached(_ r: Int, _ g: Int, _ b: Int) -> Int {
         let key = (r >> 1) << 14 | (g >> 1) << 7 | (b >> 1)
         let hit = cache[key]
-        if hit > 0 && hit != Self.mixed { return Int(hit) - 1 }
-        if hit == 0 {
-            // First visit: the cell's entry is every one of its eight colours' nearest when the
-            // runner-up is farther, by more than twice the cell's reach in OkLab, than the nearest; else
-            // the cell is looked up colour by colour. (The entry of the cell's corner alone
-            // was up to a level off per channel: on a light UI page, where the palette's
-            // near-whites are a level or two apart, that doubled the first frame's S-CIELAB
-            // error.)
-            let centre = OkLab(r: Float(r | 1), g: Float(g | 1), b: Float(b | 1))
-            let (found, first, second) = search.nearestTwo(centre)
-            let reach = Self.reach(lightness: centre.l)
-            let margin = second.squareRoot() - first.squareRoot()
-            if margin > 2 * reach {
-                cache[key] = UInt16(found + 1)
-                return found
-            }
-            cache[key] = Self.mixed
-        }
-        return nearestExact(r, g, b)
-    }
-
-    /// How far (weighted OkLab distance, as ``OkLab/distance2(_:)`` but not squared) any colour
-    /// of a grid cell can be from the cell's odd corner, whose OkLab lightness is `lightness`:
-    /// one level per channel moves OkLab most in the dark. Checked against all eight corners
-    /// of every cell (at most 0.95 of this).
-    @inline(__always)
-    static func reach(lightness l: Float) -> Float { 0.0021 + 0.000_35 / max(l * l, 0.0001) }
-
-    /// The nearest entry of one colour, remembered in a direct-mapped table.
-    private func nearestExact(_ r: Int, _ g: Int, _ b: Int) -> Int {
-        let colour = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
-        let slot = Int((colour &* 2654435761) >> 16) & 0xFFFF
-        let memo = exactMemo[slot]
-        if memo & 0xFF_FFFF == colour &+ 1 && memo != 0 { return Int(memo >> 24) }
-        let found = search.nearest(OkLab(r: Float(r), g: Float(g), b: Float(b)))
-        // colour + 1 fits 24 bits except for white (0xFFFFFF + 1), which is then not remembered.
-        if colour < 0xFF_FFFF { exactMemo[slot] = UInt32(found) << 24 | (colour + 1) }
+        if hit > 0 { return Int(hit) - 1 }
+        let linear = Self.centreLinear
+        let c = OkLab(linearR: linear[r >> 1], g: linear[g >> 1], b: linear[b >> 1])
+        let found = search.nearest(c)
+        cache[key] = UInt16(found + 1)
         return found
     }
 }
