@@ -241,8 +241,11 @@ struct FrameQuantizer {
                                 if overlay { (r, g, b) = (Float(px[o]), Float(px[o + 1]), Float(px[o + 2])) }
                                 let ri = Int(max(0, min(255, r.rounded()))), gi = Int(max(0, min(255, g.rounded()))),
                                     bi = Int(max(0, min(255, b.rounded())))
-                                let k = mapper.index(ri, gi, bi)
                                 let flat = act[(y - area.y) * area.width + x - area.x] <= FrameQuantizer.flatActivity
+                                // Smooth areas (gradients, UI) take the exact nearest entry: a half-level
+                                // step there shows. Texture hides it, and its many colours would make the
+                                // exact search the frame's largest cost.
+                                let k = flat ? mapper.nearest(ri, gi, bi) : mapper.index(ri, gi, bi)
                                 // The lossy LZW budget: none on and next to the overlay; in texture it grows
                                 // with the least activity around the pixel (texture masks the error).
                                 if lzwBudget > 0 && !protected.isEmpty && Self.nearOverlay(px, protected, x: x, y: y, width: w, height: h) {

@@ -19,11 +19,18 @@ final class PaletteMapper {
     /// indices, so that a colour in the palette always maps to itself exactly.
     private var exactKeys = [UInt32](repeating: 0, count: 1024)
     private var exactIndex = [UInt8](repeating: 0, count: 1024)
+    /// Exact look-ups of single colours (``nearest(_:_:_:)``): colour + 1 (0 = empty), entry.
+    /// From `calloc`: a mapper that never needs them touches none of their pages.
+    private let memoKeys: UnsafeMutablePointer<UInt32>
+    private let memoIndex: UnsafeMutablePointer<UInt8>
 
     init(palette: GIFPalette) {
         self.palette = palette
         guard let memory = calloc(1 << 21, MemoryLayout<UInt16>.stride) else { fatalError("out of memory") }
         cache = memory.bindMemory(to: UInt16.self, capacity: 1 << 21)
+        guard let keys = calloc(1 << 16, 4), let indices = calloc(1 << 16, 1) else { fatalError("out of memory") }
+        memoKeys = keys.bindMemory(to: UInt32.self, capacity: 1 << 16)
+        memoIndex = indices.bindMemory(to: UInt8.self, capacity: 1 << 16)
         rgb = palette.colors.map { (Float($0.r), Float($0.g), Float($0.b)) }
         search = LightnessSearch(palette.lab)
         for (i, c) in palette.colors.enumerated() {
@@ -34,7 +41,11 @@ final class PaletteMapper {
         }
     }
 
-    deinit { free(cache) }
+    deinit {
+        free(cache)
+        free(memoKeys)
+        free(memoIndex)
+    }
 
     /// Linear light of each grid cell's centre (levels 2k + ½), decoded once.
     private static let centreLinear: [Float] = (0..<128).map { k in
@@ -55,6 +66,23 @@ final class PaletteMapper {
             slot = (slot + 1) & 1023
         }
         return nearestCached(r, g, b)
+    }
+
+    /// The index of the entry nearest to exactly this colour (``index(_:_:_:)`` answers for
+    /// its grid cell's centre, up to half a level off per channel), remembered per colour.
+    @inline(__always)
+    func nearest(_ r: Int, _ g: Int, _ b: Int) -> Int {
+        let key = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+        var slot = Self.slot(key)
+        while exactKeys[slot] != 0 {
+            if exactKeys[slot] == key + 1 { return Int(exactIndex[slot]) }
+            slot = (slot + 1) & 1023
+        }
+        let memo = Int((key &* 2654435761) >> 16) & 0xFFFF
+        if memoKeys[memo] == key + 1 { return Int(memoIndex[memo]) }
+        let found = search.nearest(OkLab(r: Float(r), g: Float(g), b: Float(b)))
+        (memoKeys[memo], memoIndex[memo]) = (key + 1, UInt8(found))
+        return found
     }
 
     /// How many of the RGBA pixels in `pixels` (every `every`-th of them) each entry serves.

@@ -503,7 +503,7 @@ struct GIFAdaptiveTests {
         }
     }
 
-    @Test("The palette mapper is unbiased and near-exact, also where entries are a level apart")
+    @Test("The palette mapper is unbiased and near-exact, and exact where asked, also where entries are a level apart")
     func mapperIsUnbiased() {
         // Near-white entries one and two levels apart (a light UI page's), a near-black ramp
         // (where a level moves OkLab most) and random colours.
@@ -540,6 +540,8 @@ struct GIFAdaptiveTests {
                         drift[2] += Double(got.b) - Double(want.b)
                         n += 1
                         if got != want { missed += 1 }
+                        // The exact look-up smooth areas use is a full scan's answer.
+                        #expect(mapper.nearest(r, g, b) == fullScan(r, g, b))
                     }
                 }
             }
