@@ -37,8 +37,10 @@ struct OkLab: Sendable, Equatable {
     static let lightnessWeight: Float = 0.5
 
     /// sRGB transfer curve, decoded once.
-    static let linear: [Float] = (0..<256).map { i in
-        let c = Float(i) / 255
-        return c <= 0.04045 ? c / 12.92 : powf((c + 0.055) / 1.055, 2.4)
+    static let linear: [Float] = (0..<256).map { linear(encoded: Float($0) / 255) }
+
+    /// The sRGB transfer curve: linear light of an encoded value in 0…1.
+    static func linear(encoded c: Float) -> Float {
+        c <= 0.04045 ? c / 12.92 : powf((c + 0.055) / 1.055, 2.4)
     }
 }

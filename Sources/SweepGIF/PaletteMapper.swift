@@ -48,10 +48,7 @@ final class PaletteMapper {
     }
 
     /// Linear light of each grid cell's centre (levels 2k + ½), decoded once.
-    private static let centreLinear: [Float] = (0..<128).map { k in
-        let c = (Float(2 * k) + 0.5) / 255
-        return c <= 0.04045 ? c / 12.92 : powf((c + 0.055) / 1.055, 2.4)
-    }
+    private static let centreLinear: [Float] = (0..<128).map { OkLab.linear(encoded: (Float(2 * $0) + 0.5) / 255) }
 
     @inline(__always)
     static func slot(_ key: UInt32) -> Int { Int((key &* 2654435761) >> 22) & 1023 }
@@ -59,13 +56,18 @@ final class PaletteMapper {
     /// The index of the entry nearest to an sRGB colour (channels 0…255).
     @inline(__always)
     func index(_ r: Int, _ g: Int, _ b: Int) -> Int {
-        let key = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+        own(UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)) ?? nearestCached(r, g, b)
+    }
+
+    /// The index of the palette's own colour `key` (`r << 16 | g << 8 | b`), if it is one.
+    @inline(__always)
+    private func own(_ key: UInt32) -> Int? {
         var slot = Self.slot(key)
         while exactKeys[slot] != 0 {
             if exactKeys[slot] == key + 1 { return Int(exactIndex[slot]) }
             slot = (slot + 1) & 1023
         }
-        return nearestCached(r, g, b)
+        return nil
     }
 
     /// The index of the entry nearest to exactly this colour (``index(_:_:_:)`` answers for
@@ -73,11 +75,7 @@ final class PaletteMapper {
     @inline(__always)
     func nearest(_ r: Int, _ g: Int, _ b: Int) -> Int {
         let key = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
-        var slot = Self.slot(key)
-        while exactKeys[slot] != 0 {
-            if exactKeys[slot] == key + 1 { return Int(exactIndex[slot]) }
-            slot = (slot + 1) & 1023
-        }
+        if let own = own(key) { return own }
         let memo = Int((key &* 2654435761) >> 16) & 0xFFFF
         if memoKeys[memo] == key + 1 { return Int(memoIndex[memo]) }
         let found = search.nearest(OkLab(r: Float(r), g: Float(g), b: Float(b)))
@@ -96,13 +94,7 @@ final class PaletteMapper {
 
     /// The index of exactly this colour in the palette, or −1.
     func exactIndex(of c: RGBA8) -> Int16 {
-        let key = UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)
-        var slot = Self.slot(key)
-        while exactKeys[slot] != 0 {
-            if exactKeys[slot] == key + 1 { return Int16(exactIndex[slot]) }
-            slot = (slot + 1) & 1023
-        }
-        return -1
+        own(UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)).map { Int16($0) } ?? -1
     }
 
     /// The nearest entry to the centre of the colour's grid cell (two levels a side), cached.

@@ -9,8 +9,9 @@ import SweepSupport
 ///
 /// - GIF: quality (→ 70 → 55 → 40: more lossy LZW error in texture, the cheapest loss to
 ///   see, and from 80 down fewer colours for a photo, from 60 down for any picture), then
-///   colours (at most half of what the last attempt's palette held, down to 15 and the transparent entry), then frame rate
-///   (× 2/3, down to 10 fps), then size (× 0.8, down to 160 px on the shorter side).
+///   colours (at most half of what the last attempt's palette held, down to 15 and the
+///   transparent entry), then frame rate (× 2/3, down to 10 fps), then size (× 0.8, down to
+///   160 px on the shorter side).
 /// - Video: the CRF, +4 at a time, up to 3 times.
 /// - Anything else must fit as it is.
 ///
