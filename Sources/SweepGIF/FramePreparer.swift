@@ -22,6 +22,8 @@ final class FramePreparer: @unchecked Sendable {
         let rect: PixelRect
         /// Which pixels changed; nil for the first frame, where all of them are new.
         let changed: [Bool]?
+        /// How many pixels changed.
+        let count: Int
         /// What choosing the frame's palette needs, for a changed frame of a fitted palette.
         let band: Band?
     }
@@ -70,12 +72,13 @@ final class FramePreparer: @unchecked Sendable {
     private func prepare(_ frame: RGBAImage, previous: [UInt8]?) -> Prepared {
         guard let previous else {
             return Prepared(
-                frame: frame, rect: PixelRect(x: 0, y: 0, width: width, height: height), changed: nil, band: nil)
+                frame: frame, rect: PixelRect(x: 0, y: 0, width: width, height: height), changed: nil, count: width * height,
+                band: nil)
         }
         var changed = [Bool](repeating: false, count: width * height)
         let (rect, count) = GIFWriter.diff(previous, frame.pixels, width: width, height: height, marks: &changed)
         let band = rect.isEmpty || global.palette.isExact ? nil : fit(frame, rect: rect, changed: changed, count: count)
-        return Prepared(frame: frame, rect: rect, changed: changed, band: band)
+        return Prepared(frame: frame, rect: rect, changed: changed, count: count, band: band)
     }
 
     /// The sample of a frame's changes and the table fitted to them, as ``GIFWriter`` chooses

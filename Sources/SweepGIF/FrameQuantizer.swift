@@ -183,8 +183,12 @@ struct FrameQuantizer {
 
     /// Quantizes the pixels of `frame` inside `rect` for which `changed(x, y)` holds into
     /// `indices` (full-frame index map). Transparent pixels (alpha < 128) get the
-    /// palette's transparent index.
-    mutating func quantize(_ frame: RGBAImage, rect: PixelRect, changed: [Bool]?, into indices: inout [UInt8]) {
+    /// palette's transparent index. A pixel whose source colour is one `history` remembers
+    /// for it takes the colour it showed then, when the palette holds it, with no lossy
+    /// latitude.
+    mutating func quantize(
+        _ frame: RGBAImage, rect: PixelRect, changed: [Bool]?, history: PixelHistory? = nil, into indices: inout [UInt8]
+    ) {
         let w = width
         let transparent = UInt8(mapper.palette.transparentIndex ?? 0)
         let hasTransparent = mapper.palette.transparentIndex != nil
@@ -224,6 +228,14 @@ struct FrameQuantizer {
                                 if let changed, !changed[p] { continue }
                                 let o = p * 4
                                 if hasTransparent && px[o + 3] < 128 { indices[p] = transparent; continue }
+                                if let history {
+                                    let c = history.recall(p, PixelHistory.key(px[o], px[o + 1], px[o + 2], px[o + 3]))
+                                    if c != 0, let k = mapper.exactIndex(key: c) {
+                                        indices[p] = UInt8(k)
+                                        budget[p] = 0
+                                        continue
+                                    }
+                                }
                                 var r = Float(px[o]), g = Float(px[o + 1]), b = Float(px[o + 2])
                                 switch dither {
                                 case .none: break

@@ -42,6 +42,8 @@ public final class GIFWriter {
     /// frames, so that unchanged colours stay transparent from frame to frame).
     private var activeLocal: PaletteMapper?
     private var changed: [Bool]
+    /// What each pixel showed for its last few source colours (``PixelHistory``).
+    private var history: PixelHistory
     /// Frames that got a palette of their own.
     public private(set) var localPaletteFrames = 0
     /// The frame waiting for its delay to be final: its candidate blocks and, per pixel of
@@ -123,6 +125,7 @@ public final class GIFWriter {
         shown = [UInt32](repeating: 0, count: width * height)
         shownLab = [SIMD4<Float>](repeating: LZWLatitude.none, count: width * height)
         changed = [Bool](repeating: true, count: width * height)
+        history = PixelHistory(count: width * height)
         preparer = FramePreparer(
             palette: palette, width: width, height: height, overlayColors: overlayColors, quality: quality)
         var err: Int32 = 0
@@ -242,8 +245,9 @@ public final class GIFWriter {
                 return
             }
             changed = marks
-            quantizer.mapper = palette.isExact ? globalMapper : choosePalette(prepared.band)
-            quantizer.quantize(frame, rect: rect, changed: changed, into: &indices)
+            quantizer.mapper =
+                palette.isExact ? globalMapper : choosePalette(prepared.band, recalled: recalled(frame, rect, count: prepared.count))
+            quantizer.quantize(frame, rect: rect, changed: changed, history: history, into: &indices)
         } else {
             if let first = firstMapper {
                 // The first frame is the whole picture, coded once: a table of its own is
@@ -254,7 +258,7 @@ public final class GIFWriter {
             }
             quantizer.quantize(frame, rect: rect, changed: nil, into: &indices)
         }
-        try emit(rect: rect, delay: delay, first: framesWritten == 0 && pending == nil)
+        try emit(frame, rect: rect, delay: delay, first: framesWritten == 0 && pending == nil)
     }
 
     /// About how many of a band's pixels its table is fitted to (see ``choosePalette``).
@@ -287,7 +291,7 @@ public final class GIFWriter {
     /// - for a larger change (looks changing: Noir, then Dream, …), a fresh full palette when it
     ///   cuts the error by 85 % or more (a local table costs up to 768 bytes a frame, so it
     ///   must buy a clear gain).
-    private func choosePalette(_ band: FramePreparer.Band?) -> PaletteMapper {
+    private func choosePalette(_ band: FramePreparer.Band?, recalled: [UInt32]) -> PaletteMapper {
         guard let band else { return activeLocal ?? globalMapper }
         let active = activeLocal.map { Self.meanError($0, band.sample) } ?? .infinity
         var best: (PaletteMapper, Double) =
@@ -300,8 +304,44 @@ public final class GIFWriter {
             }
         }
         if let fresh = band.fresh, best.1 > 0 && fresh.error < fresh.share * best.1 { best = (fresh.mapper, fresh.error) }
+        // Where most changed pixels come back to colours they showed before, the palette
+        // that holds most of those colours, so that they come back exactly (``PixelHistory``).
+        if !recalled.isEmpty {
+            var most = (best.0, held(best.0, recalled))
+            for m in [globalMapper, activeLocal].compactMap({ $0 }) where m !== most.0 {
+                let n = held(m, recalled)
+                if n > most.1 { most = (m, n) }
+            }
+            best.0 = most.0
+        }
         activeLocal = best.0 === globalMapper ? activeLocal : best.0
         return best.0
+    }
+
+    /// How many of `colors` (`0xFF000000 | RGB`) the mapper's palette holds exactly.
+    private func held(_ mapper: PaletteMapper, _ colors: [UInt32]) -> Int {
+        colors.reduce(0) { $0 + (mapper.exactIndex(key: $1) == nil ? 0 : 1) }
+    }
+
+    /// The colours that the changed pixels of `frame` in `rect` (`count` of them) showed before for
+    /// their new source colours (``PixelHistory``), about 2 000 of them, when more than a
+    /// quarter of the changed pixels have one (near a turn of the split, the knob's shadow
+    /// is most of a band); otherwise none.
+    private func recalled(_ frame: RGBAImage, _ rect: PixelRect, count: Int) -> [UInt32] {
+        let step = max(1, count / 2000)
+        var seen = 0, colors: [UInt32] = []
+        frame.pixels.withUnsafeBufferPointer { px in
+            for y in rect.y..<(rect.y + rect.height) {
+                for x in rect.x..<(rect.x + rect.width) where changed[y * width + x] {
+                    seen += 1
+                    guard seen % step == 0 else { continue }
+                    let p = y * width + x, o = p * 4
+                    let c = history.recall(p, PixelHistory.key(px[o], px[o + 1], px[o + 2], px[o + 3]))
+                    if c != 0 { colors.append(c) }
+                }
+            }
+        }
+        return colors.count * 4 > max(1, seen / step) ? colors : []
     }
 
     /// About 20 000 of the pixels of `frame` inside `rect` (those marked in `changed`, when
@@ -385,9 +425,9 @@ public final class GIFWriter {
         return (PixelRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1), count)
     }
 
-    /// Turns the new index map into the pending frame (flushing the old one first: what it
-    /// puts on screen decides what this one may leave transparent).
-    private func emit(rect: PixelRect, delay: Int, first: Bool) throws {
+    /// Turns the new index map of `frame` into the pending frame (flushing the old one first:
+    /// what it puts on screen decides what this one may leave transparent).
+    private func emit(_ frame: RGBAImage, rect: PixelRect, delay: Int, first: Bool) throws {
         try flushPending()
         let mapper = quantizer.mapper
         let isLocal = mapper !== globalMapper
@@ -406,61 +446,67 @@ public final class GIFWriter {
         let paletteLab = Self.labTable(colors)
         let globalMapper = globalMapper
         let frameBudget = quantizer.budget
-        var shown: [UInt32] = [], shownLab: [SIMD4<Float>] = []
-        swap(&shown, &self.shown); swap(&shownLab, &self.shownLab)
-        defer { swap(&shown, &self.shown); swap(&shownLab, &self.shownLab) }
-        shown.withUnsafeMutableBufferPointer { shown in
-            shownLab.withUnsafeMutableBufferPointer { shownLab in
-                for y in 0..<rect.height {
-                    for x in 0..<rect.width {
-                        let p = (rect.y + y) * width + rect.x + x
-                        let i = y * rect.width + x
-                        let isNew = first || changed[p]
-                        let v = indices[p]
-                        let want: UInt32
-                        if isNew {
-                            if let t, Int(v) == t {
-                                want = 0  // transparent in the source
+        var shown: [UInt32] = [], shownLab: [SIMD4<Float>] = [], history = PixelHistory(count: 0)
+        swap(&shown, &self.shown); swap(&shownLab, &self.shownLab); swap(&history, &self.history)
+        defer { swap(&shown, &self.shown); swap(&shownLab, &self.shownLab); swap(&history, &self.history) }
+        frame.pixels.withUnsafeBufferPointer { px in
+            shown.withUnsafeMutableBufferPointer { shown in
+                shownLab.withUnsafeMutableBufferPointer { shownLab in
+                    for y in 0..<rect.height {
+                        for x in 0..<rect.width {
+                            let p = (rect.y + y) * width + rect.x + x
+                            let i = y * rect.width + x
+                            let isNew = first || changed[p]
+                            let v = indices[p]
+                            let want: UInt32
+                            if isNew {
+                                if let t, Int(v) == t {
+                                    want = 0  // transparent in the source
+                                } else {
+                                    let c = colors[Int(v)]
+                                    want = 0xFF00_0000 | UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)
+                                }
                             } else {
-                                let c = colors[Int(v)]
-                                want = 0xFF00_0000 | UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)
+                                want = shown[p]
                             }
-                        } else {
-                            want = shown[p]
+                            // The lossy coder's view: what the pixel should show, what is on screen
+                            // now, and how far it may stray (only where the source changed).
+                            let old = shown[p]
+                            if isNew {
+                                let o = p * 4
+                                history.move(p, to: PixelHistory.key(px[o], px[o + 1], px[o + 2], px[o + 3]), leaving: old)
+                            }
+                            before[i] = old
+                            if old != 0 { behind[i] = shownLab[p] }
+                            if want == 0 {
+                                budget[i] = -1
+                            } else {
+                                // A pixel that shows something else than before is a new one.
+                                target[i] = want == old ? behind[i] : paletteLab[Int(v)]
+                                budget[i] = isNew ? frameBudget[p] : 0
+                            }
+                            // The plain form needs every pixel as an index of this frame's palette.
+                            if isNew {
+                                plain[i] = v
+                            } else if plainPossible {
+                                let g =
+                                    want == 0
+                                    ? Int16(t ?? 0)
+                                    : globalMapper.exactIndex(
+                                        of: RGBA8(
+                                            r: UInt8((want >> 16) & 0xff),
+                                            g: UInt8((want >> 8) & 0xff), b: UInt8(want & 0xff)))
+                                if g >= 0 { plain[i] = UInt8(g) } else { plainPossible = false }
+                            }
+                            if let t, !first, want == old {
+                                masked[i] = UInt8(t)
+                                usesTransparency = true
+                            } else {
+                                masked[i] = v
+                            }
+                            shown[p] = want
+                            shownLab[p] = target[i]
                         }
-                        // The lossy coder's view: what the pixel should show, what is on screen
-                        // now, and how far it may stray (only where the source changed).
-                        let old = shown[p]
-                        before[i] = old
-                        if old != 0 { behind[i] = shownLab[p] }
-                        if want == 0 {
-                            budget[i] = -1
-                        } else {
-                            // A pixel that shows something else than before is a new one.
-                            target[i] = want == old ? behind[i] : paletteLab[Int(v)]
-                            budget[i] = isNew ? frameBudget[p] : 0
-                        }
-                        // The plain form needs every pixel as an index of this frame's palette.
-                        if isNew {
-                            plain[i] = v
-                        } else if plainPossible {
-                            let g =
-                                want == 0
-                                ? Int16(t ?? 0)
-                                : globalMapper.exactIndex(
-                                    of: RGBA8(
-                                        r: UInt8((want >> 16) & 0xff),
-                                        g: UInt8((want >> 8) & 0xff), b: UInt8(want & 0xff)))
-                            if g >= 0 { plain[i] = UInt8(g) } else { plainPossible = false }
-                        }
-                        if let t, !first, want == old {
-                            masked[i] = UInt8(t)
-                            usesTransparency = true
-                        } else {
-                            masked[i] = v
-                        }
-                        shown[p] = want
-                        shownLab[p] = target[i]
                     }
                 }
             }

@@ -97,6 +97,11 @@ final class PaletteMapper {
         own(UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)).map { Int16($0) } ?? -1
     }
 
+    /// The index of exactly the colour `key` (`r << 16 | g << 8 | b`; a top byte is
+    /// ignored), if the palette holds it.
+    @inline(__always)
+    func exactIndex(key: UInt32) -> Int? { own(key & 0xFF_FFFF) }
+
     /// The nearest entry to the centre of the colour's grid cell (two levels a side), cached.
     /// (The cache once searched for the cell's odd corner: every colour was looked up half a
     /// level too light per channel on average. On photos that shifted the mean colour, which

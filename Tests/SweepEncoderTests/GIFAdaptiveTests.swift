@@ -480,6 +480,35 @@ struct GIFAdaptiveTests {
         }
     }
 
+    @Test("A split that moves back brings the picture back as it was shown: no patchwork of bands")
+    func splitMovingBack() throws {
+        // Smooth gradients (dithered, with a small lossy budget at 90), a divider two pixels
+        // wide in a third colour, the split going to two thirds and back, a few pixels a frame.
+        let (w, h) = (180, 60)
+        let before = picture(w, h) { x, y in (90 + x / 4, 100 + y / 3 + x / 8, 120 + x / 6) }
+        let after = picture(w, h) { x, y in (200 - x / 3, 60 + y, 150 - x / 5 - y / 2) }
+        let edges = Array(stride(from: 0, through: 120, by: 7)) + Array(stride(from: 120, through: 0, by: -9)) + [0]
+        let frames = edges.map { edge in
+            var f = before
+            for y in 0..<h {
+                for x in 0..<min(w, edge + 2) {
+                    let i = (y * w + x) * 4
+                    for c in 0..<3 { f.pixels[i + c] = x < edge ? after.pixels[i + c] : 250 }
+                }
+            }
+            return f
+        }
+        let palette = GIFPalette.build(samples: [(before, 1), (after, 1)], count: 64)
+        #expect(!palette.isExact)
+        let out = try writeGIF(frames, palette: palette, quality: 90)
+        #expect(out.frames.count == frames.count)
+        // Back at the start, every pixel shows what it showed in the first frame.
+        let first = out.frames[0], last = out.frames[frames.count - 1]
+        var differ = 0
+        for y in 0..<h { for x in 0..<w where first[x, y] != last[x, y] { differ += 1 } }
+        #expect(differ == 0, "\(differ) of \(w * h) pixels differ")
+    }
+
     @Test("The lightness-sorted search finds the entry a full scan finds, ties included")
     func lightnessSearch() {
         var rng = SeededGenerator(seed: 20)
