@@ -16,7 +16,9 @@ import SweepSupport
 ///
 /// The LZW coder may write a pixel as another palette entry within its error budget (lossy
 /// LZW, see ``LZWLatitude``); the budget is zero on pixels whose source did not change, so
-/// what is on screen there never changes (no flicker), and zero in flat areas.
+/// what is on screen there never changes (no flicker), and zero in flat areas. A pixel
+/// whose source comes back to a colour it had shows exactly what it showed then
+/// (``PixelHistory``): a split moving back brings the picture back as it was.
 public final class GIFWriter {
     public let width: Int
     public let height: Int
