@@ -480,6 +480,37 @@ struct GIFAdaptiveTests {
         }
     }
 
+    @Test("A pixel remembers what it showed for its last four source colours, most recent first, updated when shown again")
+    func pixelHistory() {
+        var history = PixelHistory(count: 2)
+        let (a, b, c, d, e, f) = (
+            PixelHistory.key(10, 0, 0, 255), PixelHistory.key(20, 0, 0, 255), PixelHistory.key(30, 0, 0, 255),
+            PixelHistory.key(40, 0, 0, 255), PixelHistory.key(50, 0, 0, 255), PixelHistory.key(60, 0, 0, 255)
+        )
+        #expect(PixelHistory.key(10, 0, 0, 127) == 0)  // a transparent source is never remembered
+        history.move(1, to: a, leaving: 0)  // the first frame: nothing shown before
+        #expect(history.recall(1, a) == 0)
+        history.move(1, to: b, leaving: 0xFF00_0011)
+        #expect(history.recall(1, a) == 0xFF00_0011)
+        #expect(history.recall(0, a) == 0)  // another pixel's memory is its own
+        for (next, shown) in [(c, UInt32(0xFF00_0022)), (d, 0xFF00_0033), (e, 0xFF00_0044)] { history.move(1, to: next, leaving: shown) }
+        // Four remembered: a, b, c, d (e is shown now).
+        #expect([a, b, c, d].map { history.recall(1, $0) } == [0xFF00_0011, 0xFF00_0022, 0xFF00_0033, 0xFF00_0044])
+        history.move(1, to: f, leaving: 0xFF00_0055)  // e joins, the oldest (a) goes
+        #expect(history.recall(1, a) == 0)
+        #expect(history.recall(1, e) == 0xFF00_0055)
+        // Back to c, now shown as 0x66: leaving it updates c's entry rather than adding one.
+        history.move(1, to: c, leaving: 0xFF00_0066)
+        history.move(1, to: a, leaving: 0xFF00_0077)
+        #expect(history.recall(1, c) == 0xFF00_0077)
+        #expect([d, e, f].map { history.recall(1, $0) } == [0xFF00_0044, 0xFF00_0055, 0xFF00_0066])
+        #expect(history.recall(1, b) == 0)
+        // Nothing is remembered for a source that showed nothing (transparent).
+        history.move(1, to: 0, leaving: 0xFF00_0088)
+        history.move(1, to: b, leaving: 0)
+        #expect(history.recall(1, 0) == 0)
+    }
+
     @Test("A split that moves back brings the picture back as it was shown: no patchwork of bands")
     func splitMovingBack() throws {
         // Smooth gradients (dithered, with a small lossy budget at 90), a divider two pixels
