@@ -34,6 +34,8 @@ final class FramePreparer: @unchecked Sendable {
         let sample: [UInt8]
         /// The global palette's mean error on the sample.
         let globalError: Double
+        /// The share of the sample that is textured (``GIFWriter/sample(_:rect:changed:width:count:)``).
+        let texturedShare: Double
         /// A table fitted to the changes, its error, and the share of the best error it must
         /// come under to be taken (infinity: unless that error is already 0).
         let fresh: (mapper: PaletteMapper, error: Double, share: Double)?
@@ -114,6 +116,6 @@ final class FramePreparer: @unchecked Sendable {
             let entries = StretchPalettes.tableEntries(usage: usage, reserved: overlayColors.count, quality: quality)
             fit(entries: min(most, entries), share: .infinity, to: GIFWriter.bandTableSamples)
         }
-        return Band(sample: sample, globalError: GIFWriter.meanError(global, sample), fresh: fresh)
+        return Band(sample: sample, globalError: GIFWriter.meanError(global, sample), texturedShare: texturedShare, fresh: fresh)
     }
 }

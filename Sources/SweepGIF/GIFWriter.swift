@@ -44,8 +44,12 @@ public final class GIFWriter {
     /// frames, so that unchanged colours stay transparent from frame to frame).
     private var activeLocal: PaletteMapper?
     private var changed: [Bool]
-    /// What each pixel showed for its last few source colours (``PixelHistory``).
-    private var history: PixelHistory
+    /// What each pixel showed for its last few source colours (``PixelHistory``); nil for an
+    /// exact palette coded losslessly, which shows a source colour the same way every time.
+    private var history: PixelHistory?
+    /// The first frame's own table, when it got one: a split moving back brings its colours
+    /// back, and a band of them may take it again (see ``choosePalette``).
+    private var firstFrameMapper: PaletteMapper?
     /// Frames that got a palette of their own.
     public private(set) var localPaletteFrames = 0
     /// The frame waiting for its delay to be final: its candidate blocks and, per pixel of
@@ -127,7 +131,7 @@ public final class GIFWriter {
         shown = [UInt32](repeating: 0, count: width * height)
         shownLab = [SIMD4<Float>](repeating: LZWLatitude.none, count: width * height)
         changed = [Bool](repeating: true, count: width * height)
-        history = PixelHistory(count: width * height)
+        history = palette.isExact && budget == 0 ? nil : PixelHistory(count: width * height)
         preparer = FramePreparer(
             palette: palette, width: width, height: height, overlayColors: overlayColors, quality: quality)
         var err: Int32 = 0
@@ -248,14 +252,18 @@ public final class GIFWriter {
             }
             changed = marks
             quantizer.mapper =
-                palette.isExact ? globalMapper : choosePalette(prepared.band, recalled: recalled(frame, rect, count: prepared.count))
+                palette.isExact
+                ? globalMapper : choosePalette(prepared.band, returning: self.returning(frame, rect, count: prepared.count))
             quantizer.quantize(frame, rect: rect, changed: changed, history: history, into: &indices)
         } else {
             if let first = firstMapper {
                 // The first frame is the whole picture, coded once: a table of its own is
                 // worth its 768 bytes when it fits the picture clearly better.
                 let sample = Self.sample(frame, rect: rect, changed: nil, width: width).pixels
-                if Self.meanError(first, sample) < 0.8 * Self.meanError(globalMapper, sample) { quantizer.mapper = first }
+                if Self.meanError(first, sample) < 0.8 * Self.meanError(globalMapper, sample) {
+                    quantizer.mapper = first
+                    firstFrameMapper = first
+                }
                 firstMapper = nil
             }
             quantizer.quantize(frame, rect: rect, changed: nil, into: &indices)
@@ -293,57 +301,109 @@ public final class GIFWriter {
     /// - for a larger change (looks changing: Noir, then Dream, …), a fresh full palette when it
     ///   cuts the error by 85 % or more (a local table costs up to 768 bytes a frame, so it
     ///   must buy a clear gain).
-    private func choosePalette(_ band: FramePreparer.Band?, recalled: [UInt32]) -> PaletteMapper {
+    ///
+    /// Then, for a smooth band (under ``bandTextureShare`` textured) where over a quarter of
+    /// the changed pixels come back to colours they showed before (`returning`, see
+    /// ``PixelHistory``: a split moving back over the before picture) and the palette chosen
+    /// lacks some of those colours: the global palette, the local one in use or the first
+    /// frame's own table if it holds them all and maps the other changed pixels at most 1.5
+    /// times as far off; failing that, a table of those colours and the overlay's, with
+    /// ``returningExtraEntries`` more fitted to the other pixels, when that fits in 256
+    /// entries. Those pixels then come back exactly as they were shown, whatever tables
+    /// their bands had: quantized afresh, a smooth sky came back as a patchwork. A textured
+    /// band is left as chosen: its texture hides the difference, and exactness there cost a
+    /// photo's ping-pong 8 % more bytes.
+    private func choosePalette(
+        _ band: FramePreparer.Band?, returning: @autoclosure () -> Returning?
+    ) -> PaletteMapper {
         guard let band else { return activeLocal ?? globalMapper }
         let active = activeLocal.map { Self.meanError($0, band.sample) } ?? .infinity
         var best: (PaletteMapper, Double) =
             active <= band.globalError ? (activeLocal!, active) : (globalMapper, band.globalError)
         if let planned {
             let e = Self.meanError(planned, band.sample)
-            if e < 0.8 * best.1 {
-                best = (planned, e)
-                self.planned = nil
-            }
+            if e < 0.8 * best.1 { best = (planned, e) }
         }
+        let plannedWon = planned != nil && best.0 === planned
         if let fresh = band.fresh, best.1 > 0 && fresh.error < fresh.share * best.1 { best = (fresh.mapper, fresh.error) }
-        // Where most changed pixels come back to colours they showed before, the palette
-        // that holds most of those colours, so that they come back exactly (``PixelHistory``).
-        if !recalled.isEmpty {
-            var most = (best.0, held(best.0, recalled))
-            for m in [globalMapper, activeLocal].compactMap({ $0 }) where m !== most.0 {
-                let n = held(m, recalled)
-                if n > most.1 { most = (m, n) }
+        // A smooth band coming back to colours it showed (see the doc comment): texture
+        // hides a band quantized afresh, and a table for exactness there costs bytes.
+        let chosen = best
+        if band.texturedShare < Self.bandTextureShare, let back = returning(), !back.sample.isEmpty,
+            heldCount(chosen.0, back.sample) < back.sample.count
+        {
+            let othersError = { (m: PaletteMapper) in back.others.isEmpty ? 0 : Self.meanError(m, back.others) }
+            let limit = 1.5 * othersError(chosen.0)
+            let holding = [globalMapper, activeLocal, firstFrameMapper].compactMap { $0 }
+                .filter { $0 !== chosen.0 && othersError($0) <= limit }
+                .map { ($0, heldCount($0, back.sample)) }
+                .filter { $0.1 == back.sample.count }
+                .max { $0.1 < $1.1 }?.0
+            if let holding {
+                best = (holding, holding === globalMapper ? band.globalError : Self.meanError(holding, band.sample))
+            } else if let colors = back.colors, colors.count + overlayColors.count + Self.returningExtraEntries < 256 {
+                let pixels = RGBAImage(
+                    width: max(1, back.others.count / 4), height: 1, pixels: back.others.isEmpty ? [0, 0, 0, 255] : back.others)
+                let kept = colors.map { RGBA8(r: UInt8(($0 >> 16) & 0xff), g: UInt8(($0 >> 8) & 0xff), b: UInt8($0 & 0xff)) }
+                let table = GIFPalette.build(
+                    samples: [(pixels, 1)], count: colors.count + overlayColors.count + Self.returningExtraEntries + 1,
+                    reserved: overlayColors + kept)
+                let mapper = PaletteMapper(palette: table)
+                best = (mapper, Self.meanError(mapper, band.sample))
             }
-            best.0 = most.0
         }
+        // A stretch's palette is used up once it wins, unless returning pixels overruled it.
+        if plannedWon && best.0 === chosen.0 { self.planned = nil }
         activeLocal = best.0 === globalMapper ? activeLocal : best.0
         return best.0
     }
 
+    /// Entries a table for returning colours gets for the other changed pixels (the
+    /// knob's shadow over the after picture, near a turn of the split).
+    static let returningExtraEntries = 32
+
     /// How many of `colors` (`0xFF000000 | RGB`) the mapper's palette holds exactly.
-    private func held(_ mapper: PaletteMapper, _ colors: [UInt32]) -> Int {
+    private func heldCount(_ mapper: PaletteMapper, _ colors: [UInt32]) -> Int {
         colors.reduce(0) { $0 + (mapper.exactIndex(key: $1) == nil ? 0 : 1) }
     }
 
-    /// The colours that the changed pixels of `frame` in `rect` (`count` of them) showed before for
-    /// their new source colours (``PixelHistory``), about 2 000 of them, when more than a
-    /// quarter of the changed pixels have one (near a turn of the split, the knob's shadow
-    /// is most of a band); otherwise none.
-    private func recalled(_ frame: RGBAImage, _ rect: PixelRect, count: Int) -> [UInt32] {
-        let step = max(1, count / 2000)
-        var seen = 0, colors: [UInt32] = []
+    /// What the changed pixels of `frame` in `rect` (`count` of them) bring back
+    /// (``PixelHistory``): the distinct colours shown before by those whose source colour
+    /// the history remembers (nil past 256), about 4 000 of those colours, and about 4 000
+    /// of the other changed pixels as RGBA bytes. Nil when under a quarter of them come back.
+    private func returning(_ frame: RGBAImage, _ rect: PixelRect, count: Int) -> Returning? {
+        guard let history else { return nil }
+        let step = max(1, count / 4000)
+        var hits = 0, misses = 0
+        var colors: Set<UInt32>? = [], sample: [UInt32] = [], others: [UInt8] = []
         frame.pixels.withUnsafeBufferPointer { px in
             for y in rect.y..<(rect.y + rect.height) {
                 for x in rect.x..<(rect.x + rect.width) where changed[y * width + x] {
-                    seen += 1
-                    guard seen % step == 0 else { continue }
                     let p = y * width + x, o = p * 4
                     let c = history.recall(p, PixelHistory.key(px[o], px[o + 1], px[o + 2], px[o + 3]))
-                    if c != 0 { colors.append(c) }
+                    if c != 0 {
+                        hits += 1
+                        if hits % step == 0 { sample.append(c) }
+                        if colors != nil {
+                            colors!.insert(c)
+                            if colors!.count > 256 { colors = nil }
+                        }
+                    } else {
+                        misses += 1
+                        if misses % step == 0 { others += px[o..<(o + 4)] }
+                    }
                 }
             }
         }
-        return colors.count * 4 > max(1, seen / step) ? colors : []
+        guard hits * 4 > hits + misses else { return nil }
+        return Returning(colors: colors, sample: sample, others: others)
+    }
+
+    /// What a band brings back, as ``returning(_:_:count:)`` finds it.
+    private struct Returning {
+        let colors: Set<UInt32>?
+        let sample: [UInt32]
+        let others: [UInt8]
     }
 
     /// About 20 000 of the pixels of `frame` inside `rect` (those marked in `changed`, when
@@ -448,7 +508,7 @@ public final class GIFWriter {
         let paletteLab = Self.labTable(colors)
         let globalMapper = globalMapper
         let frameBudget = quantizer.budget
-        var shown: [UInt32] = [], shownLab: [SIMD4<Float>] = [], history = PixelHistory(count: 0)
+        var shown: [UInt32] = [], shownLab: [SIMD4<Float>] = [], history: PixelHistory? = nil
         swap(&shown, &self.shown); swap(&shownLab, &self.shownLab); swap(&history, &self.history)
         defer { swap(&shown, &self.shown); swap(&shownLab, &self.shownLab); swap(&history, &self.history) }
         frame.pixels.withUnsafeBufferPointer { px in
@@ -474,9 +534,9 @@ public final class GIFWriter {
                             // The lossy coder's view: what the pixel should show, what is on screen
                             // now, and how far it may stray (only where the source changed).
                             let old = shown[p]
-                            if isNew {
+                            if isNew, history != nil {
                                 let o = p * 4
-                                history.move(p, to: PixelHistory.key(px[o], px[o + 1], px[o + 2], px[o + 3]), leaving: old)
+                                history!.move(p, to: PixelHistory.key(px[o], px[o + 1], px[o + 2], px[o + 3]), leaving: old)
                             }
                             before[i] = old
                             if old != 0 { behind[i] = shownLab[p] }
