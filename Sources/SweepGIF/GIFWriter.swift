@@ -334,11 +334,9 @@ public final class GIFWriter {
         {
             let othersError = { (m: PaletteMapper) in back.others.isEmpty ? 0 : Self.meanError(m, back.others) }
             let limit = 1.5 * othersError(chosen.0)
-            let holding = [globalMapper, activeLocal, firstFrameMapper].compactMap { $0 }
-                .filter { $0 !== chosen.0 && othersError($0) <= limit }
-                .map { ($0, heldCount($0, back.sample)) }
-                .filter { $0.1 == back.sample.count }
-                .max { $0.1 < $1.1 }?.0
+            let holding = [globalMapper, activeLocal, firstFrameMapper].compactMap { $0 }.first {
+                $0 !== chosen.0 && heldCount($0, back.sample) == back.sample.count && othersError($0) <= limit
+            }
             if let holding {
                 best = (holding, holding === globalMapper ? band.globalError : Self.meanError(holding, band.sample))
             } else if let colors = back.colors, colors.count + overlayColors.count + Self.returningExtraEntries < 256 {
@@ -551,14 +549,11 @@ public final class GIFWriter {
                             if isNew {
                                 plain[i] = v
                             } else if plainPossible {
-                                let g =
-                                    want == 0
-                                    ? Int16(t ?? 0)
-                                    : globalMapper.exactIndex(
-                                        of: RGBA8(
-                                            r: UInt8((want >> 16) & 0xff),
-                                            g: UInt8((want >> 8) & 0xff), b: UInt8(want & 0xff)))
-                                if g >= 0 { plain[i] = UInt8(g) } else { plainPossible = false }
+                                if let g = want == 0 ? t ?? 0 : globalMapper.exactIndex(key: want) {
+                                    plain[i] = UInt8(g)
+                                } else {
+                                    plainPossible = false
+                                }
                             }
                             if let t, !first, want == old {
                                 masked[i] = UInt8(t)

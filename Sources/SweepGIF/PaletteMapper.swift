@@ -92,11 +92,6 @@ final class PaletteMapper {
         return usage
     }
 
-    /// The index of exactly this colour in the palette, or −1.
-    func exactIndex(of c: RGBA8) -> Int16 {
-        own(UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)).map { Int16($0) } ?? -1
-    }
-
     /// The index of exactly the colour `key` (`r << 16 | g << 8 | b`; a top byte is
     /// ignored), if the palette holds it.
     @inline(__always)

@@ -343,7 +343,7 @@ struct GIFAdaptiveTests {
         let global = GIFPalette.build(samples: [(grey, 1), (after, 1)], count: 256)
         #expect(!global.isExact)
         let mapper = PaletteMapper(palette: global)
-        #expect(flats.allSatisfy { mapper.exactIndex(of: RGBA8(r: UInt8($0.0), g: UInt8($0.1), b: UInt8($0.2))) >= 0 })
+        #expect(flats.allSatisfy { mapper.exactIndex(key: UInt32($0.0) << 16 | UInt32($0.1) << 8 | UInt32($0.2)) != nil })
         let out = try writeGIF(frames, palette: global, quality: 90, lossy: 0, dither: .none, keep: true)
         defer { try? FileManager.default.removeItem(atPath: out.path) }
         let images = try storedImages(out.path).dropFirst()
