@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """GIF curves (gifcurves.py) on held-out pairs no setting was tuned on (ninth round): two web pages
 (an analytics dashboard light -> dark, a docs page -> a redesign), a flat infographic, pixel art
-(day -> night), smooth gradients other than a sky, and a page with a large photo (light -> dark).
+(day -> night), smooth gradients other than a sky, and a page with a large photo (light -> dark);
+since the eleventh round, three posterized photo pairs of at most 255 colours (make_posterized.py,
+which needs scikit-image for two of its pictures).
 
 usage: python3 Benchmarks/heldout/run.py [gifcurves.py options, e.g. --pairs chart,mixed --json F]
 
@@ -31,6 +33,8 @@ def make_pairs():
                                check=True, capture_output=True)
     if not os.path.exists(os.path.join(PAIRS, "gradients2", "after.png")):
         subprocess.run([sys.executable, os.path.join(HERE, "make_synth.py"), PAIRS], check=True, capture_output=True)
+    if not os.path.exists(os.path.join(PAIRS, "glow-poster", "after.png")):
+        subprocess.run([sys.executable, os.path.join(HERE, "make_posterized.py"), PAIRS], check=True, capture_output=True)
 
 
 if __name__ == "__main__":

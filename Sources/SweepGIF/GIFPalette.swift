@@ -121,7 +121,10 @@ public struct GIFPalette: Sendable {
     /// How many entries a palette for `samples` gets at `quality`, at most `cap` (`--colors`):
     /// halved ``GIFQuality/flatPaletteHalvings`` times for any picture (below 60), and for a
     /// photo ``GIFQuality/paletteHalvings`` times (below 80) in proportion to how textured it
-    /// is (full from ``photoTexture``) unless its colours fit exactly; never below 16.
+    /// is (full from ``photoTexture``); never below 16. A textured picture of few colours
+    /// (a posterized photo) is halved too: below 90 its palette is lossy anyway, and its
+    /// grain hides the coarser steps as a photo's does. One of fewer colours than the
+    /// halved count still keeps them exactly (``build``).
     public static func entries(
         for samples: [(image: RGBAImage, weight: Double)], quality: GIFQuality, cap: Int
     ) -> Int {
@@ -129,9 +132,7 @@ public struct GIFPalette: Sendable {
         if quality.paletteHalvings > halvings {
             let textured = texturedShare(samples)
             let weight = max(0, min(1, (textured - photoTexture.lowerBound) / (photoTexture.upperBound - photoTexture.lowerBound)))
-            if weight > 0, exactColors(samples, limit: cap - 1) == nil {
-                halvings = max(halvings, quality.paletteHalvings * weight)
-            }
+            halvings = max(halvings, quality.paletteHalvings * weight)
         }
         guard halvings > 0 else { return cap }
         let entries = Int((256 / exp2(halvings)).rounded())
@@ -140,9 +141,12 @@ public struct GIFPalette: Sendable {
 
     /// The share of textured pixels (as ``FrameQuantizer`` measures texture) from which a
     /// picture starts to count as a photo, and from which it fully does. The benchmark's
-    /// photos measure 0.83–0.94 (a sky's JPEG grain counts), its screenshots 0.09–0.11, its
-    /// gradients 0.002, and a photo of about 220 colours 0.57.
-    static let photoTexture = 0.6...0.8
+    /// photos measure 0.83–0.94 (a sky's JPEG grain counts), a photo of about 220 colours
+    /// 0.57, its screenshots 0.07–0.12 and its gradients 0.002; held-out web pages measure
+    /// 0.10–0.23, and one half filled by a photo 0.46. From 0.6 up (the eighth round's
+    /// threshold) the posterized photo got a full palette below 80 and needed 1.00–1.06× the
+    /// peer's bytes for its S-CIELAB ΔE; from 0.4 up, 0.83–0.98 (Benchmarks/README.md, 11th round).
+    static let photoTexture = 0.4...0.6
 
     /// The share of textured pixels in the samples, on a sparse grid (every 7th pixel both ways).
     static func texturedShare(_ samples: [(image: RGBAImage, weight: Double)]) -> Double {

@@ -402,7 +402,7 @@ struct GIFAdaptiveTests {
         }
     }
 
-    @Test("Below quality 80 a photo gets fewer colours; screenshots, gradients and few-colour pictures only below 60")
+    @Test("Below quality 80 a photo (posterized too) gets fewer colours; screenshots and gradients only below 60")
     func photoPaletteSize() {
         // Grain over a soft gradient, as in a photo: almost every pixel differs from its neighbours.
         let photo = picture(160, 120) { x, y in
@@ -428,10 +428,23 @@ struct GIFAdaptiveTests {
         #expect(entries(20, gradient) == 32 && (16...17).contains(entries(1, gradient)) && entries(50, cap: 100, gradient) == 100)
         let page = picture(160, 120) { x, y in y % 12 < 2 && x % 9 < 6 ? (40, 40, 40) : (250, 250, 250) }
         #expect(entries(60, [(page, 1)]) == 256 && entries(40, [(page, 1)]) == 64)
-        // Texture of three colours is not a photo's: below 80 it keeps its colours exactly
-        // as long as a screenshot would (the ladder cannot take it under 16 entries).
+        // A textured picture of few colours (a posterized photo: 200 colours of grain) is
+        // halved like a photo: below 90 its palette is lossy anyway.
+        let posterized = [
+            (
+                image: picture(160, 120) { x, y in
+                    let n = (x &* 73 &+ y &* 151 &+ (x * y) % 97) % 200
+                    return (n, 255 - n, (n * 7) % 256)
+                }, weight: 1.0
+            )
+        ]
+        #expect(GIFPalette.exactColors(posterized, limit: 255)?.count == 200)
+        #expect(entries(80, posterized) == 256 && entries(70, posterized) == 128 && entries(60, posterized) == 64)
+        // Texture of three colours still keeps them exactly: the halved palette holds them all.
         let checker = [(image: picture(160, 120) { x, y in [(0, 0, 0), (255, 255, 255), (200, 30, 30)][(x + y) % 3] }, weight: 1.0)]
-        #expect(GIFPalette.texturedShare(checker) > 0.8 && entries(70, checker) == 256 && entries(60, checker) == 256)
+        #expect(GIFPalette.texturedShare(checker) > 0.8)
+        let small = GIFPalette.build(samples: checker, count: entries(40, checker))
+        #expect(small.isExact && small.colors.count == 3)
     }
 
     @Test("--colors 2 means two colours besides the transparent entry")
