@@ -45,6 +45,16 @@ PAIRS = {
     "U": (f"{OWN}/invoices-light.png", f"{OWN}/invoices-dark.png"),
 }
 PEER_DITHERS = ["none", "bayer", "sierra2_4a"]
+
+
+def add_pair_dir(d):
+    """Adds every d/<name>/before.png → after.png to PAIRS (held-out pairs); returns the names."""
+    names = sorted(n for n in os.listdir(d) if os.path.exists(os.path.join(d, n, "after.png")))
+    for name in names:
+        PAIRS[name] = (os.path.join(d, name, "before.png"), os.path.join(d, name, "after.png"))
+    return names
+
+
 PEER_LOSSY = [0, 20, 40, 80]
 SWEEP_DEFAULT = ";".join(f"q{q}:--quality {q}" for q in (100, 90, 80, 70, 60, 50, 40))
 

@@ -6,6 +6,7 @@ runs sweep's default render, then the peer's palettegen → paletteuse=dither=si
 gifsicle -O3, so both share the machine's state; the table gives medians and their ratio.
 
     SWEEP=.build/release/sweep python3 Benchmarks/giftime.py --pairs H,D,A,C --runs 3
+    python3 Benchmarks/giftime.py --pair-dir Benchmarks/work/heldout/pairs --pairs glow-poster,B --runs 3
 """
 import argparse, os, statistics, sys, time
 
@@ -24,7 +25,11 @@ def main():
     ap.add_argument("--pairs", default="A,B,C,D,G,E,H")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--out", default=os.path.join(g.ROOT, "Benchmarks", "work", "giftime"))
+    ap.add_argument("--pair-dir", help="also time DIR/<name>/before.png → after.png (e.g. the held-out pairs "
+                    "heldout/run.py makes in Benchmarks/work/heldout/pairs)")
     args = ap.parse_args()
+    if args.pair_dir:
+        g.add_pair_dir(args.pair_dir)
     sweep = os.environ.get("SWEEP", os.path.join(g.ROOT, ".build", "release", "sweep"))
     os.makedirs(args.out, exist_ok=True)
     gen_dir = os.path.join(args.out, "generated")

@@ -39,10 +39,9 @@ def make_pairs():
 
 if __name__ == "__main__":
     make_pairs()
-    for name in sorted(os.listdir(PAIRS)):
-        g.PAIRS[name] = (os.path.join(PAIRS, name, "before.png"), os.path.join(PAIRS, name, "after.png"))
+    names = g.add_pair_dir(PAIRS)
     if "--pairs" not in sys.argv:
-        sys.argv += ["--pairs", ",".join(sorted(os.listdir(PAIRS)))]
+        sys.argv += ["--pairs", ",".join(names)]
     if "--out" not in sys.argv:
         sys.argv += ["--out", WORK]
     g.main()
