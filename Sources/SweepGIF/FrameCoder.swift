@@ -34,7 +34,7 @@ final class FrameCoder: @unchecked Sendable {
     }
 
     /// Starts coding `candidates` (blocks in file order, each with its latitude).
-    func start(_ candidates: [(GIFBlock, LZWLatitude)], globalTableSize: Int) {
+    func start(_ candidates: [(GIFBlock, LZWLatitude?)], globalTableSize: Int) {
         queue.async(group: group) { [self] in
             coded = Self.smallest(candidates, globalTableSize: globalTableSize, passes: passes)
         }
@@ -59,7 +59,7 @@ final class FrameCoder: @unchecked Sendable {
     /// passes itself (`concurrentPerform`), so it never waits for a pool thread that a busy
     /// pool (`sweep batch`, one job per core) would be slow to give.
     static func smallest(
-        _ candidates: [(GIFBlock, LZWLatitude)], globalTableSize: Int, passes: (Pass, Pass)
+        _ candidates: [(GIFBlock, LZWLatitude?)], globalTableSize: Int, passes: (Pass, Pass)
     ) -> (block: GIFBlock, stream: [UInt8], symbols: [UInt8]) {
         if candidates.count == 1 && candidates[0].0.data.count >= parallelPixels {
             let (block, latitude) = candidates[0]

@@ -246,19 +246,35 @@ public struct GIFPalette: Sendable {
     }
 
     /// Every distinct opaque colour of the samples, if there are at most `limit`.
+    ///
+    /// Every pixel of every sample is looked at (an exact picture's dozen 720² samples), so
+    /// colours are marked in a bit per RGB value (2 MB, its untouched pages never mapped)
+    /// rather than hashed into a set, and a run of one colour is looked up once.
     static func exactColors(_ samples: [(image: RGBAImage, weight: Double)], limit: Int) -> [RGBA8]? {
-        var seen = Set<UInt32>()
+        var bits = [UInt64](repeating: 0, count: 1 << 18)
+        var seen: [UInt32] = []
         for (image, weight) in samples where weight > 0 {
             let stop = image.pixels.withUnsafeBufferPointer { p -> Bool in
-                var i = 0
-                while i < p.count {
-                    if p[i + 3] >= 128 {
-                        seen.insert(UInt32(p[i]) << 16 | UInt32(p[i + 1]) << 8 | UInt32(p[i + 2]))
-                        if seen.count > limit { return true }
+                bits.withUnsafeMutableBufferPointer { bits in
+                    var i = 0
+                    var last = UInt32.max
+                    while i < p.count {
+                        if p[i + 3] >= 128 {
+                            let key = UInt32(p[i]) << 16 | UInt32(p[i + 1]) << 8 | UInt32(p[i + 2])
+                            if key != last {
+                                last = key
+                                let word = Int(key >> 6), bit = UInt64(1) << (key & 63)
+                                if bits[word] & bit == 0 {
+                                    bits[word] |= bit
+                                    seen.append(key)
+                                    if seen.count > limit { return true }
+                                }
+                            }
+                        }
+                        i += 4
                     }
-                    i += 4
+                    return false
                 }
-                return false
             }
             if stop { return nil }
         }

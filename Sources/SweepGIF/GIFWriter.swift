@@ -454,9 +454,17 @@ public final class GIFWriter {
                     bp.withMemoryRebound(to: UInt32.self) { b32b in
                         changed.withUnsafeMutableBufferPointer { marks in
                             let a32 = a32b.baseAddress!, b32 = b32b.baseAddress!, m = marks.baseAddress!
+                            // As four 64-bit words: SIMD8's `==` compiles to a lane-by-lane loop
+                            // through the stack, which made this the frame preparer's whole cost.
                             @inline(__always) func same8(_ i: Int) -> Bool {
-                                UnsafeRawPointer(a32 + i).loadUnaligned(as: SIMD8<UInt32>.self)
-                                    == UnsafeRawPointer(b32 + i).loadUnaligned(as: SIMD8<UInt32>.self)
+                                let p = UnsafeRawPointer(a32 + i), q = UnsafeRawPointer(b32 + i)
+                                var x: UInt64 = 0
+                                for k in stride(from: 0, to: 32, by: 8) {
+                                    x |=
+                                        p.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+                                        ^ q.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+                                }
+                                return x == 0
                             }
                             for y in 0..<height {
                                 let row = y * width
@@ -583,12 +591,15 @@ public final class GIFWriter {
     }
 
     /// The latitude for one candidate block: its own table's colours and transparent index.
-    private func latitude(for block: GIFBlock, _ base: LZWLatitude) -> LZWLatitude {
+    /// Nil (plain, exact coding) when it allows no symbol but each pixel's own (see
+    /// ``LZWLatitude/allowsSubstitutes``): the lossy search would find the same strings at
+    /// twice the time (an exact picture's whole first frame).
+    private func latitude(for block: GIFBlock, _ base: LZWLatitude) -> LZWLatitude? {
         var l = base
         if let local = block.localColors { l.symbolColors = GIFWriter.labTable(local) }
         if let t = block.transparent, t < l.symbolColors.count { l.symbolColors[t] = LZWLatitude.none }
         l.transparent = block.transparent
-        return l
+        return l.allowsSubstitutes ? l : nil
     }
 
     /// Hands the pending frame's candidate blocks to ``coder``, once.
@@ -609,18 +620,24 @@ public final class GIFWriter {
         let colors = block.localColors ?? fileColors
         let lab = Self.labTable(colors)
         let rect = block.rect
-        for y in 0..<rect.height {
-            for x in 0..<rect.width {
-                let i = y * rect.width + x
-                let s = Int(symbols[i])
-                let q = (rect.y + y) * width + rect.x + x
-                if s == block.transparent {
-                    shown[q] = p.before[i]
-                    shownLab[q] = p.latitude.behind[i]
-                } else if s < colors.count {
-                    let c = colors[s]
-                    shown[q] = 0xFF00_0000 | UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)
-                    shownLab[q] = lab[s]
+        // Through buffer pointers: the properties' exclusivity checks, made per pixel, were
+        // a fifth of this loop's time.
+        shown.withUnsafeMutableBufferPointer { shown in
+            shownLab.withUnsafeMutableBufferPointer { shownLab in
+                for y in 0..<rect.height {
+                    for x in 0..<rect.width {
+                        let i = y * rect.width + x
+                        let s = Int(symbols[i])
+                        let q = (rect.y + y) * width + rect.x + x
+                        if s == block.transparent {
+                            shown[q] = p.before[i]
+                            shownLab[q] = p.latitude.behind[i]
+                        } else if s < colors.count {
+                            let c = colors[s]
+                            shown[q] = 0xFF00_0000 | UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)
+                            shownLab[q] = lab[s]
+                        }
+                    }
                 }
             }
         }

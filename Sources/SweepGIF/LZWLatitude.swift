@@ -21,6 +21,13 @@ struct LZWLatitude {
     /// same colour; negative pins the pixel to its own symbol.
     var budget: [Float]
 
+    /// Whether any pixel may take another symbol than its own: one has a budget above zero,
+    /// or the transparent symbol shows something somewhere. Otherwise (palette colours being
+    /// distinct) only a pixel's own symbol fits anywhere, and the coder may code exactly.
+    var allowsSubstitutes: Bool {
+        budget.contains { $0 > 0 } || (transparent != nil && behind.contains { !$0.x.isNaN })
+    }
+
     /// The colour `symbol` shows at pixel `j` (NaN when it cannot stand in there).
     @inline(__always)
     func color(of symbol: Int, at j: Int) -> SIMD4<Float> {

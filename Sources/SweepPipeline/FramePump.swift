@@ -1,7 +1,11 @@
 import Dispatch
 import SweepImaging
 
-/// Renders frame i+1 on another core while frame i is being encoded, with two buffers.
+/// Renders frame i+1 on another core while frame i is being encoded, with three buffers.
+///
+/// Three, not two: an encoder may keep a frame until it has taken the next one (the GIF
+/// writer compares each frame with the one before), and a buffer still shared when it is
+/// rendered into again is copied whole first. The third buffer is free by then.
 enum FramePump {
     /// One frame buffer that crosses to the worker queue.
     /// Safe: the worker only writes the slot the consumer is not reading, and the consumer
@@ -28,19 +32,19 @@ enum FramePump {
         consume: (Int, Frame) throws -> Void
     ) throws {
         guard count > 0 else { return }
-        let slots = [Slot(make()), Slot(make())]
+        let slots = [Slot(make()), Slot(make()), Slot(make())]
         let renderer = Renderer(render)
         renderer.run(0, into: slots[0])
         let queue = DispatchQueue(label: "sweep.render")
         for i in 0..<count {
             let group = DispatchGroup()
             if i + 1 < count {
-                let next = slots[(i + 1) & 1]
+                let next = slots[(i + 1) % 3]
                 queue.async(group: group) { renderer.run(i + 1, into: next) }
             }
             defer { group.wait() }
-            if let failure = slots[i & 1].failure { throw failure }
-            try consume(i, slots[i & 1].frame)
+            if let failure = slots[i % 3].failure { throw failure }
+            try consume(i, slots[i % 3].frame)
         }
     }
 

@@ -447,6 +447,34 @@ struct GIFAdaptiveTests {
         #expect(small.isExact && small.colors.count == 3)
     }
 
+    @Test("exactColors lists each opaque colour once, in order, across samples, or nothing past the limit")
+    func exactColorList() {
+        // Colours at both ends of the RGB range and 64 apart (neighbours in one 64-bit word),
+        // in runs and scattered, some pixels transparent.
+        let keys: [UInt32] = [0, 1, 63, 64, 0x00FF_FFFF, 0x0080_0000, 0x0000_8000, 0x0012_3456]
+        func image(_ offset: Int) -> RGBAImage {
+            var img = picture(50, 20) { x, y in
+                let k = keys[(x / 3 + y * 7 + offset) % keys.count]
+                return (Int(k >> 16), Int((k >> 8) & 0xff), Int(k & 0xff))
+            }
+            for i in stride(from: 3, to: img.pixels.count, by: 4 * 11) { img.pixels[i] = 0 }
+            return img
+        }
+        var expected = Set<UInt32>()
+        let samples = [(image: image(0), weight: 1.0), (image: image(5), weight: 1.0)]
+        for (img, _) in samples {
+            for i in stride(from: 0, to: img.pixels.count, by: 4) where img.pixels[i + 3] >= 128 {
+                expected.insert(UInt32(img.pixels[i]) << 16 | UInt32(img.pixels[i + 1]) << 8 | UInt32(img.pixels[i + 2]))
+            }
+        }
+        let found = GIFPalette.exactColors(samples, limit: 8)
+        #expect(found?.map { UInt32($0.r) << 16 | UInt32($0.g) << 8 | UInt32($0.b) } == expected.sorted())
+        #expect(GIFPalette.exactColors(samples, limit: expected.count - 1) == nil)
+        // A sample of weight 0 does not count.
+        let black = picture(4, 4) { _, _ in (9, 9, 9) }
+        #expect(GIFPalette.exactColors(samples + [(black, 0)], limit: 8)?.count == expected.count)
+    }
+
     @Test("--colors 2 means two colours besides the transparent entry")
     func twoColours() {
         let gradient = picture(64, 16) { x, _ in (x * 4, x * 4, 255 - x * 4) }

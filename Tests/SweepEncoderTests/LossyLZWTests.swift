@@ -116,6 +116,41 @@ struct LossyLZWTests {
         return true
     }
 
+    @Test("A latitude that allows no other symbol codes exactly as no latitude, so the writer may skip the lossy search")
+    func noSubstitutes() throws {
+        let colors: [RGBA8] = (0..<64).map { (k: Int) -> RGBA8 in
+            RGBA8(r: UInt8(k * 4), g: UInt8(255 - k * 3), b: UInt8((k * 37) % 256))
+        }
+        let lab = GIFWriter.labTable(colors)
+        let n = 30_000
+        let data = (0..<n).map { UInt8(hash($0 / 3, 5, 64)) }
+        let nothing = [SIMD4<Float>](repeating: LZWLatitude.none, count: n)
+        // Budgets of 0 and -1 only, nothing on screen: no symbol can stand in for another.
+        var latitude = LZWLatitude(
+            symbolColors: lab, transparent: nil, target: data.map { lab[Int($0)] }, behind: nothing,
+            budget: (0..<n).map { Float(-($0 % 2)) })
+        #expect(!latitude.allowsSubstitutes)
+        var lzw = LZWEncoder()
+        for policy in [LZWEncoder.Policy.whenFull, .whereCheapest] {
+            var symbols = data
+            #expect(
+                lzw.encode(&symbols, minCodeSize: 6, policy: policy, latitude: latitude) == lzw.encode(data, minCodeSize: 6, policy: policy)
+            )
+            #expect(symbols == data)
+        }
+        // A transparent symbol with nothing on screen shows nothing: still none.
+        latitude.transparent = 63
+        #expect(!latitude.allowsSubstitutes)
+        // Something on screen behind one pixel, or one pixel's budget above zero: some.
+        var behind = latitude
+        behind.behind[7] = lab[3]
+        #expect(behind.allowsSubstitutes)
+        var budget = latitude
+        budget.transparent = nil
+        budget.budget[n - 1] = 0.01
+        #expect(budget.allowsSubstitutes)
+    }
+
     @Test("Lower quality: smaller files; every pixel within the budget of the lossless GIF, flat areas exact, no flicker")
     func qualityLadder() throws {
         let (w, h) = (150, 96)
