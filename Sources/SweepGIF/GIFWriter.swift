@@ -94,6 +94,9 @@ public final class GIFWriter {
     ///     table) when it cuts that frame's error by a fifth or more.
     ///   - darkFirst: order the file's global table dark to light (when later frames show
     ///     darker content than the first), so that their indices and codes stay small.
+    ///   - changeUse: per palette index, how many of the pixels that change after the first
+    ///     frame it serves (``changeUse(samples:palette:)``); the most used come first in the
+    ///     file's table, before the lightness order (see ``fileOrder(_:darkFirst:use:)``).
     ///   - overlayColors: the handle's and tags' colours: drawn exactly, with no lossy
     ///     latitude on or next to them.
     ///   - stretches: palettes fitted to stretches of frames; a stretch's palette becomes the
@@ -101,7 +104,7 @@ public final class GIFWriter {
     public init(
         path: String, destination: String? = nil, width: Int, height: Int, palette: GIFPalette,
         dither: DitherMode = .diffusion, quality: GIFQuality = .default, lossy: Int? = nil, loopCount: Int? = 0,
-        firstFramePalette: GIFPalette? = nil, darkFirst: Bool = true, overlayColors: [RGBA8] = [],
+        firstFramePalette: GIFPalette? = nil, darkFirst: Bool = true, changeUse: [Int] = [], overlayColors: [RGBA8] = [],
         stretches: StretchPalettes = .none
     ) throws {
         precondition(width > 0 && width <= 65535 && height > 0 && height <= 65535)
@@ -122,7 +125,7 @@ public final class GIFWriter {
         quantizer = FrameQuantizer(
             mapper: globalMapper, dither: palette.isExact ? .none : dither, lzwBudget: budget, quality: quality,
             protected: overlayColors, width: width, height: height)
-        (fileOrder, fileColors) = GIFWriter.fileOrder(palette, darkFirst: darkFirst)
+        (fileOrder, fileColors) = GIFWriter.fileOrder(palette, darkFirst: darkFirst, use: changeUse)
         var lab = GIFWriter.labTable(fileColors)
         if palette.transparentIndex != nil { lab[0] = LZWLatitude.none }
         fileLab = lab
@@ -163,13 +166,17 @@ public final class GIFWriter {
 
     /// The order of the global table in the file. A frame coded with the global table gets
     /// codes as narrow as its largest index allows, so the indices most frames use should be
-    /// small: the transparent index goes first, then the colours sorted by lightness, dark
-    /// first when the animation moves towards darker content (the side that later frames
-    /// write), light first otherwise. Returns each palette index's file index and the
-    /// file's table.
-    static func fileOrder(_ palette: GIFPalette, darkFirst: Bool) -> ([UInt8], [RGBA8]) {
+    /// small: the transparent index goes first, then the colours the changes after the first
+    /// frame use most (`use`, by palette index; the colours of the side a wipe writes, so
+    /// that an exact picture's columns of 118 colours code with 7-bit symbols, not 8), then
+    /// the rest; among equals by lightness, dark first when the animation moves towards
+    /// darker content, light first otherwise. Returns each palette index's file index and
+    /// the file's table.
+    static func fileOrder(_ palette: GIFPalette, darkFirst: Bool, use: [Int] = []) -> ([UInt8], [RGBA8]) {
         let n = palette.colors.count
         let byLightness = (0..<n).sorted {
+            let (u, v) = ($0 < use.count ? use[$0] : 0, $1 < use.count ? use[$1] : 0)
+            if (u > 0) != (v > 0) { return u > 0 }
             let a = palette.lab[$0].l, b = palette.lab[$1].l
             return darkFirst ? (a, $0) < (b, $1) : (a, $0) > (b, $1)
         }
@@ -184,6 +191,23 @@ public final class GIFWriter {
             colors.append(palette.colors[i])
         }
         return (order, colors)
+    }
+
+    /// Per palette index, how many of the pixels that change from each sample to the next
+    /// (about every 4th) it is the nearest colour to: what the frames after the first write.
+    public static func changeUse(samples: [RGBAImage], palette: GIFPalette) -> [Int] {
+        let mapper = PaletteMapper(palette: palette)
+        var use = [Int](repeating: 0, count: 256)
+        for (a, b) in zip(samples, samples.dropFirst()) where a.width == b.width && a.height == b.height {
+            var changed: [UInt8] = []
+            let (pa, pb) = (a.pixels, b.pixels)
+            for i in stride(from: 0, to: pb.count, by: 4)
+            where pa[i] != pb[i] || pa[i + 1] != pb[i + 1] || pa[i + 2] != pb[i + 2] || pa[i + 3] != pb[i + 3] {
+                changed += pb[i..<(i + 4)]
+            }
+            for (k, u) in mapper.usage(of: changed).enumerated() { use[k] += u }
+        }
+        return use
     }
 
     /// `block` with its indices as they go into the file: a block of the global table has

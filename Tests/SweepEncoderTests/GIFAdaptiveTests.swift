@@ -83,6 +83,32 @@ struct GIFAdaptiveTests {
         for s in strips { #expect(s.minCodeSize <= 6, "strip at x \(s.x): code size \(s.minCodeSize)") }
     }
 
+    @Test("The colours the wipe writes come first in the file's table, whatever their lightness, so its strips get narrower codes")
+    func changedColoursFirst() throws {
+        // 100 colours wiped by 50 others of the same lightnesses (the red channel alternates
+        // between the two sides): a lightness order interleaves them, so a strip of the after
+        // picture reaches index 150 and needs 8 bits; with its 50 colours first, 6.
+        let before = picture(100, 40) { x, y in
+            let k = (x + y) % 100; return (2 * k, 2 * k, 40)
+        }
+        let after = picture(100, 40) { x, y in
+            let k = (x * 3 + y) % 50; return (4 * k + 1, 4 * k, 40)
+        }
+        let frames = wipe(before, after, steps: 5)
+        let palette = GIFPalette.build(samples: [(before, 1), (after, 1)], count: 256)
+        #expect(palette.isExact && palette.colors.count == 150)
+        let use = GIFWriter.changeUse(samples: [frames[0], frames[2], frames[5]], palette: palette)
+        #expect(use.filter { $0 > 0 }.count == 50)
+        for changeUse in [[], use] {
+            let out = try writeGIF(frames, palette: palette, quality: 100, changeUse: changeUse, keep: true)
+            defer { try? FileManager.default.removeItem(atPath: out.path) }
+            for (f, src) in zip(out.frames, frames) { #expect(f.pixels == src.pixels) }
+            let strips = try storedImages(out.path).dropFirst()
+            #expect(strips.count == 5 && strips.allSatisfy { !$0.hasLocalTable })
+            #expect(strips.allSatisfy { $0.minCodeSize == (changeUse.isEmpty ? 8 : 6) })
+        }
+    }
+
     @Test("The first frame gets a table of its own when the animation's palette fits it poorly")
     func firstFramePalette() throws {
         // The global palette is built for the colourful after picture; the first frame is grey.
