@@ -193,18 +193,13 @@ public final class GIFWriter {
         return (order, colors)
     }
 
-    /// Per palette index, how many of the pixels that change from each sample to the next
-    /// (about every 4th) it is the nearest colour to: what the frames after the first write.
+    /// Per palette index, how many of the pixels that change from each sample to the next it
+    /// is the nearest colour to: what the frames after the first write.
     public static func changeUse(samples: [RGBAImage], palette: GIFPalette) -> [Int] {
         let mapper = PaletteMapper(palette: palette)
         var use = [Int](repeating: 0, count: 256)
-        for (a, b) in zip(samples, samples.dropFirst()) where a.width == b.width && a.height == b.height {
-            var changed: [UInt8] = []
-            let (pa, pb) = (a.pixels, b.pixels)
-            for i in stride(from: 0, to: pb.count, by: 4)
-            where pa[i] != pb[i] || pa[i + 1] != pb[i + 1] || pa[i + 2] != pb[i + 2] || pa[i + 3] != pb[i + 3] {
-                changed += pb[i..<(i + 4)]
-            }
+        for (a, b) in zip(samples, samples.dropFirst()) {
+            guard let changed = StretchPalettes.changes(from: a, to: b) else { continue }
             for (k, u) in mapper.usage(of: changed).enumerated() { use[k] += u }
         }
         return use

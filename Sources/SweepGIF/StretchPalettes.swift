@@ -99,6 +99,14 @@ public struct StretchPalettes: Sendable {
     /// The pixels of `b` that differ from `a`, as a one-row picture, or nil when under 1 %
     /// of them do.
     static func changedPixels(from a: RGBAImage, to b: RGBAImage) -> RGBAImage? {
+        guard let out = changes(from: a, to: b) else { return nil }
+        let n = out.count / 4
+        guard n * 100 >= a.width * a.height else { return nil }
+        return RGBAImage(width: n, height: 1, pixels: out)
+    }
+
+    /// The pixels of `b` that differ from `a`'s, as RGBA bytes (nil when the sizes differ).
+    static func changes(from a: RGBAImage, to b: RGBAImage) -> [UInt8]? {
         guard a.width == b.width, a.height == b.height else { return nil }
         var out: [UInt8] = []
         let pa = a.pixels, pb = b.pixels
@@ -106,8 +114,6 @@ public struct StretchPalettes: Sendable {
         where pa[i] != pb[i] || pa[i + 1] != pb[i + 1] || pa[i + 2] != pb[i + 2] || pa[i + 3] != pb[i + 3] {
             out += pb[i..<(i + 4)]
         }
-        let n = out.count / 4
-        guard n * 100 >= a.width * a.height else { return nil }
-        return RGBAImage(width: n, height: 1, pixels: out)
+        return out
     }
 }
