@@ -94,9 +94,9 @@ public final class GIFWriter {
     ///     table) when it cuts that frame's error by a fifth or more.
     ///   - darkFirst: order the file's global table dark to light (when later frames show
     ///     darker content than the first), so that their indices and codes stay small.
-    ///   - changeUse: per palette index, how many of the pixels that change after the first
-    ///     frame it serves (``changeUse(samples:palette:)``); the most used come first in the
-    ///     file's table, before the lightness order (see ``fileOrder(_:darkFirst:use:)``).
+    ///   - laterColors: per palette index, whether the pixels that change after the first
+    ///     frame use it (``laterColors(samples:palette:)``); those come first in the file's
+    ///     table (see ``fileOrder(_:darkFirst:later:)``).
     ///   - overlayColors: the handle's and tags' colours: drawn exactly, with no lossy
     ///     latitude on or next to them.
     ///   - stretches: palettes fitted to stretches of frames; a stretch's palette becomes the
@@ -104,7 +104,7 @@ public final class GIFWriter {
     public init(
         path: String, destination: String? = nil, width: Int, height: Int, palette: GIFPalette,
         dither: DitherMode = .diffusion, quality: GIFQuality = .default, lossy: Int? = nil, loopCount: Int? = 0,
-        firstFramePalette: GIFPalette? = nil, darkFirst: Bool = true, changeUse: [Int] = [], overlayColors: [RGBA8] = [],
+        firstFramePalette: GIFPalette? = nil, darkFirst: Bool = true, laterColors: [Bool] = [], overlayColors: [RGBA8] = [],
         stretches: StretchPalettes = .none
     ) throws {
         precondition(width > 0 && width <= 65535 && height > 0 && height <= 65535)
@@ -125,7 +125,7 @@ public final class GIFWriter {
         quantizer = FrameQuantizer(
             mapper: globalMapper, dither: palette.isExact ? .none : dither, lzwBudget: budget, quality: quality,
             protected: overlayColors, width: width, height: height)
-        (fileOrder, fileColors) = GIFWriter.fileOrder(palette, darkFirst: darkFirst, use: changeUse)
+        (fileOrder, fileColors) = GIFWriter.fileOrder(palette, darkFirst: darkFirst, later: laterColors)
         var lab = GIFWriter.labTable(fileColors)
         if palette.transparentIndex != nil { lab[0] = LZWLatitude.none }
         fileLab = lab
@@ -167,16 +167,15 @@ public final class GIFWriter {
     /// The order of the global table in the file. A frame coded with the global table gets
     /// codes as narrow as its largest index allows, so the indices most frames use should be
     /// small: the transparent index goes first, then the colours the changes after the first
-    /// frame use most (`use`, by palette index; the colours of the side a wipe writes, so
-    /// that an exact picture's columns of 118 colours code with 7-bit symbols, not 8), then
-    /// the rest; among equals by lightness, dark first when the animation moves towards
-    /// darker content, light first otherwise. Returns each palette index's file index and
-    /// the file's table.
-    static func fileOrder(_ palette: GIFPalette, darkFirst: Bool, use: [Int] = []) -> ([UInt8], [RGBA8]) {
+    /// frame use (`later`, by palette index: the colours of the side a wipe writes, so that an
+    /// exact picture's columns of 118 colours code with 7-bit symbols, not 8), then the rest;
+    /// each group by lightness, dark first when the animation moves towards darker content,
+    /// light first otherwise. Returns each palette index's file index and the file's table.
+    static func fileOrder(_ palette: GIFPalette, darkFirst: Bool, later: [Bool] = []) -> ([UInt8], [RGBA8]) {
         let n = palette.colors.count
         let byLightness = (0..<n).sorted {
-            let (u, v) = ($0 < use.count ? use[$0] : 0, $1 < use.count ? use[$1] : 0)
-            if (u > 0) != (v > 0) { return u > 0 }
+            let (u, v) = ($0 < later.count && later[$0], $1 < later.count && later[$1])
+            if u != v { return u }
             let a = palette.lab[$0].l, b = palette.lab[$1].l
             return darkFirst ? (a, $0) < (b, $1) : (a, $0) > (b, $1)
         }
@@ -193,17 +192,31 @@ public final class GIFWriter {
         return (order, colors)
     }
 
-    /// Per palette index, how many of the pixels that change from each sample to the next it
-    /// is the nearest colour to: what the frames after the first write.
-    public static func changeUse(samples: [RGBAImage], palette: GIFPalette) -> [Int] {
+    /// Per palette index, whether it is the nearest colour to a pixel that changes from one
+    /// sample to the next: what the frames after the first write. Every changed pixel counts
+    /// (a rare colour missed would go last and widen the codes of each frame that shows it).
+    /// Empty (the lightness order alone) once ``laterColorsLimit`` colours are used, as a
+    /// photo's changes soon are: the group then reaches index 128, so most of its frames need
+    /// 8-bit codes anyway, while mapping every changed pixel of a photo cost 4 % of its render.
+    public static func laterColors(samples: [RGBAImage], palette: GIFPalette) -> [Bool] {
         let mapper = PaletteMapper(palette: palette)
-        var use = [Int](repeating: 0, count: 256)
+        var used = [Bool](repeating: false, count: 256)
+        var count = 0
         for (a, b) in zip(samples, samples.dropFirst()) {
             guard let changed = StretchPalettes.changes(from: a, to: b) else { continue }
-            for (k, u) in mapper.usage(of: changed).enumerated() { use[k] += u }
+            for i in stride(from: 0, to: changed.count, by: 4) {
+                let k = mapper.index(Int(changed[i]), Int(changed[i + 1]), Int(changed[i + 2]))
+                guard !used[k] else { continue }
+                used[k] = true
+                count += 1
+                if count >= laterColorsLimit { return [] }
+            }
         }
-        return use
+        return used
     }
+
+    /// Colours used by the later frames from which ordering them first is given up.
+    static let laterColorsLimit = 128
 
     /// `block` with its indices as they go into the file: a block of the global table has
     /// them moved to ``fileOrder``; a local table's block is already in its own order.

@@ -64,7 +64,7 @@ struct GIFSink: FrameSink, ~Copyable {
             path: output.temporaryPath, destination: destination, width: plan.width, height: plan.height,
             palette: palette, dither: spec.dither, quality: quality, lossy: spec.lossy, loopCount: loopCount,
             firstFramePalette: first, darkFirst: Self.meanLuma(samples.dropFirst()) <= Self.meanLuma(samples.prefix(1)),
-            changeUse: GIFWriter.changeUse(samples: samples.map(\.image), palette: palette),
+            laterColors: GIFWriter.laterColors(samples: samples.map(\.image), palette: palette),
             overlayColors: reserved, stretches: stretches)
         delays = GIFTiming.delays(count: count, fps: plan.fps)
         paletteColors = palette.colors.count

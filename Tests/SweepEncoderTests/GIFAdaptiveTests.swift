@@ -97,15 +97,15 @@ struct GIFAdaptiveTests {
         let frames = wipe(before, after, steps: 5)
         let palette = GIFPalette.build(samples: [(before, 1), (after, 1)], count: 256)
         #expect(palette.isExact && palette.colors.count == 150)
-        let use = GIFWriter.changeUse(samples: [frames[0], frames[2], frames[5]], palette: palette)
-        #expect(use.filter { $0 > 0 }.count == 50)
-        for changeUse in [[], use] {
-            let out = try writeGIF(frames, palette: palette, quality: 100, changeUse: changeUse, keep: true)
+        let later = GIFWriter.laterColors(samples: [frames[0], frames[2], frames[5]], palette: palette)
+        #expect(later.filter { $0 }.count == 50)
+        for laterColors in [[], later] {
+            let out = try writeGIF(frames, palette: palette, quality: 100, laterColors: laterColors, keep: true)
             defer { try? FileManager.default.removeItem(atPath: out.path) }
             for (f, src) in zip(out.frames, frames) { #expect(f.pixels == src.pixels) }
             let strips = try storedImages(out.path).dropFirst()
             #expect(strips.count == 5 && strips.allSatisfy { !$0.hasLocalTable })
-            #expect(strips.allSatisfy { $0.minCodeSize == (changeUse.isEmpty ? 8 : 6) })
+            #expect(strips.allSatisfy { $0.minCodeSize == (laterColors.isEmpty ? 8 : 6) })
         }
     }
 

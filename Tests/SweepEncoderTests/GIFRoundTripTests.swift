@@ -42,13 +42,13 @@ func wipe(_ a: RGBAImage, _ b: RGBAImage, steps: Int) -> [RGBAImage] {
 /// the file's size. The file is removed unless `keep` is set; then `path` names it.
 func writeGIF(
     _ frames: [RGBAImage], palette: GIFPalette, quality: Int = 90, lossy: Int? = nil, dither: DitherMode = .diffusion,
-    firstFramePalette: GIFPalette? = nil, stretches: StretchPalettes = .none, changeUse: [Int] = [], keep: Bool = false
+    firstFramePalette: GIFPalette? = nil, stretches: StretchPalettes = .none, laterColors: [Bool] = [], keep: Bool = false
 ) throws -> (path: String, frames: [RGBAImage], bytes: Int) {
     let path = tempPath("written.gif")
     defer { if !keep { try? FileManager.default.removeItem(atPath: path) } }
     let writer = try GIFWriter(
         path: path, width: frames[0].width, height: frames[0].height, palette: palette, dither: dither,
-        quality: GIFQuality(quality), lossy: lossy, firstFramePalette: firstFramePalette, changeUse: changeUse,
+        quality: GIFQuality(quality), lossy: lossy, firstFramePalette: firstFramePalette, laterColors: laterColors,
         stretches: stretches)
     for f in frames { try writer.add(f, delay: 4) }
     try writer.finish()
