@@ -42,9 +42,7 @@ func runIn(_ folder: String?, _ args: [String], exe: String? = nil, environment:
 }
 
 func scratchDir() throws -> String {
-    let d = FileManager.default.temporaryDirectory.appendingPathComponent("sweep-e2e-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
-    return d
+    try Scratch.folder("e2e")
 }
 
 @Suite("The sweep binary", .serialized)

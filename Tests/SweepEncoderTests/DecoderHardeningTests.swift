@@ -2,6 +2,7 @@ import CZlib
 import Foundation
 import SweepImaging
 import SweepSupport
+import SweepTestSupport
 import Testing
 
 @testable import SweepMedia
@@ -40,8 +41,7 @@ struct DecoderHardeningTests {
     @Test("Files of other formats renamed .jpg are refused, whatever FFmpeg could parse")
     func otherFormats() throws {
         let ppm = Array("P6\n2 2\n255\n".utf8) + [UInt8](repeating: 128, count: 12)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sweep-harden-\(getpid())").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try Scratch.folder("harden")
         let mp4 = dir + "/clip.mp4"
         let writer = try VideoWriter(path: mp4, width: 64, height: 64, fps: 10)
         for _ in 0..<3 { try writer.add(RGBAImage(width: 64, height: 64, fill: .white)) }
@@ -118,8 +118,7 @@ struct DecoderHardeningTests {
 
     @Test("Devices, pipes, loops and folders on the path say what they are, not a stale errno")
     func honestOpenErrors() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sweep-open-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try Scratch.folder("open")
         mkfifo(dir + "/fifo", 0o600)
         symlink(dir + "/loop-a", dir + "/loop-b")
         symlink(dir + "/loop-b", dir + "/loop-a")

@@ -6,9 +6,7 @@ import Testing
 @testable import SweepGIF
 
 func tempPath(_ name: String) -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sweep-tests-\(getpid())")
-    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    return dir.appendingPathComponent("\(UUID().uuidString)-\(name)").path
+    Scratch.path(name)
 }
 
 /// A smooth two-colour gradient, so quantization has real work to do.

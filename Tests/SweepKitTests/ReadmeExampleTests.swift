@@ -45,11 +45,11 @@ struct ReadmeExampleTests {
 
     @Test("The example renders a real comparison and streams frames")
     func runs() throws {
-        let before = FileManager.default.temporaryDirectory.appendingPathComponent("api-before-\(UUID()).png").path
-        let after = FileManager.default.temporaryDirectory.appendingPathComponent("api-after-\(UUID()).png").path
+        let before = Scratch.path("before.png")
+        let after = Scratch.path("after.png")
         try StillEncoder.write(DemoScenes.flatLandscape(), to: before, format: .png)
         try StillEncoder.write(DemoScenes.gradedLandscape(), to: after, format: .png)
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("api-\(UUID()).gif").path
+        let out = Scratch.path("reveal.gif")
         let r = try makeReveal(before: before, after: after, output: out)
         #expect(r.width == 720 && r.frames == 90)
         #expect(try GIFReader(path: out).delays.reduce(0, +) == 300)

@@ -10,9 +10,7 @@ import Testing
 @testable import SweepPipeline
 
 func tempPath(_ name: String) -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sweep-pipe-\(getpid())")
-    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    return dir.appendingPathComponent("\(UUID().uuidString)-\(name)").path
+    Scratch.path(name)
 }
 
 let red = RGBA8(r: 220, g: 30, b: 30), blue = RGBA8(r: 30, g: 60, b: 220)

@@ -14,8 +14,7 @@ import Testing
     let dir: String
 
     init() throws {
-        dir = NSTemporaryDirectory() + "sweep-video-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        dir = try Scratch.folder("video")
     }
 
     /// A spec that holds the split in the middle, with nothing drawn over the pictures.
