@@ -3,7 +3,8 @@
 (an analytics dashboard light -> dark, a docs page -> a redesign), a flat infographic, pixel art
 (day -> night), smooth gradients other than a sky, and a page with a large photo (light -> dark);
 since the eleventh round, three posterized photo pairs of at most 255 colours (make_posterized.py,
-which needs scikit-image for two of its pictures).
+which needs scikit-image for two of its pictures); since the thirteenth, three noisy photos -> the clean
+ones and a photo textured all over (make_noisy.py, scikit-image's pictures too).
 
 usage: python3 Benchmarks/heldout/run.py [gifcurves.py options, e.g. --pairs chart,mixed --json F]
 
@@ -35,6 +36,8 @@ def make_pairs():
         subprocess.run([sys.executable, os.path.join(HERE, "make_synth.py"), PAIRS], check=True, capture_output=True)
     if not os.path.exists(os.path.join(PAIRS, "glow-poster", "after.png")):
         subprocess.run([sys.executable, os.path.join(HERE, "make_posterized.py"), PAIRS], check=True, capture_output=True)
+    if not os.path.exists(os.path.join(PAIRS, "textured-ihc", "after.png")):
+        subprocess.run([sys.executable, os.path.join(HERE, "make_noisy.py"), PAIRS], check=True, capture_output=True)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ struct FrameQuantizer {
     let ditherScale: Float
     /// Share of the textured strength used in texture (``GIFQuality/textureDitherScale``).
     let textureDitherScale: Float
+    /// Share of full diffusion used in the texture of a noisy picture (``GIFQuality/noiseDitherScale``).
+    let noiseDitherScale: Float
     /// The lossy LZW budget where no texture masks the error (``GIFQuality/smoothBudget``).
     let smoothBudget: Float
     /// Below the first distance (RGB levels) from the source to its nearest entry a smooth
@@ -41,6 +43,7 @@ struct FrameQuantizer {
         self.lzwBudget = lzwBudget
         ditherScale = quality.ditherScale
         textureDitherScale = quality.textureDitherScale
+        noiseDitherScale = quality.noiseDitherScale
         smoothBudget = min(lzwBudget, quality.smoothBudget)
         ditherThresholds = quality.ditherThresholds
         self.width = width
@@ -57,6 +60,37 @@ struct FrameQuantizer {
     static let flatStrength: Float = 0.7
     static let texturedStrength: Float = 0.2
     static let flatActivity = 4
+
+    /// A noisy picture (a high-ISO photo, the "before" of a restoration) is grainy everywhere:
+    /// the 10th percentile of its pixels' activity (its noise floor) is high, where a clean
+    /// photo's smoothest tenth is nearly flat. Below quality 100 its texture is then dithered
+    /// at full strength: the noise is incompressible anyway (a noisy frame grows about 1 %),
+    /// and weak diffusion lets each area's mean colour drift (S-CIELAB ΔE 1.24 on a noisy
+    /// photo's side at quality 90, 0.73 dithered fully; SSIM 0.842 → 0.809). Floors measured
+    /// at 720²: noisy photos 27–37, clean ones 0–6, a photo textured all over 10–12
+    /// (Benchmarks/README.md, thirteenth round). From the first floor to the second the
+    /// strength rises to full.
+    static let noiseFloors = (clean: 12, noisy: 24)
+
+    /// The 10th percentile of the activity of `rect`'s pixels for which `changed` holds (all
+    /// when nil), from ``activity`` measured over `area`.
+    static func noiseFloor(_ act: [Int32], _ area: PixelRect, _ rect: PixelRect, changed: [Bool]?, width: Int) -> Int {
+        var counts = [Int](repeating: 0, count: 257), total = 0
+        for y in rect.y..<(rect.y + rect.height) {
+            let row = (y - area.y) * area.width - area.x
+            for x in rect.x..<(rect.x + rect.width) {
+                if let changed, !changed[y * width + x] { continue }
+                counts[min(256, Int(act[row + x]))] += 1
+                total += 1
+            }
+        }
+        var seen = 0
+        for (level, n) in counts.enumerated() {
+            seen += n
+            if seen * 10 >= total { return level }
+        }
+        return 0
+    }
 
     /// Activity (as ``flatActivity``) below which a pixel's neighbourhood gives the lossy
     /// coder no latitude, and the span over which the latitude grows to the full budget.
@@ -89,6 +123,13 @@ struct FrameQuantizer {
             if y > 0 { a &+= Int32(abs(Int(px[o + ch]) - Int(px[o - width * 4 + ch]))) }
         }
         return a
+    }
+
+    /// The noise floor of `rect` of `frame` over the pixels for which `changed` holds (see
+    /// ``noiseFloors``), as ``quantize(_:rect:changed:history:into:)`` measures it.
+    mutating func measuredNoiseFloor(_ frame: RGBAImage, rect: PixelRect, changed: [Bool]?) -> Int {
+        frame.pixels.withUnsafeBufferPointer { px in measureActivity(px, rect) }
+        return Self.noiseFloor(activity, rect, rect, changed: changed, width: width)
     }
 
     /// Fills ``activity`` for `area` (which lies inside the picture), row by row.
@@ -194,9 +235,9 @@ struct FrameQuantizer {
         let hasTransparent = mapper.palette.transparentIndex != nil
         // Diffusion is strong where the source is flat (gradients band without it) and weak
         // where it is textured (the texture hides banding; dither there only adds noise
-        // and bytes).
-        let flatStrength = FrameQuantizer.flatStrength * ditherScale,
-            texturedStrength = FrameQuantizer.texturedStrength * textureDitherScale
+        // and bytes), unless the whole rectangle is noise (see ``noiseFloors``).
+        let flatStrength = FrameQuantizer.flatStrength * ditherScale
+        var texturedStrength = FrameQuantizer.texturedStrength * textureDitherScale
         let (quiet, loud) = ditherThresholds
         // Activity around every pixel of the rectangle, as far as an edge of flat colour is looked
         // for; a lossless coder needs only each pixel's own (for dithering).
@@ -206,6 +247,12 @@ struct FrameQuantizer {
             x: x0, y: y0, width: min(width, rect.x + rect.width + reach) - x0,
             height: min(height, rect.y + rect.height + reach) - y0)
         frame.pixels.withUnsafeBufferPointer { px in measureActivity(px, area) }
+        if noiseDitherScale > 0 && dither == .diffusion {
+            let floor = Self.noiseFloor(activity, area, rect, changed: changed, width: width)
+            let (clean, noisy) = Self.noiseFloors
+            let noise = min(1, max(0, Float(floor - clean) / Float(noisy - clean)))
+            texturedStrength += (noiseDitherScale - texturedStrength) * noise
+        }
         let mapper = mapper, dither = dither, lzwBudget = lzwBudget, smoothBudget = smoothBudget, protected = protected
         let h = height
         // The buffers move out of `self` for the loop (no copies, no exclusivity checks).

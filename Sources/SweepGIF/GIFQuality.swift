@@ -7,7 +7,8 @@
 /// on flat colour the palette holds or on the overlay. Smooth areas are dithered only where
 /// the palette's nearest colour is visibly off, less so as quality falls, and lose a third
 /// of their dithering by 40, where the bytes it costs are worth more than the banding it
-/// hides; texture is dithered weakly from 80 up and not at all from 70 down. From 70 up,
+/// hides; texture is dithered weakly from 80 up (fully below 100 where a frame is noise all
+/// over, ``noiseDitherScale``) and not at all from 70 down. From 70 up,
 /// a smooth narrow band and each stretch of frames may get a table of their own
 /// (``StretchPalettes``; a stretch's table gets the colours the global palette effectively
 /// spends there, up to all it touches from 80 to 100); below 70 their bytes are worth more
@@ -43,6 +44,12 @@ public struct GIFQuality: Sendable, Equatable {
     /// adds there costs more bytes and structure (SSIM) than the mean colour it keeps is worth
     /// (measured on four photo pairs at 60 to 90, Benchmarks/README.md).
     public var textureDitherScale: Float { max(0, min(1, Float(value - 70) / 10)) }
+
+    /// The share of full diffusion used in the texture of a noisy picture (see
+    /// ``FrameQuantizer``): as ``textureDitherScale`` up to 99, where keeping each area's
+    /// mean colour is worth the noise; none at 100, which stays the closest to the source
+    /// pixel by pixel (PSNR, SSIM), as on any other picture.
+    public var noiseDitherScale: Float { value >= 100 ? 0 : textureDitherScale }
 
     /// The lossy LZW budget where no texture masks the error (gradients, edges, text): small,
     /// since the carried error keeps each area's mean colour as dithering would. It grows

@@ -200,6 +200,55 @@ struct GIFAdaptiveTests {
         #expect(try moved(50) == 0)
     }
 
+    /// Grey 115 with Gaussian noise (σ 8) in each channel: a noisy photo's flat wall.
+    private func noisyGrey(_ w: Int, _ h: Int, seed: UInt64) -> RGBAImage {
+        var rng = SeededGenerator(seed: seed)
+        func normal() -> Double {
+            let u = Double.random(in: Double.ulpOfOne..<1, using: &rng), v = Double.random(in: 0..<1, using: &rng)
+            return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
+        }
+        return picture(w, h) { _, _ in
+            let c = { max(0, min(255, Int((115 + 8 * normal()).rounded()))) }
+            return (c(), c(), c())
+        }
+    }
+
+    @Test("A noisy picture's noise floor is high, a clean one's low, even when most of it is textured")
+    func noiseFloor() {
+        let noisy = noisyGrey(120, 80, seed: 5)
+        // A clean photo: strong texture over 85 % of it, a smooth sky above.
+        let clean = picture(120, 80) { x, y in
+            y < 12 ? (90 + x / 8, 140, 200) : (40 + (x * 37 + y * 91) % 50, 80 + (x * 13 + y * 29) % 40, 50)
+        }
+        func floor(_ img: RGBAImage, changed: [Bool]? = nil) -> Int {
+            var q = FrameQuantizer(
+                mapper: PaletteMapper(palette: GIFPalette(colors: [.black, .white], transparentIndex: nil)), dither: .diffusion,
+                width: img.width, height: img.height)
+            let rect = PixelRect(x: 0, y: 0, width: img.width, height: img.height)
+            return q.measuredNoiseFloor(img, rect: rect, changed: changed)
+        }
+        #expect(floor(noisy) >= FrameQuantizer.noiseFloors.noisy)
+        #expect(floor(clean) <= FrameQuantizer.noiseFloors.clean)
+        // Only the pixels that change count: the textured part alone is no longer clean.
+        let textured = (0..<(120 * 80)).map { $0 / 120 >= 12 }
+        #expect(floor(clean, changed: textured) > FrameQuantizer.noiseFloors.clean)
+    }
+
+    @Test("Below 100 a noisy picture's texture is dithered fully: its areas keep their mean colour")
+    func noisyMeans() throws {
+        // Palette entries 40 levels apart around the wall's grey (115, between 100 and 140): the
+        // nearest entry is 100 for most pixels, so weak diffusion leaves the wall darker.
+        let levels = [60, 100, 140, 180]
+        let colors = levels.flatMap { r in levels.flatMap { g in levels.map { b in RGBA8(r: UInt8(r), g: UInt8(g), b: UInt8(b)) } } }
+        let palette = GIFPalette(colors: colors, transparentIndex: nil)
+        let wall = noisyGrey(160, 96, seed: 9)
+        let full = try writeGIF([wall], palette: palette, quality: 90, lossy: 0)
+        let weak = try writeGIF([wall], palette: palette, quality: 100)
+        let f = blockError(full.frames[0], wall), w = blockError(weak.frames[0], wall)
+        #expect(f < 1.5, "fully dithered: 8×8 blocks \(f) levels off")
+        #expect(w > 2.5, "weakly dithered (100): \(w) levels off")
+    }
+
     @Test(
         "Lower quality shrinks a smooth gradient within its small budget (0.015 at the default); flat colour the palette holds stays exact")
     func smoothBudget() throws {
