@@ -62,9 +62,10 @@ struct FrameQuantizer {
     static let flatActivity = 4
 
     /// A noisy picture (a high-ISO photo, the "before" of a restoration) is grainy everywhere:
-    /// the 10th percentile of its pixels' activity (its noise floor) is high, where a clean
-    /// photo's smoothest tenth is nearly flat. Below quality 100 its texture is then dithered
-    /// at full strength: the noise is incompressible anyway (a noisy frame grows about 1 %),
+    /// the 10th percentile of the activity of a frame's changed pixels (its noise floor) is
+    /// high, where a clean photo's smoothest tenth is nearly flat. From quality 80 to 99 such a
+    /// frame's texture is then dithered at full strength (rising from 71, as texture dithering
+    /// does; none at 100): the noise is incompressible anyway (a noisy frame grows about 1 %),
     /// and weak diffusion lets each area's mean colour drift (S-CIELAB ΔE 1.24 on a noisy
     /// photo's side at quality 90, 0.73 dithered fully; SSIM 0.842 → 0.809). Floors measured
     /// at 720²: noisy photos 27–37, clean ones 0–6, a photo textured all over 10–12
@@ -73,23 +74,36 @@ struct FrameQuantizer {
     static let noiseFloors = (clean: 12, noisy: 24)
 
     /// The 10th percentile of the activity of `rect`'s pixels for which `changed` holds (all
-    /// when nil), from ``activity`` measured over `area`.
-    static func noiseFloor(_ act: [Int32], _ area: PixelRect, _ rect: PixelRect, changed: [Bool]?, width: Int) -> Int {
-        var counts = [Int](repeating: 0, count: 257), total = 0
-        for y in rect.y..<(rect.y + rect.height) {
-            let row = (y - area.y) * area.width - area.x
-            for x in rect.x..<(rect.x + rect.width) {
-                if let changed, !changed[y * width + x] { continue }
-                counts[min(256, Int(act[row + x]))] += 1
-                total += 1
+    /// when nil), from `act` (``activity``) measured over `area`, capped at one above
+    /// ``noiseFloors``' noisy end (nothing above it matters); 0 when no pixel counts. Pixels of
+    /// an overlay colour (`protected`) do not count: the divider and the knob are flat, and in
+    /// a narrow strip of a wipe they would hide the noise around them.
+    static func noiseFloor(
+        _ act: UnsafeBufferPointer<Int32>, _ area: PixelRect, _ rect: PixelRect, changed: [Bool]?, width: Int,
+        pixels px: UnsafeBufferPointer<UInt8>, protected: [UInt32]
+    ) -> Int {
+        let top = noiseFloors.noisy + 1
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: top + 1) { counts in
+            counts.initialize(repeating: 0)
+            var total = 0
+            for y in rect.y..<(rect.y + rect.height) {
+                let row = (y - area.y) * area.width - area.x
+                for x in rect.x..<(rect.x + rect.width) {
+                    let p = y * width + x
+                    if let changed, !changed[p] { continue }
+                    if !protected.isEmpty && isOverlay(px, protected, p * 4) { continue }
+                    counts[min(top, Int(act[row + x]))] += 1
+                    total += 1
+                }
             }
+            guard total > 0 else { return 0 }
+            var seen = 0
+            for level in 0..<top {
+                seen += counts[level]
+                if seen * 10 >= total { return level }
+            }
+            return top
         }
-        var seen = 0
-        for (level, n) in counts.enumerated() {
-            seen += n
-            if seen * 10 >= total { return level }
-        }
-        return 0
     }
 
     /// Activity (as ``flatActivity``) below which a pixel's neighbourhood gives the lossy
@@ -128,8 +142,12 @@ struct FrameQuantizer {
     /// The noise floor of `rect` of `frame` over the pixels for which `changed` holds (see
     /// ``noiseFloors``), as ``quantize(_:rect:changed:history:into:)`` measures it.
     mutating func measuredNoiseFloor(_ frame: RGBAImage, rect: PixelRect, changed: [Bool]?) -> Int {
-        frame.pixels.withUnsafeBufferPointer { px in measureActivity(px, rect) }
-        return Self.noiseFloor(activity, rect, rect, changed: changed, width: width)
+        frame.pixels.withUnsafeBufferPointer { px in
+            measureActivity(px, rect)
+            return activity.withUnsafeBufferPointer { act in
+                Self.noiseFloor(act, rect, rect, changed: changed, width: width, pixels: px, protected: protected)
+            }
+        }
     }
 
     /// Fills ``activity`` for `area` (which lies inside the picture), row by row.
@@ -235,7 +253,7 @@ struct FrameQuantizer {
         let hasTransparent = mapper.palette.transparentIndex != nil
         // Diffusion is strong where the source is flat (gradients band without it) and weak
         // where it is textured (the texture hides banding; dither there only adds noise
-        // and bytes), unless the whole rectangle is noise (see ``noiseFloors``).
+        // and bytes), unless the rectangle's changed pixels are noise all over (``noiseFloors``).
         let flatStrength = FrameQuantizer.flatStrength * ditherScale
         var texturedStrength = FrameQuantizer.texturedStrength * textureDitherScale
         let (quiet, loud) = ditherThresholds
@@ -248,7 +266,11 @@ struct FrameQuantizer {
             height: min(height, rect.y + rect.height + reach) - y0)
         frame.pixels.withUnsafeBufferPointer { px in measureActivity(px, area) }
         if noiseDitherScale > 0 && dither == .diffusion {
-            let floor = Self.noiseFloor(activity, area, rect, changed: changed, width: width)
+            let floor = frame.pixels.withUnsafeBufferPointer { px in
+                self.activity.withUnsafeBufferPointer { act in
+                    Self.noiseFloor(act, area, rect, changed: changed, width: width, pixels: px, protected: self.protected)
+                }
+            }
             let (clean, noisy) = Self.noiseFloors
             let noise = min(1, max(0, Float(floor - clean) / Float(noisy - clean)))
             texturedStrength += (noiseDitherScale - texturedStrength) * noise

@@ -7,8 +7,8 @@
 /// on flat colour the palette holds or on the overlay. Smooth areas are dithered only where
 /// the palette's nearest colour is visibly off, less so as quality falls, and lose a third
 /// of their dithering by 40, where the bytes it costs are worth more than the banding it
-/// hides; texture is dithered weakly from 80 up (fully below 100 where a frame is noise all
-/// over, ``noiseDitherScale``) and not at all from 70 down. From 70 up,
+/// hides; texture is dithered weakly from 80 up (fully up to 99 where a frame's changes are
+/// noise all over, ``noiseDitherScale``) and not at all from 70 down. From 70 up,
 /// a smooth narrow band and each stretch of frames may get a table of their own
 /// (``StretchPalettes``; a stretch's table gets the colours the global palette effectively
 /// spends there, up to all it touches from 80 to 100); below 70 their bytes are worth more

@@ -244,9 +244,19 @@ struct GIFAdaptiveTests {
         let wall = noisyGrey(160, 96, seed: 9)
         let full = try writeGIF([wall], palette: palette, quality: 90, lossy: 0)
         let weak = try writeGIF([wall], palette: palette, quality: 100)
-        let f = blockError(full.frames[0], wall), w = blockError(weak.frames[0], wall)
+        let none = try writeGIF([wall], palette: palette, quality: 70, lossy: 0)
+        let f = blockError(full.frames[0], wall), w = blockError(weak.frames[0], wall), n = blockError(none.frames[0], wall)
         #expect(f < 1.5, "fully dithered: 8×8 blocks \(f) levels off")
         #expect(w > 2.5, "weakly dithered (100): \(w) levels off")
+        #expect(n > 2.5, "undithered texture (70): \(n) levels off")
+        // A clean picture (a fifth of it one flat colour the palette holds) keeps the weak
+        // diffusion: at 90 it is written as at 100.
+        let clean = picture(160, 96) { x, y in
+            y < 20 ? (100, 140, 100) : (60 + (x * 37 + y * 91) % 110, 60 + (x * 13 + y * 29) % 110, 100)
+        }
+        let clean90 = try writeGIF([clean], palette: palette, quality: 90, lossy: 0)
+        let clean100 = try writeGIF([clean], palette: palette, quality: 100)
+        #expect(clean90.frames[0].pixels == clean100.frames[0].pixels)
     }
 
     @Test(
