@@ -142,10 +142,16 @@ struct FrameQuantizer {
     /// The noise floor of `rect` of `frame` over the pixels for which `changed` holds (see
     /// ``noiseFloors``), as ``quantize(_:rect:changed:history:into:)`` measures it.
     mutating func measuredNoiseFloor(_ frame: RGBAImage, rect: PixelRect, changed: [Bool]?) -> Int {
+        frame.pixels.withUnsafeBufferPointer { px in measureActivity(px, rect) }
+        return noiseFloor(of: frame, area: rect, rect: rect, changed: changed)
+    }
+
+    /// ``noiseFloor(_:_:_:changed:width:pixels:protected:)`` of `rect` of `frame`, from
+    /// ``activity`` as last measured over `area`.
+    private func noiseFloor(of frame: RGBAImage, area: PixelRect, rect: PixelRect, changed: [Bool]?) -> Int {
         frame.pixels.withUnsafeBufferPointer { px in
-            measureActivity(px, rect)
-            return activity.withUnsafeBufferPointer { act in
-                Self.noiseFloor(act, rect, rect, changed: changed, width: width, pixels: px, protected: protected)
+            activity.withUnsafeBufferPointer { act in
+                Self.noiseFloor(act, area, rect, changed: changed, width: width, pixels: px, protected: protected)
             }
         }
     }
@@ -266,11 +272,7 @@ struct FrameQuantizer {
             height: min(height, rect.y + rect.height + reach) - y0)
         frame.pixels.withUnsafeBufferPointer { px in measureActivity(px, area) }
         if noiseDitherScale > 0 && dither == .diffusion {
-            let floor = frame.pixels.withUnsafeBufferPointer { px in
-                self.activity.withUnsafeBufferPointer { act in
-                    Self.noiseFloor(act, area, rect, changed: changed, width: width, pixels: px, protected: self.protected)
-                }
-            }
+            let floor = noiseFloor(of: frame, area: area, rect: rect, changed: changed)
             let (clean, noisy) = Self.noiseFloors
             let noise = min(1, max(0, Float(floor - clean) / Float(noisy - clean)))
             texturedStrength += (noiseDitherScale - texturedStrength) * noise
