@@ -4,7 +4,8 @@
 (day -> night), smooth gradients other than a sky, and a page with a large photo (light -> dark);
 since the eleventh round, three posterized photo pairs of at most 255 colours (make_posterized.py,
 which needs scikit-image for two of its pictures); since the thirteenth, three noisy photos -> the clean
-ones and a photo textured all over (make_noisy.py, scikit-image's pictures too).
+ones and a photo textured all over (make_noisy.py, scikit-image's pictures too); since the fourteenth,
+three clean photo pairs (make_clean.py).
 
 usage: python3 Benchmarks/heldout/run.py [gifcurves.py options, e.g. --pairs chart,mixed --json F]
 
@@ -38,6 +39,8 @@ def make_pairs():
         subprocess.run([sys.executable, os.path.join(HERE, "make_posterized.py"), PAIRS], check=True, capture_output=True)
     if not os.path.exists(os.path.join(PAIRS, "textured-ihc", "after.png")):
         subprocess.run([sys.executable, os.path.join(HERE, "make_noisy.py"), PAIRS], check=True, capture_output=True)
+    if not os.path.exists(os.path.join(PAIRS, "clean-coffee", "after.png")):
+        subprocess.run([sys.executable, os.path.join(HERE, "make_clean.py"), PAIRS], check=True, capture_output=True)
 
 
 if __name__ == "__main__":
