@@ -45,8 +45,8 @@ public struct GIFQuality: Sendable, Equatable {
     /// colour it keeps is worth (four photo pairs at 60 to 90). From 90 up the palette is
     /// close enough that the noise costs structure and buys little colour: at 90, three clean
     /// photo pairs got SSIM 0.9131 → 0.9145 (A), 0.9459 → 0.9473 (H), 0.9485 → 0.9507 (E) for
-    /// 1.5 % fewer bytes, S-CIELAB ΔE 3–5 % worse where the peer's files need far more bytes
-    /// for it anyway (Benchmarks/README.md, fourteenth round).
+    /// 1.5 % fewer bytes and S-CIELAB ΔE 3–5 % worse, which moved no ratio against the
+    /// peer's frontier by more than 0.01 (Benchmarks/README.md, fourteenth round).
     public var textureDitherScale: Float { max(0, min(1, Float(value - 70) / 10, Float(90 - value) / 10)) }
 
     /// The share of full diffusion used in the texture of a noisy picture (see
