@@ -64,10 +64,11 @@ struct FrameQuantizer {
     /// A noisy picture (a high-ISO photo, the "before" of a restoration) is grainy everywhere:
     /// the 10th percentile of the activity of a frame's changed pixels (its noise floor) is
     /// high, where a clean photo's smoothest tenth is nearly flat. From quality 80 to 99 such a
-    /// frame's texture is then dithered at full strength (rising from 71, as texture dithering
-    /// does; none at 100): the noise is incompressible anyway (a noisy frame grows about 1 %),
-    /// and weak diffusion lets each area's mean colour drift (S-CIELAB ΔE 1.24 on a noisy
-    /// photo's side at quality 90, 0.73 dithered fully; SSIM 0.842 → 0.809). Floors measured
+    /// frame's texture is then dithered at full strength (rising from 71; none at 100), where a
+    /// clean frame's texture gets weak diffusion around 80 and none from 90 up: the noise is
+    /// incompressible anyway (a noisy frame grows about 1 %), and weak diffusion lets each
+    /// area's mean colour drift (S-CIELAB ΔE 1.24 on a noisy photo's side at quality 90 with
+    /// the weak diffusion it then had, 0.73 dithered fully; SSIM 0.842 → 0.809). Floors measured
     /// at 720²: noisy photos 27–37, clean ones 0–6, a photo textured all over 10–12
     /// (Benchmarks/README.md, thirteenth round). From the first floor to the second the
     /// strength rises to full.

@@ -8,8 +8,8 @@
 /// the palette's nearest colour is visibly off, less so as quality falls, and lose a third
 /// of their dithering by 40, where the bytes it costs are worth more than the banding it
 /// hides; texture is dithered weakly around 80, not at all from 90 up or from 70 down (but
-/// fully from 80 to 99 where a frame's changes are noise all over, ``noiseDitherScale``). From 70 up,
-/// a smooth narrow band and each stretch of frames may get a table of their own
+/// fully from 80 to 99 where a frame's changes are noise all over, ``noiseDitherScale``).
+/// From 70 up, a smooth narrow band and each stretch of frames may get a table of their own
 /// (``StretchPalettes``; a stretch's table gets the colours the global palette effectively
 /// spends there, up to all it touches from 80 to 100); below 70 their bytes are worth more
 /// than the error they save. A textured narrow band gets a table of its own at every setting.
@@ -45,8 +45,9 @@ public struct GIFQuality: Sendable, Equatable {
     /// colour it keeps is worth (four photo pairs at 60 to 90). From 90 up the palette is
     /// close enough that the noise costs structure and buys little colour: at 90, three clean
     /// photo pairs got SSIM 0.9131 → 0.9145 (A), 0.9459 → 0.9473 (H), 0.9485 → 0.9507 (E) for
-    /// 1.5 % fewer bytes and S-CIELAB ΔE 3–5 % worse, which moved no ratio against the
-    /// peer's frontier by more than 0.01 (Benchmarks/README.md, fourteenth round).
+    /// 1.4–2.0 % fewer bytes and S-CIELAB ΔE 3–5 % worse: their SSIM ratios against the
+    /// peer's frontier fell by up to 0.04, no ΔE ratio rose by more than 0.01
+    /// (Benchmarks/README.md, fourteenth round).
     public var textureDitherScale: Float { max(0, min(1, Float(value - 70) / 10, Float(90 - value) / 10)) }
 
     /// The share of full diffusion used in the texture of a noisy picture (see

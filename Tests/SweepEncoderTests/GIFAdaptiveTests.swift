@@ -202,6 +202,10 @@ struct GIFAdaptiveTests {
         #expect(try moved(100) == 0)
         #expect(try moved(70) == 0)
         #expect(try moved(50) == 0)
+        // The scales behind it: half at 85; a noisy frame's stays full to 99, none at 100.
+        #expect(GIFQuality(85).textureDitherScale == 0.5 && GIFQuality(90).textureDitherScale == 0)
+        #expect(GIFQuality(85).noiseDitherScale == 1 && GIFQuality(99).noiseDitherScale == 1)
+        #expect(GIFQuality(100).noiseDitherScale == 0 && GIFQuality(75).noiseDitherScale == 0.5)
     }
 
     /// Grey 115 with Gaussian noise (σ 8) in each channel: a noisy photo's flat wall.
