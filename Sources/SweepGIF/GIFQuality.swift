@@ -48,13 +48,17 @@ public struct GIFQuality: Sendable, Equatable {
     /// 1.4–2.0 % fewer bytes and S-CIELAB ΔE 3–5 % worse: their SSIM ratios against the
     /// peer's frontier fell by up to 0.04, no ΔE ratio rose by more than 0.01
     /// (Benchmarks/README.md, fourteenth round).
-    public var textureDitherScale: Float { max(0, min(1, Float(value - 70) / 10, Float(90 - value) / 10)) }
+    public var textureDitherScale: Float { min(textureRise, max(0, Float(90 - value) / 10)) }
+
+    /// How far texture dithering has risen: 0 up to 70, 1 from 80 (before it falls again for a
+    /// clean picture; a noisy one keeps it to 99).
+    private var textureRise: Float { max(0, min(1, Float(value - 70) / 10)) }
 
     /// The share of full diffusion used in the texture of a noisy picture (see
     /// ``FrameQuantizer``): rising from 70 to full at 80 and full up to 99, where keeping each
     /// area's mean colour is worth the noise; none at 100, which stays the closest to the
     /// source pixel by pixel (PSNR, SSIM), as on any other picture.
-    public var noiseDitherScale: Float { value >= 100 ? 0 : max(0, min(1, Float(value - 70) / 10)) }
+    public var noiseDitherScale: Float { value >= 100 ? 0 : textureRise }
 
     /// The lossy LZW budget where no texture masks the error (gradients, edges, text): small,
     /// since the carried error keeps each area's mean colour as dithering would. It grows
