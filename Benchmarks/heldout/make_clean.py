@@ -5,33 +5,12 @@ check a change to how clean photos are dithered.
 - clean-motorcycle: scikit-image's motorcycle, left view -> right view (the same scene, shifted)
 - clean-coffee: scikit-image's coffee -> a muted, contrasty grade
 usage: make_clean.py OUT_DIR   (needs scikit-image for its sample pictures)"""
-import os
 import sys
-from PIL import Image, ImageEnhance
-import skimage.data
+from pictures import grade, load, save
 
 OUT = sys.argv[1]
-DATA = os.path.dirname(skimage.data.__file__)
-
-
-def load(name):
-    return Image.open(os.path.join(DATA, name)).convert("RGB")
-
-
-def grade(im, color, contrast, brightness):
-    im = ImageEnhance.Color(im).enhance(color)
-    im = ImageEnhance.Contrast(im).enhance(contrast)
-    return ImageEnhance.Brightness(im).enhance(brightness)
-
-
-def save(name, before, after):
-    os.makedirs(os.path.join(OUT, name), exist_ok=True)
-    before.save(os.path.join(OUT, name, "before.png"))
-    after.save(os.path.join(OUT, name, "after.png"))
-
-
 rocket = load("rocket.jpg")
-save("clean-rocket", rocket, grade(rocket, 1.35, 1.1, 1.05))
-save("clean-motorcycle", load("motorcycle_left.png"), load("motorcycle_right.png"))
+save(OUT, "clean-rocket", rocket, grade(rocket, 1.35, 1.1, 1.05))
+save(OUT, "clean-motorcycle", load("motorcycle_left.png"), load("motorcycle_right.png"))
 coffee = load("coffee.png")
-save("clean-coffee", coffee, grade(coffee, 0.7, 1.25, 0.95))
+save(OUT, "clean-coffee", coffee, grade(coffee, 0.7, 1.25, 0.95))

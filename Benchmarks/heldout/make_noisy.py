@@ -11,23 +11,15 @@ import os
 import sys
 import numpy as np
 from PIL import Image, ImageEnhance
-import skimage.data
+from pictures import FIX, load, save
 
 OUT = sys.argv[1]
-FIX = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "fixtures"))
-DATA = os.path.dirname(skimage.data.__file__)
 
 
 def noisy(im, sigma, seed):
     a = np.asarray(im.convert("RGB")).astype(np.float64)
     a += np.random.default_rng(seed).normal(0, sigma, a.shape)
     return Image.fromarray(np.clip(np.rint(a), 0, 255).astype(np.uint8))
-
-
-def save(name, before, after):
-    os.makedirs(os.path.join(OUT, name), exist_ok=True)
-    before.save(os.path.join(OUT, name, "before.png"))
-    after.save(os.path.join(OUT, name, "after.png"))
 
 
 def square720(im):
@@ -37,11 +29,11 @@ def square720(im):
     return im.crop((left, top, left + 720, top + 720))
 
 
-rocket = Image.open(os.path.join(DATA, "rocket.jpg")).convert("RGB")
-save("noisy-rocket", noisy(rocket, 14, 21), rocket)
-moto = Image.open(os.path.join(DATA, "motorcycle_left.png")).convert("RGB")
-save("noisy-motorcycle", noisy(moto, 10, 22), moto)
+rocket = load("rocket.jpg")
+save(OUT, "noisy-rocket", noisy(rocket, 14, 21), rocket)
+moto = load("motorcycle_left.png")
+save(OUT, "noisy-motorcycle", noisy(moto, 10, 22), moto)
 glow = square720(Image.open(os.path.join(FIX, "photos", "eveningglow.jpg")).convert("RGB"))
-save("noisy-glow", noisy(glow, 8, 23), glow)
-ihc = Image.open(os.path.join(DATA, "ihc.png")).convert("RGB")
-save("textured-ihc", ihc, ImageEnhance.Contrast(ImageEnhance.Color(ihc).enhance(1.4)).enhance(1.15))
+save(OUT, "noisy-glow", noisy(glow, 8, 23), glow)
+ihc = load("ihc.png")
+save(OUT, "textured-ihc", ihc, ImageEnhance.Contrast(ImageEnhance.Color(ihc).enhance(1.4)).enhance(1.15))

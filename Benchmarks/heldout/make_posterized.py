@@ -7,18 +7,10 @@ or posterized pictures are, each pair quantized to one shared palette so both si
 usage: make_posterized.py OUT_DIR   (needs `pip install scikit-image` for its sample pictures)"""
 import os
 import sys
-from PIL import Image, ImageEnhance
-import skimage.data
+from PIL import Image
+from pictures import FIX, grade, load, save
 
 OUT = sys.argv[1]
-FIX = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "fixtures"))
-DATA = os.path.dirname(skimage.data.__file__)
-
-
-def grade(im, colour, contrast, brightness=1.0):
-    im = ImageEnhance.Color(im).enhance(colour)
-    im = ImageEnhance.Contrast(im).enhance(contrast)
-    return ImageEnhance.Brightness(im).enhance(brightness)
 
 
 def crop720(im):
@@ -34,15 +26,13 @@ def pair(name, before, after, colours, dither):
     both.paste(before, (0, 0))
     both.paste(after, (720, 0))
     q = both.quantize(colours, method=Image.Quantize.MEDIANCUT, dither=dither).convert("RGB")
-    os.makedirs(os.path.join(OUT, name), exist_ok=True)
-    q.crop((0, 0, 720, 720)).save(os.path.join(OUT, name, "before.png"))
-    q.crop((720, 0, 1440, 720)).save(os.path.join(OUT, name, "after.png"))
+    save(OUT, name, q.crop((0, 0, 720, 720)), q.crop((720, 0, 1440, 720)))
 
 
-hubble = crop720(Image.open(os.path.join(DATA, "hubble_deep_field.jpg")).convert("RGB"))
+hubble = crop720(load("hubble_deep_field.jpg"))
 pair("hubble-poster", hubble, grade(hubble, 0.6, 1.25), 230, Image.Dither.FLOYDSTEINBERG)
 # The retina is cropped at full size, not scaled first (crop720 would halve it): its vessels stay fine.
-retina = Image.open(os.path.join(DATA, "retina.jpg")).convert("RGB")
+retina = load("retina.jpg")
 m = (retina.width - 720) // 2
 retina = retina.crop((m, m, m + 720, m + 720))
 pair("retina-poster", retina, grade(retina, 1.3, 0.9, 1.1), 200, Image.Dither.NONE)
