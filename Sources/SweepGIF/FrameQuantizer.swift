@@ -22,8 +22,12 @@ struct FrameQuantizer {
     let width: Int
     let height: Int
     /// Per pixel of the last quantized pixels: the squared OkLab error the LZW coder may add
-    /// there (``LZWLatitude/budget``), from the texture around the pixel in the source.
+    /// there (``LZWLatitude/budget``), from the texture around the pixel in the source and
+    /// how long it stays on screen (``screenTime``).
     private(set) var budget: [Float]
+    /// How long the next frame's pixels stay on screen (``ScreenTime``): their budgets scale
+    /// with it. Nil keeps every budget as the texture sets it.
+    var screenTime: ScreenTime?
     /// Error rows for diffusion (current and next), reused across frames.
     private var err0: [Float]
     private var err1: [Float]
@@ -279,6 +283,7 @@ struct FrameQuantizer {
             texturedStrength += (noiseDitherScale - texturedStrength) * noise
         }
         let mapper = mapper, dither = dither, lzwBudget = lzwBudget, smoothBudget = smoothBudget, protected = protected
+        let screenTime = screenTime
         let h = height
         // The buffers move out of `self` for the loop (no copies, no exclusivity checks).
         var activity: [Int32] = [], budget: [Float] = [], err0: [Float] = [], err1: [Float] = []
@@ -351,6 +356,16 @@ struct FrameQuantizer {
                                         if !(range.most == 0 && distance == 0) { b = smoothBudget }
                                     } else {
                                         b = max(b, smoothBudget)
+                                    }
+                                    // How long the pixel stays on screen scales its budget
+                                    // (``ScreenTime``); a smooth area only ever tightens, since
+                                    // there a stray colour shows as a streak, however briefly.
+                                    if let screenTime {
+                                        let scale = screenTime.scale(x: x, y: y)
+                                        b =
+                                            texture > 0
+                                            ? max(lzwBudget * texture * scale, smoothBudget * min(1, scale)) : b * min(1, scale)
+                                        b = min(b, GIFQuality.largestBudget)
                                     }
                                     budget[p] = b * b
                                 }

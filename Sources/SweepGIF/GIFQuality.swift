@@ -30,6 +30,10 @@ public struct GIFQuality: Sendable, Equatable {
     /// at 90 (about one just-noticeable difference in OkLab), 0.10 at 70, 0.30 at 40.
     public var lzwBudget: Float { Self.budget(lossy: 100 - value) }
 
+    /// The largest budget any pixel gets, `--lossy 100`'s (0.65), however briefly it is on
+    /// screen (``ScreenTime``): beyond it nearly any colour would do.
+    public static let largestBudget = budget(lossy: 100)
+
     /// The budget of an expert `--lossy N` (0…100): what quality 100 − N would allow.
     public static func budget(lossy: Int) -> Float {
         let n = Float(max(0, min(100, lossy)))

@@ -18,7 +18,9 @@ import SweepSupport
 /// LZW, see ``LZWLatitude``); the budget is zero on pixels whose source did not change, so
 /// what is on screen there never changes (no flicker), and zero in flat areas. A pixel
 /// whose source comes back to a colour it had shows exactly what it showed then
-/// (``PixelHistory``): a split moving back brings the picture back as it was.
+/// (``PixelHistory``): a split moving back brings the picture back as it was. Told how long
+/// each frame's pixels stay on screen (``ScreenTime``), the budget grows where they stay
+/// briefly and shrinks where they stay long.
 public final class GIFWriter {
     public let width: Int
     public let height: Int
@@ -30,8 +32,9 @@ public final class GIFWriter {
     private let globalMapper: PaletteMapper
     /// Compares each frame with the one before and fits its band's table, a frame ahead.
     private let preparer: FramePreparer
-    /// The delay of the frame added last, which the preparer holds until the next one comes.
-    private var held: Int?
+    /// The delay and screen time of the frame added last, which the preparer holds until the
+    /// next one comes.
+    private var held: (delay: Int, screenTime: ScreenTime?)?
     /// The pixels of the frame added last, for the preparer to compare the next one with.
     private var lastPixels: [UInt8]?
     private var indices: [UInt8]
@@ -77,7 +80,7 @@ public final class GIFWriter {
     private var nextStretch = 0
     /// The palette of the stretch under way, until a frame takes it up.
     private var planned: PaletteMapper?
-    /// Frames passed to ``add(_:delay:)`` so far.
+    /// Frames passed to ``add(_:delay:screenTime:)`` so far.
     private var framesAdded = 0
     /// The quality setting: it sizes a textured band's table and says whether a smooth band
     /// may get one (``GIFQuality/allowsOwnTables``).
@@ -250,16 +253,17 @@ public final class GIFWriter {
     ///
     /// The frame is quantized and written during the next call (or ``finish()``): meanwhile
     /// the frame after it is compared and its band's table fitted on another core
-    /// (``FramePreparer``).
-    public func add(_ frame: RGBAImage, delay: Int) throws {
+    /// (``FramePreparer``). Given how long its pixels stay on screen (`screenTime`), the
+    /// lossy budget of each pixel it writes scales with that (``ScreenTime``).
+    public func add(_ frame: RGBAImage, delay: Int, screenTime: ScreenTime? = nil) throws {
         precondition(frame.width == width && frame.height == height)
         let ready = held.map { (preparer.result(), $0) }
         preparer.start(frame, previous: lastPixels)
         lastPixels = frame.pixels
-        held = delay
-        guard let (prepared, delay) = ready else { return }
+        held = (delay, screenTime)
+        guard let (prepared, (delay, screenTime)) = ready else { return }
         do {
-            try write(prepared, delay: delay)
+            try write(prepared, delay: delay, screenTime: screenTime)
         } catch {
             // A frame after a failed one is never written, not even by finish().
             held = nil
@@ -268,8 +272,9 @@ public final class GIFWriter {
     }
 
     /// Quantizes a prepared frame and makes it the pending one.
-    private func write(_ prepared: FramePreparer.Prepared, delay: Int) throws {
+    private func write(_ prepared: FramePreparer.Prepared, delay: Int, screenTime: ScreenTime?) throws {
         defer { framesAdded += 1 }
+        quantizer.screenTime = screenTime
         while nextStretch < stretches.starts.count && stretches.starts[nextStretch] <= framesAdded {
             if stretches.starts[nextStretch] == framesAdded { planned = PaletteMapper(palette: stretches.palettes[nextStretch]) }
             nextStretch += 1
@@ -688,9 +693,9 @@ public final class GIFWriter {
 
     /// Writes the last frame and the trailer, and closes the file.
     public func finish() throws {
-        if let delay = held {
+        if let (delay, screenTime) = held {
             held = nil
-            try write(preparer.result(), delay: delay)
+            try write(preparer.result(), delay: delay, screenTime: screenTime)
         }
         try flushPending()
         var err: Int32 = 0

@@ -40,7 +40,8 @@ func wipe(_ a: RGBAImage, _ b: RGBAImage, steps: Int) -> [RGBAImage] {
 /// the file's size. The file is removed unless `keep` is set; then `path` names it.
 func writeGIF(
     _ frames: [RGBAImage], palette: GIFPalette, quality: Int = 90, lossy: Int? = nil, dither: DitherMode = .diffusion,
-    firstFramePalette: GIFPalette? = nil, stretches: StretchPalettes = .none, laterColors: [Bool] = [], keep: Bool = false
+    firstFramePalette: GIFPalette? = nil, stretches: StretchPalettes = .none, laterColors: [Bool] = [], keep: Bool = false,
+    screenTimes: [ScreenTime]? = nil
 ) throws -> (path: String, frames: [RGBAImage], bytes: Int) {
     let path = tempPath("written.gif")
     defer { if !keep { try? FileManager.default.removeItem(atPath: path) } }
@@ -48,7 +49,7 @@ func writeGIF(
         path: path, width: frames[0].width, height: frames[0].height, palette: palette, dither: dither,
         quality: GIFQuality(quality), lossy: lossy, firstFramePalette: firstFramePalette, laterColors: laterColors,
         stretches: stretches)
-    for f in frames { try writer.add(f, delay: 4) }
+    for (i, f) in frames.enumerated() { try writer.add(f, delay: 4, screenTime: screenTimes?[i]) }
     try writer.finish()
     let giflib = try GIFReader(path: path).frames
     let ffmpeg = try VideoReader(path: path).frames

@@ -201,6 +201,89 @@ struct LossyLZWTests {
         }
     }
 
+    @Test("Pixels seen briefly may stray further, pixels seen long stay closer: each within its scaled budget")
+    func screenTimeScales() throws {
+        let (w, h) = (120, 80)
+        var img = RGBAImage(width: w, height: h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let n = hash(x, y, 90), i = (y * w + x) * 4
+                img.pixels[i] = UInt8(60 + n); img.pixels[i + 1] = UInt8(90 + n / 2)
+                img.pixels[i + 2] = UInt8(40 + hash(y, x, 70)); img.pixels[i + 3] = 255
+            }
+        }
+        let palette = GIFPalette.build(samples: [(img, 1)], count: 256)
+        // The left half stays a ninth of the typical time (three times the budget), the
+        // right half four times as long (half the budget).
+        let time = ScreenTime(axis: .columns, stays: (0..<w).map { $0 < w / 2 ? 0.1 : 3.6 }, typical: 0.9)
+        #expect(time.scale(x: 0, y: 0) == 3 && time.scale(x: w - 1, y: h - 1) == 0.5)
+        let q = 70
+        let exact = try writeGIF([img], palette: palette, quality: q, lossy: 0, dither: .none).frames[0]
+        let plain = try writeGIF([img], palette: palette, quality: q, dither: .none).frames[0]
+        let scaled = try writeGIF([img], palette: palette, quality: q, dither: .none, screenTimes: [time]).frames[0]
+        /// Pixels moved off the lossless coding in each half, and the worst distance in each.
+        func moved(_ f: RGBAImage) -> (left: Int, right: Int, worstLeft: Float, worstRight: Float) {
+            var out = (left: 0, right: 0, worstLeft: Float(0), worstRight: Float(0))
+            for y in 0..<h {
+                for x in 0..<w where f[x, y] != exact[x, y] {
+                    let a = f[x, y], b = exact[x, y]
+                    let e = LZWLatitude.lab(a.r, a.g, a.b) - LZWLatitude.lab(b.r, b.g, b.b)
+                    let d = (e * e).sum().squareRoot()
+                    if x < w / 2 {
+                        (out.left, out.worstLeft) = (out.left + 1, max(out.worstLeft, d))
+                    } else {
+                        (out.right, out.worstRight) = (out.right + 1, max(out.worstRight, d))
+                    }
+                }
+            }
+            return out
+        }
+        let budget = GIFQuality(q).lzwBudget
+        let before = moved(plain), after = moved(scaled)
+        #expect(before.worstLeft <= budget + 1e-4 && before.worstRight <= budget + 1e-4)
+        #expect(after.worstLeft <= 3 * budget + 1e-4 && after.worstRight <= 0.5 * budget + 1e-4)
+        #expect(after.worstLeft > budget, "the brief half used its larger budget: \(after.worstLeft)")
+        #expect(after.left > before.left && after.right < before.right, "\(before) → \(after)")
+    }
+
+    @Test("Each frame takes its own screen time; smooth areas only tighten, and flat colour stays exact, however brief")
+    func screenTimePerFrame() throws {
+        let (w, h) = (150, 96)
+        // Frame 0 stays long (half the budget); frame 1, texture, gradient and flat colour
+        // (``mixed``), is seen briefly (three times).
+        let a = mixed(w, h), b = mixed(w, h, seed: 3)
+        let palette = GIFPalette.build(samples: [(a, 1), (b, 1)], count: 256)
+        let long = ScreenTime(axis: .rows, stays: Array(repeating: 4, count: h), typical: 1)
+        let brief = ScreenTime(axis: .rows, stays: Array(repeating: 0.1, count: h), typical: 0.9)
+        let q = 70
+        let exact = try writeGIF([a, b], palette: palette, quality: q, lossy: 0, dither: .none).frames
+        let scaled = try writeGIF([a, b], palette: palette, quality: q, dither: .none, screenTimes: [long, brief]).frames
+        let budget = GIFQuality(q).lzwBudget, smooth = GIFQuality(q).smoothBudget
+        var worst: [Float] = [0, 0]
+        for k in 0..<2 {
+            for y in 0..<h {
+                for x in 0..<w {
+                    let p = scaled[k][x, y], e = exact[k][x, y]
+                    let d = LZWLatitude.lab(p.r, p.g, p.b) - LZWLatitude.lab(e.r, e.g, e.b)
+                    let distance = (d * d).sum().squareRoot()
+                    // The texture is the left third (its activity reaches a few pixels past it);
+                    // beyond, only the small budget, never scaled up.
+                    if x < w / 3 + 6 {
+                        worst[k] = max(worst[k], distance)
+                    } else {
+                        #expect(distance <= smooth + 1e-4, "frame \(k) (\(x),\(y))")
+                    }
+                    if k == 1 && x > 2 * w / 3 + 1 && flat(b, x, y) && flat(a, x, y) {
+                        #expect(p == e, "flat colour moved at (\(x),\(y))")
+                    }
+                }
+            }
+        }
+        // The long frame keeps within half its budget; the brief one uses more than its own.
+        #expect(worst[0] <= 0.5 * budget + 1e-4, "frame 0: \(worst[0])")
+        #expect(worst[1] > budget && worst[1] <= 3 * budget + 1e-4, "frame 1: \(worst[1])")
+    }
+
     @Test("Quality 100 with at most 256 colours is lossless, dithered or not", arguments: DitherMode.allCases)
     func quality100Lossless(dither: DitherMode) throws {
         // 200 colours: flat blocks of a fixed hash, in a wipe.
