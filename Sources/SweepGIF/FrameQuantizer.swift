@@ -362,9 +362,11 @@ struct FrameQuantizer {
                                     // there a stray colour shows as a streak, however briefly.
                                     if let screenTime {
                                         let scale = screenTime.scale(x: x, y: y)
-                                        b =
-                                            texture > 0
-                                            ? max(lzwBudget * texture * scale, smoothBudget * min(1, scale)) : b * min(1, scale)
+                                        if texture > 0 {
+                                            b = max(lzwBudget * texture * scale, smoothBudget * min(1, scale))
+                                        } else {
+                                            b *= min(1, scale)
+                                        }
                                         b = min(b, GIFQuality.largestBudget)
                                     }
                                     budget[p] = b * b

@@ -257,6 +257,7 @@ public final class GIFWriter {
     /// lossy budget of each pixel it writes scales with that (``ScreenTime``).
     public func add(_ frame: RGBAImage, delay: Int, screenTime: ScreenTime? = nil) throws {
         precondition(frame.width == width && frame.height == height)
+        precondition(screenTime.map { $0.lineCount == ($0.axis == .columns ? width : height) } ?? true)
         let ready = held.map { (preparer.result(), $0) }
         preparer.start(frame, previous: lastPixels)
         lastPixels = frame.pixels

@@ -40,7 +40,7 @@ public struct ScreenTime: Sendable, Equatable {
     /// typical stay; a line whose stay is not positive keeps the budget as it is. `shared`
     /// marks, per pixel of a `width`-wide frame, those that are never loosened.
     public init(axis: Axis, stays: [Double], typical: Double, shared: [Bool]? = nil, width: Int = 0) {
-        precondition(shared == nil || width > 0)
+        precondition(shared.map { width > 0 && $0.count % width == 0 } ?? true, "the shared mask is not whole rows")
         self.axis = axis
         self.shared = shared
         self.width = width
@@ -50,6 +50,9 @@ public struct ScreenTime: Sendable, Equatable {
             return min(Self.scaleRange.upperBound, max(Self.scaleRange.lowerBound, scale))
         }
     }
+
+    /// How many lines the stays were given for.
+    var lineCount: Int { budgetScale.count }
 
     /// The budget factor at pixel (`x`, `y`); 1 off the lines given, at most 1 on a shared pixel.
     @inline(__always)

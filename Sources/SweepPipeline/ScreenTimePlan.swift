@@ -5,28 +5,28 @@ import SweepTimeline
 
 /// How long the pixels each frame of a plan writes stay on screen (``ScreenTime``), worked out
 /// from the plan's states, not from rendered frames: a line of pixels across the split shows
-/// its side's picture in that side's look, so it shows the same thing again whenever it is on
-/// the same side in the same look.
+/// its side's picture, so it shows the same thing again whenever it is on the same side.
 ///
-/// A stay counts every frame that shows the same thing, not only the first run of them: a
+/// A stay counts every frame that shows the same side, not only the first run of them: a
 /// split moving back brings pixels back exactly as they were shown (``PixelHistory`` in the
-/// writer), so what a frame writes is seen each time the line comes back to it. Pixels where
-/// the two sides agree never change as the split passes; they are marked as shared and never
-/// loosened.
+/// writer), so what a frame writes is seen each time the line comes back to it. Every guess
+/// errs towards a longer stay, which only tightens a budget: a look easing is taken to change
+/// nothing (many of its steps round to the same colours), so what an earlier frame wrote
+/// stays on through it, and the lines rewritten only for a look get no scaling. Pixels where
+/// the two sides agree never change as the split passes; they are marked as shared and
+/// never loosened. Lines the divider leaves count as written by the frame that uncovers them.
 ///
-/// Only plans this describes exactly get one: stills on both sides, no dissolve. A clip's
-/// frames and a dissolve change pixels the lines do not follow, and a stay guessed short
-/// would loosen pixels that stay up long.
+/// Only stills without a dissolve get one: a clip's frames and a dissolve change pixels the
+/// lines do not follow, and a stay guessed short would loosen pixels that stay up long.
 struct ScreenTimePlan {
     private let axis: ScreenTime.Axis
     private let lines: Int
-    /// Per frame: the lines wholly on the first side, and the coverage of the edge line
-    /// (``OverlayLayout``).
+    /// Per frame: the lines wholly on the first side (``OverlayLayout``).
     private let whole: [Int]
+    /// Per frame: the coverage of the edge line (0 when no line mixes both sides).
     private let coverage: [Int]
-    /// Per frame: which look the first (second) side shows; equal numbers, equal looks.
-    private let firstLook: [Int]
-    private let secondLook: [Int]
+    /// Per frame: the lines under the divider, if it is drawn.
+    private let divider: [ClosedRange<Int>?]
     /// When each frame starts, in seconds; the last entry is the loop's length.
     private let starts: [Double]
     /// Whether the last frame stays up when the animation ends (it plays a set number of times).
@@ -38,8 +38,8 @@ struct ScreenTimePlan {
     /// The geometric mean of the stay of every line every frame writes.
     private(set) var typical = 0.0
 
-    /// Frames looked ahead for a line's stay: a stay that long counts as long as the loop,
-    /// and a long render stays linear in its frames.
+    /// Frames looked ahead for a line's stay, which is cut off there: a stay that long is
+    /// near the scale's floor already, and a long render stays linear in its frames.
     static let horizon = 600
 
     /// The screen times of `plan`'s frames, shown for `delays` (centiseconds, one per frame);
@@ -52,21 +52,12 @@ struct ScreenTimePlan {
         let layouts = plan.states.map { source.overlay.layout(position: $0.position) }
         let vertical = layouts[0].vertical
         axis = vertical ? .rows : .columns
-        lines = vertical ? plan.height : plan.width
+        let lines = vertical ? plan.height : plan.width
+        self.lines = lines
         width = plan.width
         whole = layouts.map(\.wholeLines)
         coverage = layouts.map(\.edgeCoverage)
-        // The first side is the same in every frame of a render (``SliderOverlay/splitEdge``).
-        let beforeFirst = layouts[0].beforeFirst
-        var ids: [Adjustments: Int] = [:]
-        let id = { (look: Adjustments) in
-            ids[look]
-                ?? {
-                    ids[look] = ids.count; return ids.count - 1
-                }()
-        }
-        let before = plan.states.map { id($0.before) }, after = plan.states.map { id($0.after) }
-        (firstLook, secondLook) = beforeFirst ? (before, after) : (after, before)
+        divider = layouts.map { $0.dividerLines(extent: lines) }
         var starts = [0.0]
         for d in delays.prefix(plan.count) { starts.append(starts[starts.count - 1] + Double(d) / 100) }
         self.starts = starts
@@ -75,8 +66,9 @@ struct ScreenTimePlan {
             case .once, .count(_): true
             case .forever, .boomerang: false
             }
-        // Where the sides agree: in their one look each, or (looks changing) before any look,
-        // which may mark too much, never too little.
+        // Where the sides agree: in their one look each, or (looks changing) before any look.
+        // A look that maps two colours to one (clipping) can make sides agree unmarked; such
+        // areas are flat, where the budget is 0 anyway.
         let looks = (plan.states[0].before, plan.states[0].after)
         let constant = plan.states.allSatisfy { ($0.before, $0.after) == looks }
         let sides = constant ? source.sides(before: looks.0, after: looks.1) : source.sides(before: .identity, after: .identity)
@@ -111,9 +103,9 @@ struct ScreenTimePlan {
     }
 
     /// Per line, how long (seconds) what frame `i` writes there is on screen: every frame
-    /// from `i` on (up to the horizon) that shows the same thing on that line, and the whole
-    /// loop if the last frame does and stays up; at most the loop. 0 on lines frame `i`
-    /// leaves as they were.
+    /// from `i` on (up to the horizon) on the same side, and the whole loop if the last frame
+    /// is and stays up; at most the loop. 0 on lines frame `i` leaves as they were, or
+    /// rewrites only for a look.
     func stays(frame i: Int) -> [Double] {
         let count = whole.count
         let loop = starts[count]
@@ -124,19 +116,11 @@ struct ScreenTimePlan {
         let end = min(count, i + Self.horizon)
         let edge = coverage[i] > 0 ? whole[i] : -1
         func add(_ g: Int, _ time: Double) {
-            if firstLook[g] == firstLook[i] {
-                let upper = min(whole[i], whole[g])
-                if upper > 0 { sum[0] += time; sum[upper] -= time }
-            }
-            if secondLook[g] == secondLook[i] {
-                let lower = max(secondStart(i), secondStart(g))
-                if lower < lines { sum[lower] += time; sum[lines] -= time }
-            }
-            if edge >= 0 && whole[g] == edge && coverage[g] == coverage[i] && firstLook[g] == firstLook[i]
-                && secondLook[g] == secondLook[i]
-            {
-                sum[edge] += time; sum[edge + 1] -= time
-            }
+            let upper = min(whole[i], whole[g])
+            if upper > 0 { sum[0] += time; sum[upper] -= time }
+            let lower = max(secondStart(i), secondStart(g))
+            if lower < lines { sum[lower] += time; sum[lines] -= time }
+            if edge >= 0 && whole[g] == edge && coverage[g] == coverage[i] { sum[edge] += time; sum[edge + 1] -= time }
         }
         for g in i..<end { add(g, starts[g + 1] - starts[g]) }
         if end == count && lastStays { add(count - 1, loop) }
@@ -152,16 +136,12 @@ struct ScreenTimePlan {
     /// The first line of the second side in frame `f` (past the edge line when it mixes both).
     private func secondStart(_ f: Int) -> Int { coverage[f] > 0 ? whole[f] + 1 : whole[f] }
 
-    /// Whether line `s` shows something else in frame `g` than in frame `g − 1`.
+    /// Whether frame `g` writes line `s` for the split: it changes side (or edge coverage),
+    /// or the divider uncovers it.
     private func changes(at g: Int, line s: Int) -> Bool {
+        if let d = divider[g - 1], d.contains(s), !(divider[g]?.contains(s) ?? false) { return true }
         let (was, now) = (side(s, g - 1), side(s, g))
-        if was != now { return true }
-        switch now {
-        case .first: return firstLook[g] != firstLook[g - 1]
-        case .second: return secondLook[g] != secondLook[g - 1]
-        case .edge:
-            return coverage[g] != coverage[g - 1] || firstLook[g] != firstLook[g - 1] || secondLook[g] != secondLook[g - 1]
-        }
+        return was != now || (now == .edge && coverage[g] != coverage[g - 1])
     }
 
     private enum Side { case first, edge, second }
