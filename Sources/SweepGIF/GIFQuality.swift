@@ -5,10 +5,10 @@
 /// 100 is lossless coding of the palette image; each step down allows more colour error,
 /// most in texture (where the eye does not see it), a little in gradients and on edges, none
 /// on flat colour the palette holds or on the overlay; told how long pixels stay on screen
-/// (``ScreenTime``), more in texture where a pixel is seen briefly, less where it stays. Smooth areas are dithered only where
-/// the palette's nearest colour is visibly off, less so as quality falls, and lose a third
-/// of their dithering by 40, where the bytes it costs are worth more than the banding it
-/// hides; texture is dithered weakly around 80, not at all from 90 up or from 70 down (but
+/// (``ScreenTime``), more in texture where a pixel is seen briefly, less where it stays.
+/// Smooth areas are dithered only where the palette's nearest colour is visibly off, less
+/// so as quality falls, and lose a third of their dithering by 40, where the bytes it costs
+/// are worth more than the banding it hides; texture is dithered weakly around 80, not at all from 90 up or from 70 down (but
 /// fully from 80 to 99 where a frame's changes are noise all over, ``noiseDitherScale``).
 /// From 70 up, a smooth narrow band and each stretch of frames may get a table of their own
 /// (``StretchPalettes``; a stretch's table gets the colours the global palette effectively
