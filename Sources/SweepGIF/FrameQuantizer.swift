@@ -343,7 +343,13 @@ struct FrameQuantizer {
                                     let range = Self.activityRange(act, area, x: x, y: y, width: w, height: h)
                                     var texture = min(1, max(0, Float(range.least - Self.maskFloor) / Self.maskRange))
                                     if texture > 0 && Self.isFlatEdge(act, area, x: x, y: y) { texture = 0 }
-                                    var b = lzwBudget * texture
+                                    // How long the pixel stays on screen scales its budget
+                                    // (``ScreenTime``), never past ``GIFQuality/largestBudget``;
+                                    // the smooth budget only ever tightens, since there a stray
+                                    // colour shows as a streak, however briefly.
+                                    let scale = screenTime?.scale(x: x, y: y) ?? 1
+                                    let smooth = smoothBudget * min(1, scale)
+                                    var b = min(lzwBudget * texture * scale, GIFQuality.largestBudget)
                                     // Where no texture masks it (gradients, edges, anti-aliased text) a pixel
                                     // gets a small budget; the carried error keeps each area's mean colour,
                                     // as dithering would. A flat patch of a colour the palette holds
@@ -353,21 +359,9 @@ struct FrameQuantizer {
                                     if texture == 0 {
                                         let distance = gap ?? Self.gap(px, o, mapper)
                                         gap = distance
-                                        if !(range.most == 0 && distance == 0) { b = smoothBudget }
+                                        if !(range.most == 0 && distance == 0) { b = smooth }
                                     } else {
-                                        b = max(b, smoothBudget)
-                                    }
-                                    // How long the pixel stays on screen scales its budget
-                                    // (``ScreenTime``); a smooth area only ever tightens, since
-                                    // there a stray colour shows as a streak, however briefly.
-                                    if let screenTime {
-                                        let scale = screenTime.scale(x: x, y: y)
-                                        if texture > 0 {
-                                            b = max(lzwBudget * texture * scale, smoothBudget * min(1, scale))
-                                        } else {
-                                            b *= min(1, scale)
-                                        }
-                                        b = min(b, GIFQuality.largestBudget)
+                                        b = max(b, smooth)
                                     }
                                     budget[p] = b * b
                                 }

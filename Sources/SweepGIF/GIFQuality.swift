@@ -8,12 +8,12 @@
 /// (``ScreenTime``), more in texture where a pixel is seen briefly, less where it stays.
 /// Smooth areas are dithered only where the palette's nearest colour is visibly off, less
 /// so as quality falls, and lose a third of their dithering by 40, where the bytes it costs
-/// are worth more than the banding it hides; texture is dithered weakly around 80, not at all from 90 up or from 70 down (but
-/// fully from 80 to 99 where a frame's changes are noise all over, ``noiseDitherScale``).
-/// From 70 up, a smooth narrow band and each stretch of frames may get a table of their own
-/// (``StretchPalettes``; a stretch's table gets the colours the global palette effectively
-/// spends there, up to all it touches from 80 to 100); below 70 their bytes are worth more
-/// than the error they save. A textured narrow band gets a table of its own at every setting.
+/// are worth more than the banding it hides; texture is dithered weakly around 80, not at
+/// all from 90 up or from 70 down (but fully from 80 to 99 where a frame's changes are noise
+/// all over, ``noiseDitherScale``). From 70 up, a smooth narrow band and each stretch of
+/// frames may get a table of their own (``StretchPalettes``; a stretch's table gets the
+/// colours the global palette effectively spends there, up to all it touches from 80 to
+/// 100); below 70 their bytes are worth more than the error they save. A textured narrow band gets a table of its own at every setting.
 /// Below 80 a photo's palette also shrinks (``paletteHalvings``): its grain hides the coarser
 /// steps, and fewer colours buy more quality per byte than a larger lossy budget.
 public struct GIFQuality: Sendable, Equatable {

@@ -21,10 +21,16 @@ struct ScreenTimePlanTests {
         spec.style.showLabels = false
         spec.style.smoothEdge = smoothEdge
         if vertical { spec.style.orientation = .vertical }
-        let source = try FrameSource(spec: spec)
-        let n = animation.frameCount(fps: spec.fps)
-        let states = animation.states(frames: n, fps: spec.fps, reduceMotion: spec.reduceMotion)
-        return FramePlan(source: source, states: states, animation: animation, fps: spec.fps, reduceMotion: spec.reduceMotion)
+        return try plan(of: spec)
+    }
+
+    /// The plan of `spec`'s frames, as the renderer makes it for a GIF of stills.
+    private func plan(of spec: RenderSpec) throws -> FramePlan {
+        let n = spec.animation.frameCount(fps: spec.fps)
+        let states = spec.animation.states(frames: n, fps: spec.fps, reduceMotion: spec.reduceMotion)
+        return FramePlan(
+            source: try FrameSource(spec: spec), states: states, animation: spec.animation, fps: spec.fps,
+            reduceMotion: spec.reduceMotion)
     }
 
     /// Per frame and line, how long the rendered frames show what that frame writes there
@@ -148,26 +154,20 @@ struct ScreenTimePlanTests {
         var spec = sweepSpec()
         spec.animation = RenderSpec.sweep(from: 0.9, to: 0.1, duration: 1, hold: 0, curve: .linear)
         spec.style.showLabels = false
-        let source = try FrameSource(spec: spec)
-        let n = spec.animation.frameCount(fps: spec.fps)
-        let states = spec.animation.states(frames: n, fps: spec.fps, reduceMotion: spec.reduceMotion)
-        let plan = FramePlan(source: source, states: states, animation: spec.animation, fps: spec.fps, reduceMotion: spec.reduceMotion)
+        let plan = try plan(of: spec)
+        let n = plan.count
         let times = try #require(ScreenTimePlan(plan: plan, delays: GIFTiming.delays(count: n, fps: spec.fps)))
         let frames = try (0..<n).map { try plan.sample($0) }
+        let under = plan.states.map { plan.source.overlay.layout(position: $0.position).dividerLines(extent: plan.width) }
         var uncovered = 0
         for g in 1..<n {
             let stays = times.stays(frame: g)
-            let under = source.overlay.layout(position: states[g].position).dividerLines(extent: plan.width)
             // Away from the knob (the top rows), every column whose pixels change, and which
             // the divider does not now cover, is written with a stay.
-            for x in 0..<plan.width where !(under?.contains(x) ?? false) {
+            for x in 0..<plan.width where !(under[g]?.contains(x) ?? false) {
                 let changed = (0..<8).contains { frames[g][x, $0] != frames[g - 1][x, $0] }
                 if changed { #expect(stays[x] > 0, "frame \(g), column \(x)") }
-                if let was = source.overlay.layout(position: states[g - 1].position).dividerLines(extent: plan.width),
-                    was.contains(x)
-                {
-                    uncovered += 1
-                }
+                if under[g - 1]?.contains(x) ?? false { uncovered += 1 }
             }
         }
         #expect(uncovered > 0)
@@ -177,11 +177,9 @@ struct ScreenTimePlanTests {
     func notModelled() throws {
         var spec = sweepSpec()
         spec.reduceMotion = .dissolve
-        let source = try FrameSource(spec: spec)
-        let n = spec.animation.frameCount(fps: spec.fps)
-        let states = spec.animation.states(frames: n, fps: spec.fps, reduceMotion: .dissolve)
-        #expect(states.contains { ($0.crossfade?.fraction ?? 0) > 0 })
-        let plan = FramePlan(source: source, states: states, animation: spec.animation, fps: spec.fps, reduceMotion: .dissolve)
+        let plan = try plan(of: spec)
+        let n = plan.count
+        #expect(plan.states.contains { ($0.crossfade?.fraction ?? 0) > 0 })
         #expect(ScreenTimePlan(plan: plan, delays: GIFTiming.delays(count: n, fps: spec.fps)) == nil)
         var clip = plan
         clip.clipTimes = (0..<n).map { Double($0) / spec.fps }
