@@ -118,6 +118,46 @@ public struct GIFPalette: Sendable {
         return GIFPalette(colors: colors, transparentIndex: transparent ? colors.count : nil)
     }
 
+    /// What the samples after the first show unlike the first, as samples of their own: each
+    /// later one with the pixels it shares with the first made transparent (the histograms
+    /// skip them), at its weight. Spread evenly over an animation's time, they weigh what its
+    /// later frames write by how long it stays on screen: the part of the after picture that
+    /// a wipe uncovers first counts most. Nil when no later sample differs from the first, when
+    /// one differs in size, or when ``returningShare`` of the pixels or more come back to the
+    /// first sample's colours after a change (a split moving back, a boomerang): those are
+    /// written again and must find their colours in the later frames' table.
+    public static func changes(since samples: [(image: RGBAImage, weight: Double)]) -> [(image: RGBAImage, weight: Double)]? {
+        guard let first = samples.first?.image else { return nil }
+        var later: [(image: RGBAImage, weight: Double)] = []
+        var changed = [Bool](repeating: false, count: first.width * first.height)
+        var any = false, returning = 0
+        for (sample, weight) in samples.dropFirst() {
+            guard sample.width == first.width, sample.height == first.height else { return nil }
+            var image = sample
+            first.pixels.withUnsafeBufferPointer { f in
+                image.pixels.withUnsafeMutableBufferPointer { p in
+                    for (i, o) in stride(from: 0, to: p.count, by: 4).enumerated() {
+                        if p[o] == f[o] && p[o + 1] == f[o + 1] && p[o + 2] == f[o + 2] && p[o + 3] == f[o + 3] {
+                            p[o + 3] = 0
+                            if changed[i] { returning += 1; changed[i] = false }
+                        } else {
+                            changed[i] = true
+                            if p[o + 3] >= 128 { any = true }
+                        }
+                    }
+                }
+            }
+            later.append((image, weight))
+        }
+        guard Double(returning) < returningShare * Double(changed.count) else { return nil }
+        return any ? later : nil
+    }
+
+    /// The share of a frame's pixels coming back to the first frame's colours from which the
+    /// global table must still hold them (``changes(since:)``): an anti-aliased edge or an
+    /// overlay passing back over a few pixels does not count.
+    static let returningShare = 0.01
+
     /// How many entries a palette for `samples` gets at `quality`, at most `cap` (`--colors`):
     /// halved ``GIFQuality/flatPaletteHalvings`` times for any picture (below 60), and for a
     /// photo ``GIFQuality/paletteHalvings`` times (below 80) in proportion to how textured it

@@ -53,6 +53,8 @@ public final class GIFWriter {
     /// The first frame's own table, when it got one: a split moving back brings its colours
     /// back, and a band of them may take it again (see ``choosePalette``).
     private var firstFrameMapper: PaletteMapper?
+    /// The share of the global table's error on the first frame below which it takes its own.
+    private let firstFrameShare: Double
     /// Frames that got a palette of their own.
     public private(set) var localPaletteFrames = 0
     /// The frame waiting for its delay to be final: its candidate blocks and, per pixel of
@@ -94,7 +96,11 @@ public final class GIFWriter {
     ///   - lossy: an expert override of the LZW budget, 0…100 (see ``GIFQuality/budget(lossy:)``).
     ///   - loopCount: `nil` for no loop extension (play once); 0 for forever; n for n repeats.
     ///   - firstFramePalette: a palette fitted to the first frame, used for it (as a local
-    ///     table) when it cuts that frame's error by a fifth or more.
+    ///     table) when it cuts that frame's error to `firstFrameShare` of `palette`'s or less.
+    ///   - firstFrameShare: 0.8 by default: a split coming back to the first frame's colours
+    ///     finds them exactly only in the table later frames use, so a table of its own must
+    ///     fit the first frame clearly better. 1 when `palette` is fitted to the later frames
+    ///     alone, which nothing brings back to the first (``GIFPalette/changes(since:)``).
     ///   - darkFirst: order the file's global table dark to light (when later frames show
     ///     darker content than the first), so that their indices and codes stay small.
     ///   - laterColors: per palette index, whether the pixels that change after the first
@@ -107,7 +113,8 @@ public final class GIFWriter {
     public init(
         path: String, destination: String? = nil, width: Int, height: Int, palette: GIFPalette,
         dither: DitherMode = .diffusion, quality: GIFQuality = .default, lossy: Int? = nil, loopCount: Int? = 0,
-        firstFramePalette: GIFPalette? = nil, darkFirst: Bool = true, laterColors: [Bool] = [], overlayColors: [RGBA8] = [],
+        firstFramePalette: GIFPalette? = nil, firstFrameShare: Double = 0.8, darkFirst: Bool = true, laterColors: [Bool] = [],
+        overlayColors: [RGBA8] = [],
         stretches: StretchPalettes = .none
     ) throws {
         precondition(width > 0 && width <= 65535 && height > 0 && height <= 65535)
@@ -118,6 +125,7 @@ public final class GIFWriter {
         self.overlayColors = overlayColors
         self.stretches = stretches
         self.quality = quality
+        self.firstFrameShare = firstFrameShare
         sink = try GIFFileSink(path: path)
         // Exact palettes stay lossless unless asked for less than the default quality.
         globalMapper = PaletteMapper(palette: palette)
@@ -296,9 +304,9 @@ public final class GIFWriter {
         } else {
             if let first = firstMapper {
                 // The first frame is the whole picture, coded once: a table of its own is
-                // worth its 768 bytes when it fits the picture clearly better.
+                // worth its 768 bytes when it fits the picture better (``firstFrameShare``).
                 let sample = Self.sample(frame, rect: rect, changed: nil, width: width).pixels
-                if Self.meanError(first, sample) < 0.8 * Self.meanError(globalMapper, sample) {
+                if Self.meanError(first, sample) < firstFrameShare * Self.meanError(globalMapper, sample) {
                     quantizer.mapper = first
                     firstFrameMapper = first
                 }

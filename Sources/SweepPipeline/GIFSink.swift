@@ -4,8 +4,9 @@ import SweepImaging
 import SweepSupport
 import SweepTimeline
 
-/// Writes an animated GIF: one palette for the whole animation, built from frames spread
-/// evenly over time (so colours weigh by screen time), with the overlay's colours exact.
+/// Writes an animated GIF: a global palette built from frames spread evenly over time (so
+/// colours weigh by screen time), fitted to what the frames after the first show, and one
+/// for the first frame, with the overlay's colours exact.
 struct GIFSink: FrameSink, ~Copyable {
     private let output: AtomicOutput
     private let writer: GIFWriter
@@ -26,10 +27,15 @@ struct GIFSink: FrameSink, ~Copyable {
         if style.showHandle { reserved += [style.dividerColor, style.knobColor] }
         if style.showLabels { reserved.append(style.labelColor) }
         let quality = GIFQuality(spec.quality)
-        // The whole animation's palette, and on the other core one fitted to the first frame
-        // alone: it is written whole, once, and may get a palette of its own.
         // A photo gets fewer colours below quality 80, any picture below 60, within --colors.
         let colors = GIFPalette.entries(for: samples, quality: quality, cap: spec.gifColors)
+        // The first frame is written whole, once, and may take a table of its own, built on
+        // the other core. Unless later frames come back to it, the global table is fitted to
+        // what they show unlike it (``GIFPalette/changes(since:)``), weighed by screen time:
+        // a wipe's after picture, not a compromise with the before picture, which the first
+        // frame's table holds (E at quality 90: S-CIELAB ΔE 1.282 → 1.103; Benchmarks/README.md,
+        // 16th round).
+        let later = GIFPalette.changes(since: samples)
         let iterations = quality.paletteIterations, overlay = reserved
         let built = LoadSlots<GIFPalette>(count: samples.count > 1 ? 2 : 1)
         DispatchQueue.concurrentPerform(iterations: built.count) { i in
@@ -37,10 +43,17 @@ struct GIFSink: FrameSink, ~Copyable {
                 i,
                 .success(
                     GIFPalette.build(
-                        samples: i == 0 ? samples : [samples[0]], count: colors, reserved: overlay, transparent: true,
-                        iterations: iterations)))
+                        samples: i == 0 ? later ?? samples : [samples[0]], count: colors, reserved: overlay,
+                        transparent: true, iterations: iterations)))
         }
-        let palette = try built.get(0)
+        var palette = try built.get(0)
+        var fittedToLater = later != nil
+        if fittedToLater && palette.isExact {
+            // The later frames alone have few colours: an exact table is coded losslessly and
+            // brings pixels back as they were, so it must hold the first frame's colours too.
+            palette = GIFPalette.build(samples: samples, count: colors, reserved: overlay, transparent: true, iterations: iterations)
+            fittedToLater = false
+        }
         let first = built.count > 1 ? try built.get(1) : nil
         // Each stretch between samples (and the last frame) may get a palette of its own.
         var stretches = StretchPalettes.none
@@ -63,7 +76,8 @@ struct GIFSink: FrameSink, ~Copyable {
         writer = try GIFWriter(
             path: output.temporaryPath, destination: destination, width: plan.width, height: plan.height,
             palette: palette, dither: spec.dither, quality: quality, lossy: spec.lossy, loopCount: loopCount,
-            firstFramePalette: first, darkFirst: Self.meanLuma(samples.dropFirst()) <= Self.meanLuma(samples.prefix(1)),
+            firstFramePalette: first, firstFrameShare: fittedToLater ? 1 : 0.8,
+            darkFirst: Self.meanLuma(samples.dropFirst()) <= Self.meanLuma(samples.prefix(1)),
             laterColors: GIFWriter.laterColors(samples: samples.map(\.image), palette: palette),
             overlayColors: reserved, stretches: stretches)
         delays = GIFTiming.delays(count: count, fps: plan.fps)

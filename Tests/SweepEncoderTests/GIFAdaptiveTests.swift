@@ -139,6 +139,26 @@ struct GIFAdaptiveTests {
         }
     }
 
+    @Test("What the later samples show unlike the first: the pixels they share with it drop out, their weights stay")
+    func changesSinceFirst() throws {
+        let frames = wipe(gradient(32, 16), gradient(32, 16, shift: 40), steps: 4)
+        let later = try #require(GIFPalette.changes(since: frames.enumerated().map { ($1, Double($0 + 1)) }))
+        #expect(later.map(\.weight) == [2, 3, 4, 5])
+        for (k, sample) in later.enumerated() {
+            for p in 0..<(32 * 16) {
+                let o = p * 4, shown = frames[k + 1].pixels[o..<(o + 4)], first = frames[0].pixels[o..<(o + 4)]
+                #expect(sample.image.pixels[o + 3] == (shown == first ? 0 : 255))
+                #expect(sample.image.pixels[o..<(o + 3)] == shown.prefix(3))
+            }
+        }
+        // Nothing changes, or nothing follows: nothing to fit.
+        #expect(GIFPalette.changes(since: [(frames[0], 1), (frames[0], 1)]) == nil)
+        #expect(GIFPalette.changes(since: [(frames[0], 1)]) == nil)
+        // The split moving back: the first frame's colours are written again, so none.
+        let back = (frames + frames.reversed().dropFirst()).map { ($0, 1.0) }
+        #expect(GIFPalette.changes(since: back) == nil)
+    }
+
     /// The mean absolute error of 8×8 block means of channel 0, against the source.
     private func blockError(_ out: RGBAImage, _ src: RGBAImage) -> Double {
         var total = 0.0, n = 0.0

@@ -68,6 +68,47 @@ struct RenderTests {
         try expectSmallerTables(before, after, qualities: [70, 60, 50, 40], tables: [256, 256, 128, 64])
     }
 
+    @Test("A wipe's first frame takes a table of its own; the global table serves what the later frames show")
+    func tablesByFrame() throws {
+        // A red picture becoming a blue one, both grainy gradients of thousands of colours.
+        let before = picture { x, y in
+            let n = (x &* 37 &+ y &* 91) % 29; return (100 + x / 2 + n, 20 + n / 2, 20 + y / 4)
+        }
+        let after = picture { x, y in
+            let n = (x &* 53 &+ y &* 17) % 29; return (20 + n / 2, 40 + y / 3, 100 + x / 2 + n)
+        }
+        var spec = sweepSpec()
+        (spec.before, spec.after, spec.quality) = (.image(before), .image(after), 90)
+        // A hard edge: an anti-aliased one would blend the two, and the blends are rightly fitted too.
+        (spec.style.showHandle, spec.style.showLabels, spec.style.smoothEdge) = (false, false, false)
+        let path = tempPath("tables.gif")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Renderer.render(spec, to: path)
+        let d = try #require(FileManager.default.contents(atPath: path)).map { $0 }
+        // The global table, from the logical screen descriptor; then the first image's flags.
+        let entries = 2 << Int(d[10] & 7)
+        let global = (0..<entries).map { RGBA8(r: d[13 + 3 * $0], g: d[14 + 3 * $0], b: d[15 + 3 * $0]) }
+        var i = 13 + 3 * entries
+        while d[i] == 0x21 {
+            i += 2
+            while d[i] != 0 { i += Int(d[i]) + 1 }
+            i += 1
+        }
+        #expect(d[i] == 0x2C && d[i + 9] & 0x80 != 0, "the first frame has a local table")
+        // Every colour of the global table is one of the after picture's blues: none is spent on the red.
+        #expect(global.filter { Int($0.r) > Int($0.b) + 30 }.isEmpty)
+        #expect(global.filter { Int($0.b) > Int($0.r) + 30 }.count >= 200)
+        // Each picture is drawn closely: its own table for the first frame, the global one after.
+        func error(_ a: RGBAImage, _ b: RGBAImage) -> Double {
+            var e = 0
+            for k in a.pixels.indices where k % 4 != 3 { e += abs(Int(a.pixels[k]) - Int(b.pixels[k])) }
+            return Double(e) / Double(a.width * a.height * 3)
+        }
+        let gif = try GIFReader(path: path)
+        #expect(error(gif.frames[0], before) < 3)
+        #expect(error(try #require(gif.frames.last), after) < 3)
+    }
+
     /// A 160×120 picture from a colour function.
     private func picture(_ color: (Int, Int) -> (Int, Int, Int)) -> RGBAImage {
         var img = RGBAImage(width: 160, height: 120)
