@@ -100,7 +100,8 @@ public final class GIFWriter {
     ///   - firstFrameShare: 0.8 by default: a split coming back to the first frame's colours
     ///     finds them exactly only in the table later frames use, so a table of its own must
     ///     fit the first frame clearly better. 1 when `palette` is fitted to the later frames
-    ///     alone, which nothing brings back to the first (``GIFPalette/changes(since:)``).
+    ///     alone, which the samples show hardly ever coming back to the first frame's colours
+    ///     (``GIFPalette/changes(since:)``).
     ///   - darkFirst: order the file's global table dark to light (when later frames show
     ///     darker content than the first), so that their indices and codes stay small.
     ///   - laterColors: per palette index, whether the pixels that change after the first

@@ -5,8 +5,9 @@ import SweepSupport
 import SweepTimeline
 
 /// Writes an animated GIF: a global palette built from frames spread evenly over time (so
-/// colours weigh by screen time), fitted to what the frames after the first show, and one
-/// for the first frame, with the overlay's colours exact.
+/// colours weigh by screen time), fitted to what the frames after the first show unless
+/// they come back to it, and one for the first frame, which it takes when that fits it
+/// better; the overlay's colours exact.
 struct GIFSink: FrameSink, ~Copyable {
     private let output: AtomicOutput
     private let writer: GIFWriter
@@ -21,12 +22,15 @@ struct GIFSink: FrameSink, ~Copyable {
         let count = plan.count
         let sampled = Array(stride(from: 0, to: count, by: max(1, count / 12)))
         let samples = try sampled.map { (image: try plan.sample($0), weight: 1.0) }
+        let quality = GIFQuality(spec.quality)
+        // The last frame, when no sample is it, for what it ends on: a stretch's key frame, and
+        // a look easing back to the first frame's just before the end.
+        let last = quality.allowsOwnTables && sampled[sampled.count - 1] < count - 1 ? try plan.sample(count - 1) : nil
         try plan.rewind()
         let style = spec.style
         var reserved: [RGBA8] = []
         if style.showHandle { reserved += [style.dividerColor, style.knobColor] }
         if style.showLabels { reserved.append(style.labelColor) }
-        let quality = GIFQuality(spec.quality)
         // A photo gets fewer colours below quality 80, any picture below 60, within --colors.
         let colors = GIFPalette.entries(for: samples, quality: quality, cap: spec.gifColors)
         // The first frame is written whole, once, and may take a table of its own, built on
@@ -34,8 +38,10 @@ struct GIFSink: FrameSink, ~Copyable {
         // what they show unlike it (``GIFPalette/changes(since:)``), weighed by screen time:
         // a wipe's after picture, not a compromise with the before picture, which the first
         // frame's table holds (E at quality 90: S-CIELAB ΔE 1.282 → 1.103; Benchmarks/README.md,
-        // 16th round).
-        let later = GIFPalette.changes(since: samples)
+        // sixteenth round). Below 70, as with the stretches' tables, the finer colours cost more
+        // bytes than their error is worth (smooth gradients: 22–27 % more bytes from 60 down).
+        // The last frame counts for what comes back (weight 0: it is not fitted twice).
+        let later = quality.allowsOwnTables ? GIFPalette.changes(since: samples + (last.map { [($0, 0)] } ?? [])) : nil
         let iterations = quality.paletteIterations, overlay = reserved
         let built = LoadSlots<GIFPalette>(count: samples.count > 1 ? 2 : 1)
         DispatchQueue.concurrentPerform(iterations: built.count) { i in
@@ -59,10 +65,7 @@ struct GIFSink: FrameSink, ~Copyable {
         var stretches = StretchPalettes.none
         if !palette.isExact && quality.allowsOwnTables {
             var keyFrames = zip(sampled, samples).map { (index: $0, image: $1.image) }
-            if let last = keyFrames.last, last.index < count - 1 {
-                keyFrames.append((count - 1, try plan.sample(count - 1)))
-                try plan.rewind()
-            }
+            if let last { keyFrames.append((count - 1, last)) }
             stretches = StretchPalettes.plan(
                 keyFrames: keyFrames, global: palette, colors: colors, reserved: reserved, quality: quality)
         }

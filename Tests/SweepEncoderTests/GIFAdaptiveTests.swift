@@ -157,6 +157,10 @@ struct GIFAdaptiveTests {
         // The split moving back: the first frame's colours are written again, so none.
         let back = (frames + frames.reversed().dropFirst()).map { ($0, 1.0) }
         #expect(GIFPalette.changes(since: back) == nil)
+        // The last frame (weight 0) counts for what comes back, and is not fitted.
+        #expect(GIFPalette.changes(since: [(frames[0], 1), (frames[4], 1), (frames[0], 0)]) == nil)
+        #expect(GIFPalette.changes(since: [(frames[0], 1), (frames[0], 1), (frames[4], 0)]) == nil)
+        #expect(GIFPalette.changes(since: [(frames[0], 1), (frames[4], 1), (frames[4], 0)])?.map(\.weight) == [1, 0])
     }
 
     /// The mean absolute error of 8×8 block means of channel 0, against the source.
