@@ -25,7 +25,7 @@ struct GIFSink: FrameSink, ~Copyable {
         let quality = GIFQuality(spec.quality)
         // The last frame, when no sample is it, for what it ends on: a stretch's key frame, and
         // a look easing back to the first frame's just before the end.
-        let last = quality.allowsOwnTables && sampled[sampled.count - 1] < count - 1 ? try plan.sample(count - 1) : nil
+        let last = quality.allowsOwnTables && (sampled.last ?? count - 1) < count - 1 ? try plan.sample(count - 1) : nil
         try plan.rewind()
         let style = spec.style
         var reserved: [RGBA8] = []
