@@ -192,6 +192,13 @@ public struct GIFPalette: Sendable {
     /// peer's bytes for its S-CIELAB ΔE; from 0.4 up, 0.83–0.98 (Benchmarks/README.md, 11th round).
     static let photoTexture = 0.4...0.6
 
+    /// Whether the samples start to count as a photo (``photoTexture``): textured enough that
+    /// finer colours cost little more than the texture does already. Screenshots, gradients
+    /// and flat art do not.
+    public static func isTextured(_ samples: [(image: RGBAImage, weight: Double)]) -> Bool {
+        texturedShare(samples) >= photoTexture.lowerBound
+    }
+
     /// The share of textured pixels in the samples, on a sparse grid (every 7th pixel both ways).
     static func texturedShare(_ samples: [(image: RGBAImage, weight: Double)]) -> Double {
         var textured = 0.0, total = 0.0

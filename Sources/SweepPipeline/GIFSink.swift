@@ -38,10 +38,14 @@ struct GIFSink: FrameSink, ~Copyable {
         // what they show unlike it (``GIFPalette/changes(since:)``), weighed by screen time:
         // a wipe's after picture, not a compromise with the before picture, which the first
         // frame's table holds (E at quality 90: S-CIELAB ΔE 1.282 → 1.103; Benchmarks/README.md,
-        // sixteenth round). Below 70, as with the stretches' tables, the finer colours cost more
-        // bytes than their error is worth (smooth gradients: 22–27 % more bytes from 60 down).
+        // sixteenth round). Only for a photo from 70 up: below, as with the stretches' tables,
+        // and on flat pictures (screenshots, gradients) at any setting, the finer colours cost
+        // more bytes than their error is worth (a gradient pair: 22–27 % more bytes from 60
+        // down; two held-out pages: 2–3 % more at 70–90, for less quality per byte).
         // The last frame counts for what comes back (weight 0: it is not fitted twice).
-        let later = quality.allowsOwnTables ? GIFPalette.changes(since: samples + (last.map { [($0, 0)] } ?? [])) : nil
+        let later =
+            quality.allowsOwnTables && GIFPalette.isTextured(samples)
+            ? GIFPalette.changes(since: samples + (last.map { [($0, 0)] } ?? [])) : nil
         let iterations = quality.paletteIterations, overlay = reserved
         let built = LoadSlots<GIFPalette>(count: samples.count > 1 ? 2 : 1)
         DispatchQueue.concurrentPerform(iterations: built.count) { i in
