@@ -93,9 +93,9 @@ public struct GIFQuality: Sendable, Equatable {
     /// their own (from 70 up): below, a table in every frame costs more bytes than the error
     /// it saves is worth (a band's table at 40 and 60 cost the gradient and UI pairs
     /// 1.05–1.17× the bytes for the same SSIM, sixth round). Textured bands always may. So
-    /// may the global table be fitted to the frames after the first alone (the first taking
-    /// a table of its own): below 70 its finer colours cost the gradient pair 22–27 % more
-    /// bytes, and the UI pair 5–12 %, for less quality per byte (sixteenth round).
+    /// may a photo's global table be fitted to the frames after the first alone (the first
+    /// taking a table of its own): below 70 the finer colours cost the gradient pair 22–27 %
+    /// more bytes, and the UI pair 5–12 %, for less quality per byte (sixteenth round).
     public var allowsOwnTables: Bool { value >= 70 }
 
     /// How many times a photo's palette is halved at this setting (see

@@ -5,9 +5,9 @@ import SweepSupport
 import SweepTimeline
 
 /// Writes an animated GIF: a global palette built from frames spread evenly over time (so
-/// colours weigh by screen time), fitted to what the frames after the first show unless
-/// they come back to it, and one for the first frame, which it takes when that fits it
-/// better; the overlay's colours exact.
+/// colours weigh by screen time), for a photo fitted to what the frames after the first
+/// show unless they come back to it, and one for the first frame, which it takes when that
+/// fits it better; the overlay's colours exact.
 struct GIFSink: FrameSink, ~Copyable {
     private let output: AtomicOutput
     private let writer: GIFWriter
