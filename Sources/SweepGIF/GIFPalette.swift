@@ -131,27 +131,29 @@ public struct GIFPalette: Sendable {
     public static func changes(since samples: [(image: RGBAImage, weight: Double)]) -> [(image: RGBAImage, weight: Double)]? {
         guard let first = samples.first?.image else { return nil }
         var later: [(image: RGBAImage, weight: Double)] = []
-        var changed = [Bool](repeating: false, count: first.width * first.height)
+        let count = first.width * first.height
+        // Per pixel: whether it differs from the first sample now, and since when it has.
+        var differs = [Bool](repeating: false, count: count), changed = differs
         var any = false, returning = 0
         for (sample, weight) in samples.dropFirst() {
             guard sample.width == first.width, sample.height == first.height else { return nil }
+            for i in 0..<count { differs[i] = false }
+            _ = GIFWriter.diff(first.pixels, sample.pixels, width: first.width, height: first.height, marks: &differs)
             var image = sample
-            first.pixels.withUnsafeBufferPointer { f in
-                image.pixels.withUnsafeMutableBufferPointer { p in
-                    for (i, o) in stride(from: 0, to: p.count, by: 4).enumerated() {
-                        if p[o] == f[o] && p[o + 1] == f[o + 1] && p[o + 2] == f[o + 2] && p[o + 3] == f[o + 3] {
-                            p[o + 3] = 0
-                            if changed[i] { returning += 1; changed[i] = false }
-                        } else {
-                            changed[i] = true
-                            if p[o + 3] >= 128 && weight > 0 { any = true }
-                        }
+            image.pixels.withUnsafeMutableBufferPointer { p in
+                for i in 0..<count {
+                    if differs[i] {
+                        changed[i] = true
+                        if p[i * 4 + 3] >= 128 && weight > 0 { any = true }
+                    } else {
+                        p[i * 4 + 3] = 0
+                        if changed[i] { returning += 1; changed[i] = false }
                     }
                 }
             }
             later.append((image, weight))
         }
-        guard Double(returning) < returningShare * Double(changed.count) else { return nil }
+        guard Double(returning) < returningShare * Double(count) else { return nil }
         return any ? later : nil
     }
 

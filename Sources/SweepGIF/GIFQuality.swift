@@ -13,7 +13,8 @@
 /// all over, ``noiseDitherScale``). From 70 up, a smooth narrow band and each stretch of
 /// frames may get a table of their own (``StretchPalettes``; a stretch's table gets the
 /// colours the global palette effectively spends there, up to all it touches from 80 to
-/// 100); below 70 their bytes are worth more than the error they save. A textured narrow band gets a table of its own at every setting.
+/// 100); below 70 their bytes are worth more than the error they save. A textured narrow
+/// band gets a table of its own at every setting.
 /// Below 80 a photo's palette also shrinks (``paletteHalvings``): its grain hides the coarser
 /// steps, and fewer colours buy more quality per byte than a larger lossy budget.
 public struct GIFQuality: Sendable, Equatable {
