@@ -15,6 +15,14 @@
 /// the pixel should show, and within it of that plus the error earlier substitutions left
 /// (carried forward, so a too-light pixel is followed by a darker choice). Of equally long
 /// strings it takes the one of least error, as gifsicle does. See ``LZWTree``.
+///
+/// Lossy, it also looks one string ahead (flexible parsing): the longest string need not
+/// leave the best start for the next one. Each of the ``lookahead`` lengths just below the
+/// longest (its least wrong string there) is tried with the longest string that would follow
+/// it, and the shorter one is taken when the two together reach further for no more error.
+/// A shorter string whose next entry the dictionary already holds is skipped: the decoder
+/// would add that entry again, a code spent on nothing (why lookahead gains nothing when
+/// coding exactly, where every shorter string is such a prefix).
 struct LZWEncoder {
     /// When the dictionary is reset.
     enum Policy {
@@ -32,6 +40,10 @@ struct LZWEncoder {
     private var codes: [UInt16] = []
     /// The dictionary as a tree, for the lossy search (allocated once, reused).
     private let tree = LZWTree()
+    /// How many lengths below the longest string the lossy coder tries (see the type's doc).
+    /// 0 parses greedily. 8 is what 16 and 64 do within 0.3 % of bytes, on photos at 60, for
+    /// a fraction of the time (Benchmarks/README.md, seventeenth round).
+    var lookahead = 8
     /// How often (in new entries) a stretch may end.
     private static let checkpoint = 16
     /// Fewest entries before a stretch may end (shorter ones never pay for their start-up).
@@ -116,12 +128,16 @@ struct LZWEncoder {
         var carry = SIMD4<Float>(repeating: 0)
         defer { parsedTo = j }
         let tree = tree
+        let window = lookahead
         return child.withUnsafeMutableBufferPointer { table in
             while j < n {
                 var code = Int(d[j] & mask)
                 j += 1
                 if let latitude {
-                    let found = tree.longest(from: code, at: j, d, mask: mask, table: table, latitude, carry: carry)
+                    var found = tree.longest(from: code, at: j, d, mask: mask, table: table, latitude, carry: carry)
+                    if window > 0 && found.end > j && found.end < n {
+                        found = Self.lookAhead(from: found, start: j, window: window, tree, d, mask: mask, table: table, latitude)
+                    }
                     tree.spell(found.code, into: d, to: found.end, from: j)
                     (code, j, carry) = (found.code, found.end, found.carry)
                 } else {
@@ -169,6 +185,44 @@ struct LZWEncoder {
     /// How far the last stretch was parsed (past its chosen end when it was cut back).
     private var parsedTo: Int?
 
+    /// Of the longest string `found` from `start` and the least wrong strings up to
+    /// `window` pixels shorter, the one whose next string reaches furthest, for no more
+    /// error over the two strings than the longest string and its next one.
+    private static func lookAhead(
+        from found: LZWTree.Found, start: Int, window: Int, _ tree: LZWTree, _ d: UnsafeMutableBufferPointer<UInt8>, mask: UInt8,
+        table: UnsafeMutableBufferPointer<Int16>, _ latitude: LZWLatitude
+    ) -> LZWTree.Found {
+        // The search below overwrites the tree's record of shorter strings: copy it first.
+        withUnsafeTemporaryAllocation(of: (string: LZWTree.Found, error: Float).self, capacity: window) { shorter in
+            var count = 0
+            let firstError = tree.lastError
+            for end in stride(from: found.end - 1, through: max(start, found.end - window), by: -1) {
+                guard let s = tree.recorded(length: end - start) else { continue }
+                // The decoder would add string + next symbol, which the dictionary holds: no gain.
+                if table[s.code << 8 | Int(d[end] & mask)] >= 0 { continue }
+                shorter.initializeElement(at: count, to: ((s.code, end, s.carry), s.error))
+                count += 1
+            }
+            if count == 0 { return found }
+            /// The end of the longest string after `s` (its first symbol exact, as the coder
+            /// takes it) and that string's error.
+            func next(after s: LZWTree.Found) -> (end: Int, error: Float) {
+                guard s.end < d.count else { return (s.end, 0) }
+                let r = tree.longest(from: Int(d[s.end] & mask), at: s.end + 1, d, mask: mask, table: table, latitude, carry: s.carry)
+                return (r.end, tree.lastError)
+            }
+            var best = found
+            var (reach, error) = next(after: found)
+            error += firstError
+            for s in shorter[..<count] {
+                let r = next(after: s.string)
+                if r.end > reach && s.error + r.error <= error {
+                    (best, reach, error) = (s.string, r.end, s.error + r.error)
+                }
+            }
+            return best
+        }
+    }
 }
 
 /// The dictionary as a tree (first child, next sibling, parent, last symbol per code) and
@@ -192,17 +246,39 @@ private final class LZWTree {
     private let stackCarry = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 4097)
     /// The squared error the string has taken on up to each depth.
     private let stackError = UnsafeMutablePointer<Float>.allocate(capacity: 4097)
+    /// A string the search found: its code, where it ends, the error it leaves to carry.
+    typealias Found = (code: Int, end: Int, carry: SIMD4<Float>)
+    /// The least wrong string the last search found at each length (from its start), with
+    /// its squared error, valid where `recordedIn` holds that search's number.
+    private let recordedCode = UnsafeMutablePointer<Int32>.allocate(capacity: 4097)
+    private let recordedCarry = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 4097)
+    private let recordedError = UnsafeMutablePointer<Float>.allocate(capacity: 4097)
+    private let recordedIn = UnsafeMutablePointer<UInt32>.allocate(capacity: 4097)
+    private var search: UInt32 = 0
+    /// The squared error of the string the last search returned.
+    private(set) var lastError: Float = 0
     /// Inexact steps tried per string before only exact ones are.
     static let maxDetours = 128
     /// How much of a substitution's error the next pixel makes up for.
     static let carryShare: Float = 0.8
 
-    init() { reset() }
+    init() {
+        recordedIn.initialize(repeating: 0, count: 4097)
+        reset()
+    }
 
     deinit {
         firstChild.deallocate(); sibling.deallocate(); parent.deallocate(); last.deallocate()
         stackCode.deallocate(); stackPos.deallocate(); stackNext.deallocate(); stackExact.deallocate()
         stackCarry.deallocate(); stackError.deallocate()
+        recordedCode.deallocate(); recordedCarry.deallocate(); recordedError.deallocate(); recordedIn.deallocate()
+    }
+
+    /// The least wrong string of `length` pixels past its first (0: the first pixel alone)
+    /// that the last search found: its code, the error it leaves to carry, its squared error.
+    func recorded(length: Int) -> (code: Int, carry: SIMD4<Float>, error: Float)? {
+        guard length >= 0 && length < 4097 && recordedIn[length] == search else { return nil }
+        return (Int(recordedCode[length]), recordedCarry[length], recordedError[length])
     }
 
     func reset() { firstChild.update(repeating: -1, count: 4096) }
@@ -231,11 +307,18 @@ private final class LZWTree {
     func longest(
         from code: Int, at j: Int, _ d: UnsafeMutableBufferPointer<UInt8>, mask: UInt8,
         table: UnsafeMutableBufferPointer<Int16>, _ latitude: LZWLatitude, carry: SIMD4<Float>
-    ) -> (code: Int, end: Int, carry: SIMD4<Float>) {
+    ) -> Found {
         let n = d.count
         var best = (code: code, end: j, carry: carry)
         var bestError: Float = 0
         var depth = 0
+        search &+= 1
+        if search == 0 {  // wrapped: no record may pass for this search's
+            recordedIn.update(repeating: 0, count: 4097)
+            search = 1
+        }
+        let search = search
+        recordedIn[0] = search; recordedCode[0] = Int32(code); recordedCarry[0] = carry; recordedError[0] = 0
         stackCode[0] = Int32(code); stackPos[0] = Int32(j); stackNext[0] = -2; stackCarry[0] = carry
         stackError[0] = 0
         var detours = 0
@@ -295,6 +378,13 @@ private final class LZWTree {
                     stackCode[depth] = Int32(chosen); stackPos[depth] = Int32(pos + 1)
                     stackNext[depth] = -2; stackCarry[depth] = newCarry
                     stackError[depth] = stackError[depth - 1] + stepError
+                    let length = pos + 1 - j
+                    if length < 4097 && (recordedIn[length] != search || stackError[depth] < recordedError[length]) {
+                        recordedIn[length] = search
+                        recordedCode[length] = Int32(chosen)
+                        recordedCarry[length] = newCarry
+                        recordedError[length] = stackError[depth]
+                    }
                     // The longest string; of equally long ones, the one of least error.
                     if pos + 1 > best.end || (pos + 1 == best.end && stackError[depth] < bestError) {
                         best = (chosen, pos + 1, newCarry)
@@ -303,6 +393,7 @@ private final class LZWTree {
                 }
             }
         }
+        lastError = bestError
         return best
     }
 }

@@ -108,6 +108,71 @@ struct LossyLZWTests {
         }
     }
 
+    /// A photo-like texture: lattice noise at two scales (smoothly interpolated) plus a little
+    /// grain, over a slow colour drift.
+    private func photoTexture(_ w: Int, _ h: Int, seed: Int) -> RGBAImage {
+        func lattice(_ x: Int, _ y: Int, _ cell: Int, _ salt: Int) -> Double {
+            let gx = x / cell, gy = y / cell
+            let fx = Double(x % cell) / Double(cell), fy = Double(y % cell) / Double(cell)
+            func v(_ i: Int, _ j: Int) -> Double { Double(hash(i + salt, j + seed * 7, 1000)) / 1000 }
+            let top = v(gx, gy) * (1 - fx) + v(gx + 1, gy) * fx
+            let bottom = v(gx, gy + 1) * (1 - fx) + v(gx + 1, gy + 1) * fx
+            return top * (1 - fy) + bottom * fy
+        }
+        var img = RGBAImage(width: w, height: h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let t: Double = 0.6 * lattice(x, y, 9, 11) + 0.3 * lattice(x, y, 3, 29) + 0.1 * Double(hash(x, y + seed, 100)) / 100
+                let i = (y * w + x) * 4
+                img.pixels[i] = UInt8(40 + t * 150 + Double(x) * 30 / Double(w))
+                img.pixels[i + 1] = UInt8(60 + t * 120)
+                img.pixels[i + 2] = UInt8(50 + t * 80 + Double(y) * 40 / Double(h))
+                img.pixels[i + 3] = 255
+            }
+        }
+        return img
+    }
+
+    @Test(
+        "Looking one string ahead codes a photo in fewer bytes and no more error, each pixel within its budget, the stream exact",
+        arguments: [(60, 0.97), (80, 0.99)])
+    func lookahead(quality: Int, most: Double) throws {
+        // A photo-like texture on the palette and with the budgets the quantizer gives it.
+        let img = photoTexture(320, 240, seed: 3)
+        let palette = GIFPalette.build(samples: [(img, 1)], count: quality < 70 ? 64 : 256)
+        var quantizer = FrameQuantizer(
+            mapper: PaletteMapper(palette: palette), dither: .none,
+            lzwBudget: GIFQuality(quality).lzwBudget, quality: GIFQuality(quality), width: img.width, height: img.height)
+        var data = [UInt8](repeating: 0, count: img.width * img.height)
+        quantizer.quantize(img, rect: PixelRect(x: 0, y: 0, width: img.width, height: img.height), changed: nil, into: &data)
+        let lab = GIFWriter.labTable(palette.colors)
+        let n = data.count
+        let latitude = LZWLatitude(
+            symbolColors: lab, transparent: nil, target: data.map { lab[Int($0)] },
+            behind: [SIMD4<Float>](repeating: LZWLatitude.none, count: n), budget: quantizer.budget)
+        func code(window: Int) -> (bytes: Int, error: Float) {
+            var lzw = LZWEncoder()
+            lzw.lookahead = window
+            var symbols = data
+            let stream = lzw.encode(&symbols, minCodeSize: 8, policy: .whereCheapest, latitude: latitude)
+            #expect(lzwDecode(stream, minCodeSize: 8) == symbols)
+            var error: Float = 0
+            for j in 0..<n {
+                let e: SIMD4<Float> = lab[Int(symbols[j])] - lab[Int(data[j])]
+                let d2: Float = (e * e).sum()
+                #expect(d2 <= latitude.budget[j], "window \(window), pixel \(j)")
+                error += d2
+            }
+            return (stream.count, error)
+        }
+        let greedy = code(window: 0), ahead = code(window: 8)
+        #expect(Double(ahead.bytes) < Double(greedy.bytes) * most, "\(ahead.bytes) against greedy \(greedy.bytes)")
+        // Each choice allows no more error over its two strings than the greedy pair has; the
+        // strings after a choice differ, so this holds for the whole picture only as measured
+        // (here 9–22 % less error).
+        #expect(ahead.error <= greedy.error, "\(ahead.error) against greedy \(greedy.error)")
+    }
+
     /// Whether the 3×3 window around (x, y) is one colour.
     private func flat(_ img: RGBAImage, _ x: Int, _ y: Int) -> Bool {
         for yy in max(0, y - 1)...min(img.height - 1, y + 1) {
