@@ -129,14 +129,29 @@ struct LZWEncoder {
         defer { parsedTo = j }
         let tree = tree
         let window = lookahead
+        // The next string's search, when looking ahead already made it (see `lookAhead`).
+        var ahead: (at: Int, string: LZWTree.Found, error: Float)?
         return child.withUnsafeMutableBufferPointer { table in
             while j < n {
                 var code = Int(d[j] & mask)
                 j += 1
                 if let latitude {
-                    var found = tree.longest(from: code, at: j, d, mask: mask, table: table, latitude, carry: carry)
+                    var found: LZWTree.Found
+                    if let ahead, ahead.at == j {
+                        // Searched while looking ahead, with the dictionary as it is now.
+                        found = ahead.string
+                        tree.lastError = ahead.error
+                    } else {
+                        found = tree.longest(from: code, at: j, d, mask: mask, table: table, latitude, carry: carry)
+                    }
+                    ahead = nil
                     if window > 0 && found.end > j && found.end < n {
-                        found = Self.lookAhead(from: found, start: j, window: window, tree, d, mask: mask, table: table, latitude)
+                        let first = code
+                        let next: (string: LZWTree.Found, error: Float)?
+                        (found, next) = Self.lookAhead(from: found, start: j, window: window, tree, d, mask: mask, table: table, latitude)
+                        // The entry added after this string extends it; a search from the next
+                        // pixel can meet that entry only if this string starts with that pixel.
+                        if let next, first != Int(d[found.end] & mask) { ahead = (found.end + 1, next.string, next.error) }
                     }
                     tree.spell(found.code, into: d, to: found.end, from: j)
                     (code, j, carry) = (found.code, found.end, found.carry)
@@ -187,40 +202,43 @@ struct LZWEncoder {
 
     /// Of the longest string `found` from `start` and the least wrong strings up to
     /// `window` pixels shorter, the one whose next string reaches furthest, for no more
-    /// error over the two strings than the longest string and its next one.
+    /// error over the two strings than the longest string and its next one. When that is
+    /// `found`, also the search for its next string (`next`), which the tree's records
+    /// still describe, so the coder need not search again.
     private static func lookAhead(
         from found: LZWTree.Found, start: Int, window: Int, _ tree: LZWTree, _ d: UnsafeMutableBufferPointer<UInt8>, mask: UInt8,
         table: UnsafeMutableBufferPointer<Int16>, _ latitude: LZWLatitude
-    ) -> LZWTree.Found {
-        // The search below overwrites the tree's record of shorter strings: copy it first.
-        withUnsafeTemporaryAllocation(of: (string: LZWTree.Found, error: Float).self, capacity: window) { shorter in
+    ) -> (string: LZWTree.Found, next: (string: LZWTree.Found, error: Float)?) {
+        typealias Shorter = (string: LZWTree.Found, error: Float, reach: Int, nextError: Float)
+        // The searches below overwrite the tree's record of shorter strings: copy it first.
+        return withUnsafeTemporaryAllocation(of: Shorter.self, capacity: window) { shorter in
             var count = 0
             let firstError = tree.lastError
             for end in stride(from: found.end - 1, through: max(start, found.end - window), by: -1) {
                 guard let s = tree.recorded(length: end - start) else { continue }
                 // The decoder would add string + next symbol, which the dictionary holds: no gain.
                 if table[s.code << 8 | Int(d[end] & mask)] >= 0 { continue }
-                shorter.initializeElement(at: count, to: ((s.code, end, s.carry), s.error))
+                shorter.initializeElement(at: count, to: ((s.code, end, s.carry), s.error, 0, 0))
                 count += 1
             }
-            if count == 0 { return found }
-            /// The end of the longest string after `s` (its first symbol exact, as the coder
-            /// takes it) and that string's error.
-            func next(after s: LZWTree.Found) -> (end: Int, error: Float) {
-                guard s.end < d.count else { return (s.end, 0) }
-                let r = tree.longest(from: Int(d[s.end] & mask), at: s.end + 1, d, mask: mask, table: table, latitude, carry: s.carry)
-                return (r.end, tree.lastError)
+            if count == 0 { return (found, nil) }
+            /// The longest string after `s` (its first symbol exact, as the coder takes it).
+            func next(after s: LZWTree.Found) -> LZWTree.Found {
+                tree.longest(from: Int(d[s.end] & mask), at: s.end + 1, d, mask: mask, table: table, latitude, carry: s.carry)
             }
+            for k in 0..<count {
+                let r = next(after: shorter[k].string)
+                (shorter[k].reach, shorter[k].nextError) = (r.end, tree.lastError)
+            }
+            // The longest string's next last, so that the tree's records stay that search's.
+            let after = next(after: found)
+            let afterError = tree.lastError
             var best = found
-            var (reach, error) = next(after: found)
-            error += firstError
-            for s in shorter[..<count] {
-                let r = next(after: s.string)
-                if r.end > reach && s.error + r.error <= error {
-                    (best, reach, error) = (s.string, r.end, s.error + r.error)
-                }
+            var (reach, error) = (after.end, firstError + afterError)
+            for s in shorter[..<count] where s.reach > reach && s.error + s.nextError <= error {
+                (best, reach, error) = (s.string, s.reach, s.error + s.nextError)
             }
-            return best
+            return (best, best.end == found.end ? (after, afterError) : nil)
         }
     }
 }
@@ -256,7 +274,7 @@ private final class LZWTree {
     private let recordedIn = UnsafeMutablePointer<UInt32>.allocate(capacity: 4097)
     private var search: UInt32 = 0
     /// The squared error of the string the last search returned.
-    private(set) var lastError: Float = 0
+    var lastError: Float = 0
     /// Inexact steps tried per string before only exact ones are.
     static let maxDetours = 128
     /// How much of a substitution's error the next pixel makes up for.
