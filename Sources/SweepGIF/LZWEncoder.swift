@@ -41,8 +41,9 @@ struct LZWEncoder {
     /// The dictionary as a tree, for the lossy search (allocated once, reused).
     private let tree = LZWTree()
     /// How many lengths below the longest string the lossy coder tries (see the type's doc).
-    /// 0 parses greedily. 8 is what 16 and 64 do within 0.3 % of bytes, on photos at 60, for
-    /// a fraction of the time (Benchmarks/README.md, seventeenth round).
+    /// 0 parses greedily. On photos at 60, 8 codes within 0.3 % of 16 and 64, and 2 loses
+    /// 0.5–1 % against 8. Each length tried may cost a search: up to 9 per string, which a look
+    /// animation that dissolves whole frames feels (Benchmarks/README.md, seventeenth round).
     var lookahead = 8
     /// How often (in new entries) a stretch may end.
     private static let checkpoint = 16
