@@ -45,6 +45,9 @@ struct LZWEncoder {
     /// 0.5–1 % against 8. Each length tried may cost a search: up to 9 per string, which a look
     /// animation that dissolves whole frames feels (Benchmarks/README.md, seventeenth round).
     var lookahead = 8
+    /// Whether the coder reuses the next string's search that looking ahead made (the same
+    /// result as searching again, only faster; off only to test exactly that).
+    var reusesLookahead = true
     /// How often (in new entries) a stretch may end.
     private static let checkpoint = 16
     /// Fewest entries before a stretch may end (shorter ones never pay for their start-up).
@@ -130,6 +133,7 @@ struct LZWEncoder {
         defer { parsedTo = j }
         let tree = tree
         let window = lookahead
+        let reuses = reusesLookahead
         // The next string's search, when looking ahead already made it (see `lookAhead`).
         var ahead: (at: Int, string: LZWTree.Found, error: Float)?
         return child.withUnsafeMutableBufferPointer { table in
@@ -152,7 +156,7 @@ struct LZWEncoder {
                         (found, next) = Self.lookAhead(from: found, start: j, window: window, tree, d, mask: mask, table: table, latitude)
                         // The entry added after this string extends it; a search from the next
                         // pixel can meet that entry only if this string starts with that pixel.
-                        if let next, first != Int(d[found.end] & mask) { ahead = (found.end + 1, next.string, next.error) }
+                        if reuses, let next, first != Int(d[found.end] & mask) { ahead = (found.end + 1, next.string, next.error) }
                     }
                     tree.spell(found.code, into: d, to: found.end, from: j)
                     (code, j, carry) = (found.code, found.end, found.carry)

@@ -173,6 +173,37 @@ struct LossyLZWTests {
         #expect(ahead.error <= greedy.error, "\(ahead.error) against greedy \(greedy.error)")
     }
 
+    @Test("Reusing the search made while looking ahead codes exactly as searching again", arguments: [0, 1, 2])
+    func lookaheadReuse(seed: Int) throws {
+        // Small palettes make strings often start with the pixel after them (where the reuse
+        // must not happen); transparency and every kind of budget take every path.
+        let colors: [RGBA8] = (0..<16).map { (k: Int) -> RGBA8 in
+            RGBA8(r: UInt8(k * 16), g: UInt8(200 - k * 9), b: UInt8((k * 53) % 256))
+        }
+        let lab = GIFWriter.labTable(colors)
+        let n = 50_000
+        let data: [UInt8] = (0..<n).map { (j: Int) -> UInt8 in UInt8((hash(j / 3, seed, 4) + (j / 900) % 12) % 16) }
+        let behind: [SIMD4<Float>] = (0..<n).map { (j: Int) -> SIMD4<Float> in
+            hash(j, seed + 3, 5) == 0 ? lab[Int(data[j])] : LZWLatitude.none
+        }
+        let budget: [Float] = (0..<n).map { (j: Int) -> Float in [Float(-1), 0, 0.01, 0.05, 0.2][hash(j, seed + 9, 5)] }
+        let latitude = LZWLatitude(
+            symbolColors: lab, transparent: 15, target: data.map { lab[Int($0)] }, behind: behind, budget: budget)
+        for policy in [LZWEncoder.Policy.whenFull, .whereCheapest] {
+            var reusing = LZWEncoder(), searching = LZWEncoder()
+            searching.reusesLookahead = false
+            var a = data, b = data
+            let streamA = reusing.encode(&a, minCodeSize: 4, policy: policy, latitude: latitude)
+            let streamB = searching.encode(&b, minCodeSize: 4, policy: policy, latitude: latitude)
+            // Compared first, so that a failure names the policy rather than printing streams.
+            let sameStream = streamA == streamB, samePixels = a == b
+            #expect(sameStream, "\(policy): \(streamA.count) bytes reusing, \(streamB.count) searching again")
+            #expect(samePixels, "\(policy): the decoded pixels differ")
+            let decodes = lzwDecode(streamA, minCodeSize: 4) == a, lossy = a != data
+            #expect(decodes && lossy, "\(policy): decodes \(decodes), lossy \(lossy)")
+        }
+    }
+
     /// Whether the 3×3 window around (x, y) is one colour.
     private func flat(_ img: RGBAImage, _ x: Int, _ y: Int) -> Bool {
         for yy in max(0, y - 1)...min(img.height - 1, y + 1) {
