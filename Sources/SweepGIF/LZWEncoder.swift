@@ -134,15 +134,16 @@ struct LZWEncoder {
         let tree = tree
         let window = lookahead
         let reuses = reusesLookahead
-        // The next string's search, when looking ahead already made it (see `lookAhead`).
-        var ahead: (at: Int, string: LZWTree.Found, error: Float)?
+        // The next string's search, when looking ahead already made it (see `lookAhead`); kept
+        // only until that string starts, the next time round.
+        var ahead: (string: LZWTree.Found, error: Float)?
         return child.withUnsafeMutableBufferPointer { table in
             while j < n {
                 var code = Int(d[j] & mask)
                 j += 1
                 if let latitude {
                     var found: LZWTree.Found
-                    if let ahead, ahead.at == j {
+                    if let ahead {
                         // Searched while looking ahead, with the dictionary as it is now.
                         found = ahead.string
                         tree.lastError = ahead.error
@@ -156,7 +157,7 @@ struct LZWEncoder {
                         (found, next) = Self.lookAhead(from: found, start: j, window: window, tree, d, mask: mask, table: table, latitude)
                         // The entry added after this string extends it; a search from the next
                         // pixel can meet that entry only if this string starts with that pixel.
-                        if reuses, let next, first != Int(d[found.end] & mask) { ahead = (found.end + 1, next.string, next.error) }
+                        if reuses, let next, first != Int(d[found.end] & mask) { ahead = next }
                     }
                     tree.spell(found.code, into: d, to: found.end, from: j)
                     (code, j, carry) = (found.code, found.end, found.carry)
