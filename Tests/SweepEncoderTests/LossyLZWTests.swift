@@ -12,17 +12,26 @@ private func hash(_ x: Int, _ y: Int, _ n: Int) -> Int {
     return Int((h ^ (h >> 13)) % UInt32(n))
 }
 
+/// `img` quantized whole to `palette` at `quality`: its indices, and the lossy LZW budget the
+/// quantizer gives each pixel (squared OkLab distances).
+private func quantized(
+    _ img: RGBAImage, palette: GIFPalette, dither: DitherMode, quality: GIFQuality
+) -> (indices: [UInt8], budget: [Float]) {
+    var quantizer = FrameQuantizer(
+        mapper: PaletteMapper(palette: palette), dither: dither,
+        lzwBudget: quality.lzwBudget, quality: quality, width: img.width, height: img.height)
+    var indices = [UInt8](repeating: 0, count: img.width * img.height)
+    quantizer.quantize(img, rect: PixelRect(x: 0, y: 0, width: img.width, height: img.height), changed: nil, into: &indices)
+    return (indices, quantizer.budget)
+}
+
 /// The lossy LZW budget the quantizer gives each pixel of `img` at `quality`, as OkLab
 /// distances, mapped with diffusion to a 6×6×6 colour cube.
 private func lossyBudgets(_ img: RGBAImage, quality: GIFQuality) -> [Float] {
     let levels = [0, 51, 102, 153, 204, 255]
     let cube = levels.flatMap { r in levels.flatMap { g in levels.map { b in RGBA8(r: UInt8(r), g: UInt8(g), b: UInt8(b)) } } }
-    var quantizer = FrameQuantizer(
-        mapper: PaletteMapper(palette: GIFPalette(colors: cube, transparentIndex: cube.count)), dither: .diffusion,
-        lzwBudget: quality.lzwBudget, quality: quality, width: img.width, height: img.height)
-    var indices = [UInt8](repeating: 0, count: img.width * img.height)
-    quantizer.quantize(img, rect: PixelRect(x: 0, y: 0, width: img.width, height: img.height), changed: nil, into: &indices)
-    return quantizer.budget.map { $0.squareRoot() }
+    let palette = GIFPalette(colors: cube, transparentIndex: cube.count)
+    return quantized(img, palette: palette, dither: .diffusion, quality: quality).budget.map { $0.squareRoot() }
 }
 
 /// A picture with three kinds of area: fine texture (left), a smooth gradient (middle) and
@@ -140,16 +149,12 @@ struct LossyLZWTests {
         // A photo-like texture on the palette and with the budgets the quantizer gives it.
         let img = photoTexture(320, 240, seed: 3)
         let palette = GIFPalette.build(samples: [(img, 1)], count: quality < 70 ? 64 : 256)
-        var quantizer = FrameQuantizer(
-            mapper: PaletteMapper(palette: palette), dither: .none,
-            lzwBudget: GIFQuality(quality).lzwBudget, quality: GIFQuality(quality), width: img.width, height: img.height)
-        var data = [UInt8](repeating: 0, count: img.width * img.height)
-        quantizer.quantize(img, rect: PixelRect(x: 0, y: 0, width: img.width, height: img.height), changed: nil, into: &data)
+        let (data, budget) = quantized(img, palette: palette, dither: .none, quality: GIFQuality(quality))
         let lab = GIFWriter.labTable(palette.colors)
         let n = data.count
         let latitude = LZWLatitude(
             symbolColors: lab, transparent: nil, target: data.map { lab[Int($0)] },
-            behind: [SIMD4<Float>](repeating: LZWLatitude.none, count: n), budget: quantizer.budget)
+            behind: [SIMD4<Float>](repeating: LZWLatitude.none, count: n), budget: budget)
         func code(window: Int) -> (bytes: Int, error: Float) {
             var lzw = LZWEncoder()
             lzw.lookahead = window
