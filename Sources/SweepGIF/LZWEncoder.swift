@@ -148,7 +148,7 @@ struct LZWEncoder {
                         found = ahead.string
                         tree.lastError = ahead.error
                     } else {
-                        found = tree.longest(from: code, at: j, d, mask: mask, table: table, latitude, carry: carry)
+                        found = tree.longest(from: code, at: j, d, mask: mask, table: table, latitude, carry: carry, slack: window)
                     }
                     ahead = nil
                     if window > 0 && found.end > j && found.end < n {
@@ -215,34 +215,35 @@ struct LZWEncoder {
         from found: LZWTree.Found, start: Int, window: Int, _ tree: LZWTree, _ d: UnsafeMutableBufferPointer<UInt8>, mask: UInt8,
         table: UnsafeMutableBufferPointer<Int16>, _ latitude: LZWLatitude
     ) -> (string: LZWTree.Found, next: (string: LZWTree.Found, error: Float)?) {
-        typealias Shorter = (string: LZWTree.Found, error: Float, reach: Int, nextError: Float)
-        // The searches below overwrite the tree's record of shorter strings: copy it first.
+        typealias Shorter = (string: LZWTree.Found, error: Float)
+        // The next string's search below overwrites the tree's record of shorter strings:
+        // copy it first.
         return withUnsafeTemporaryAllocation(of: Shorter.self, capacity: window) { shorter in
             var count = 0
             let firstError = tree.lastError
             for end in stride(from: found.end - 1, through: max(start, found.end - window), by: -1) {
                 guard let s = tree.recorded(length: end - start) else { continue }
                 // The decoder would add string + next symbol, which the dictionary holds: no gain.
-                if table[s.code << 8 | Int(d[end] & mask)] >= 0 { continue }
-                shorter.initializeElement(at: count, to: ((s.code, end, s.carry), s.error, 0, 0))
+                if tree.child(of: s.code, d[end] & mask, table) >= 0 { continue }
+                shorter.initializeElement(at: count, to: ((s.code, end, s.carry), s.error))
                 count += 1
             }
             if count == 0 { return (found, nil) }
-            /// The longest string after `s` (its first symbol exact, as the coder takes it).
-            func next(after s: LZWTree.Found) -> LZWTree.Found {
-                tree.longest(from: Int(d[s.end] & mask), at: s.end + 1, d, mask: mask, table: table, latitude, carry: s.carry)
-            }
-            for k in 0..<count {
-                let r = next(after: shorter[k].string)
-                (shorter[k].reach, shorter[k].nextError) = (r.end, tree.lastError)
-            }
-            // The longest string's next last, so that the tree's records stay that search's.
-            let after = next(after: found)
+            // The longest string's next first, with records (the next string may reuse it).
+            let after = tree.longest(
+                from: Int(d[found.end] & mask), at: found.end + 1, d, mask: mask, table: table, latitude, carry: found.carry,
+                slack: window)
             let afterError = tree.lastError
             var best = found
             var (reach, error) = (after.end, firstError + afterError)
-            for s in shorter[..<count] where s.reach > reach && s.error + s.nextError <= error {
-                (best, reach, error) = (s.string, s.reach, s.error + s.nextError)
+            for s in shorter[..<count] where s.error <= error {
+                // Only a next string reaching past `reach` can win: the search skips the rest.
+                let r = tree.longest(
+                    from: Int(d[s.string.end] & mask), at: s.string.end + 1, d, mask: mask, table: table, latitude,
+                    carry: s.string.carry, floor: reach + 1)
+                if r.end > reach && s.error + tree.lastError <= error {
+                    (best, reach, error) = (s.string, r.end, s.error + tree.lastError)
+                }
             }
             return (best, best.end == found.end ? (after, afterError) : nil)
         }
@@ -254,14 +255,18 @@ struct LZWEncoder {
 ///
 /// From the string just started, the search walks the tree depth first, the exact next
 /// symbol first, then every other child whose colour fits the next pixel's budget, and keeps
-/// the longest string found, of equally long ones the one of least squared error. Exact
-/// steps are always taken; inexact ones stop after ``maxDetours`` per string, which bounds
-/// the time a string can take.
+/// the longest string found, of equally long ones the one of least squared error. A branch
+/// too short to matter (each code knows how far the strings below it reach) is not walked,
+/// so inexact steps are spent where they may pay: they stop after ``maxDetours`` per string,
+/// which bounds the time a string can take.
 private final class LZWTree {
     private let firstChild = UnsafeMutablePointer<Int16>.allocate(capacity: 4096)
     private let sibling = UnsafeMutablePointer<Int16>.allocate(capacity: 4096)
     private let parent = UnsafeMutablePointer<Int16>.allocate(capacity: 4096)
     private let last = UnsafeMutablePointer<UInt8>.allocate(capacity: 4096)
+    /// How many pixels the longest string below each code adds to it: a branch that cannot
+    /// reach as far as the search needs is not walked.
+    private let height = UnsafeMutablePointer<Int16>.allocate(capacity: 4096)
     /// The search's stack: code, pixel position, next sibling to try, exact child, carried error.
     private let stackCode = UnsafeMutablePointer<Int32>.allocate(capacity: 4097)
     private let stackPos = UnsafeMutablePointer<Int32>.allocate(capacity: 4097)
@@ -283,6 +288,8 @@ private final class LZWTree {
     var lastError: Float = 0
     /// Inexact steps tried per string before only exact ones are.
     static let maxDetours = 128
+    /// Children walked to find the exact one before looking it up in the table instead.
+    static let shortList = 8
     /// How much of a substitution's error the next pixel makes up for.
     static let carryShare: Float = 0.8
 
@@ -292,7 +299,7 @@ private final class LZWTree {
     }
 
     deinit {
-        firstChild.deallocate(); sibling.deallocate(); parent.deallocate(); last.deallocate()
+        firstChild.deallocate(); sibling.deallocate(); parent.deallocate(); last.deallocate(); height.deallocate()
         stackCode.deallocate(); stackPos.deallocate(); stackNext.deallocate(); stackExact.deallocate()
         stackCarry.deallocate(); stackError.deallocate()
         recordedCode.deallocate(); recordedCarry.deallocate(); recordedError.deallocate(); recordedIn.deallocate()
@@ -305,7 +312,11 @@ private final class LZWTree {
         return (Int(recordedCode[length]), recordedCarry[length], recordedError[length])
     }
 
-    func reset() { firstChild.update(repeating: -1, count: 4096) }
+    func reset() {
+        firstChild.update(repeating: -1, count: 4096)
+        parent.update(repeating: -1, count: 4096)
+        height.update(repeating: 0, count: 4096)
+    }
 
     func add(_ code: Int, parent p: Int, symbol: Int) {
         last[code] = UInt8(symbol)
@@ -313,6 +324,26 @@ private final class LZWTree {
         firstChild[code] = -1
         sibling[code] = firstChild[p]
         firstChild[p] = Int16(code)
+        height[code] = 0
+        var (k, h) = (p, Int16(1))
+        while k >= 0 && height[k] < h {
+            height[k] = h
+            (k, h) = (Int(parent[k]), h + 1)
+        }
+    }
+
+    /// The child of `code` for `symbol` (string(code) + symbol), or -1. The table is 2 MB and
+    /// the lists a few KB: a short list is cheaper to walk than a likely cache miss, and a
+    /// leaf, the end of every string searched, has nothing to look up.
+    func child(of code: Int, _ symbol: UInt8, _ table: UnsafeMutableBufferPointer<Int16>) -> Int {
+        var k = Int(firstChild[code])
+        var steps = 0
+        while k >= 0 && last[k] != symbol {
+            if steps == Self.shortList { return Int(table[code << 8 | Int(symbol)]) }
+            k = Int(sibling[k])
+            steps += 1
+        }
+        return k
     }
 
     /// Writes the symbols of string `code` that lie at `start..<end` (its tail) into `d`.
@@ -328,21 +359,30 @@ private final class LZWTree {
 
     /// The longest string extending `code` (whose last pixel is at `j − 1`), its end, and the
     /// error it leaves to carry.
+    ///
+    /// With `slack` > 0 the search also records, per length, the least wrong string down to
+    /// `slack` pixels shorter than the longest (see ``recorded(length:)``). With a `floor`, it
+    /// looks only for strings ending there or later, and returns a shorter one only if it
+    /// finds none.
     func longest(
         from code: Int, at j: Int, _ d: UnsafeMutableBufferPointer<UInt8>, mask: UInt8,
-        table: UnsafeMutableBufferPointer<Int16>, _ latitude: LZWLatitude, carry: SIMD4<Float>
+        table: UnsafeMutableBufferPointer<Int16>, _ latitude: LZWLatitude, carry: SIMD4<Float>,
+        slack: Int = 0, floor: Int = 0
     ) -> Found {
         let n = d.count
         var best = (code: code, end: j, carry: carry)
         var bestError: Float = 0
         var depth = 0
-        search &+= 1
-        if search == 0 {  // wrapped: no record may pass for this search's
-            recordedIn.update(repeating: 0, count: 4097)
-            search = 1
+        let records = slack > 0
+        if records {
+            search &+= 1
+            if search == 0 {  // wrapped: no record may pass for this search's
+                recordedIn.update(repeating: 0, count: 4097)
+                search = 1
+            }
+            recordedIn[0] = search; recordedCode[0] = Int32(code); recordedCarry[0] = carry; recordedError[0] = 0
         }
         let search = search
-        recordedIn[0] = search; recordedCode[0] = Int32(code); recordedCarry[0] = carry; recordedError[0] = 0
         stackCode[0] = Int32(code); stackPos[0] = Int32(j); stackNext[0] = -2; stackCarry[0] = carry
         stackError[0] = 0
         var detours = 0
@@ -355,12 +395,18 @@ private final class LZWTree {
                     var newCarry = SIMD4<Float>(repeating: 0)
                     var stepError: Float = 0
                     let aim = target[pos] + stackCarry[depth]
+                    // A child at `pos` reaches at most pos + 1 + its height; one short of this
+                    // can neither be the longest nor a record worth keeping.
+                    let need = max(best.end - slack, floor) - pos - 1
                     if stackNext[depth] == -2 {
                         // First visit: the exact child, then the siblings list.
-                        let exact = Int(table[node << 8 | Int(d[pos] & mask)])
+                        let exact = child(of: node, d[pos] & mask, table)
                         stackExact[depth] = Int32(exact)
                         stackNext[depth] = Int32(firstChild[node])
-                        if exact >= 0 { chosen = exact; newCarry = (aim - target[pos]) * Self.carryShare }
+                        if exact >= 0 && Int(height[exact]) >= need {
+                            chosen = exact
+                            newCarry = (aim - target[pos]) * Self.carryShare
+                        }
                     }
                     let b = budget[pos]
                     // With no budget only a symbol of the same colour fits: over a changed
@@ -370,7 +416,9 @@ private final class LZWTree {
                         stackNext[depth] = -1
                         if let t = latitude.transparent {
                             let k = Int(table[node << 8 | t])
-                            if k >= 0 && k != Int(stackExact[depth]) && latitude.behind[pos] == target[pos] {
+                            if k >= 0 && k != Int(stackExact[depth]) && latitude.behind[pos] == target[pos]
+                                && Int(height[k]) >= need
+                            {
                                 chosen = k
                                 newCarry = (aim - target[pos]) * Self.carryShare
                             }
@@ -382,7 +430,7 @@ private final class LZWTree {
                         while k >= 0 {
                             let candidate = k
                             k = Int(sibling[k])
-                            if candidate == exact { continue }
+                            if candidate == exact || Int(height[candidate]) < need { continue }
                             let color = latitude.color(of: Int(last[candidate]), at: pos)
                             let e = color - target[pos]
                             guard (e * e).sum() <= b else { continue }
@@ -403,7 +451,7 @@ private final class LZWTree {
                     stackNext[depth] = -2; stackCarry[depth] = newCarry
                     stackError[depth] = stackError[depth - 1] + stepError
                     let length = pos + 1 - j
-                    if length < 4097 && (recordedIn[length] != search || stackError[depth] < recordedError[length]) {
+                    if records && length < 4097 && (recordedIn[length] != search || stackError[depth] < recordedError[length]) {
                         recordedIn[length] = search
                         recordedCode[length] = Int32(chosen)
                         recordedCarry[length] = newCarry
