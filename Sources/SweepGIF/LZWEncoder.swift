@@ -18,8 +18,12 @@
 ///
 /// Lossy, it also looks one string ahead (flexible parsing): the longest string need not
 /// leave the best start for the next one. Each of the ``lookahead`` lengths just below the
-/// longest (its least wrong string there) is tried with the longest string that would follow
-/// it, and the shorter one is taken when the two together reach further for no more error.
+/// longest (its least wrong string there) is tried with a search for a string to follow it
+/// that reaches further than the longest string's next one does, and the shorter one is
+/// taken when the two together reach further for no more error. (That search skips what
+/// cannot reach so far, so it may spend its inexact steps where the next string's own
+/// search does not: rarely, the next string then falls a little short of the reach
+/// foreseen. Every pixel stays within its budget either way.)
 /// A shorter string whose next entry the dictionary already holds is skipped: the decoder
 /// would add that entry again, a code spent on nothing (why lookahead gains nothing when
 /// coding exactly, where every shorter string is such a prefix).
@@ -144,7 +148,8 @@ struct LZWEncoder {
                 if let latitude {
                     var found: LZWTree.Found
                     if let ahead {
-                        // Searched while looking ahead, with the dictionary as it is now.
+                        // Searched while looking ahead; the one entry added since cannot be
+                        // met (see where `ahead` is kept).
                         found = ahead.string
                         tree.lastError = ahead.error
                     } else {
@@ -277,8 +282,10 @@ private final class LZWTree {
     private let stackError = UnsafeMutablePointer<Float>.allocate(capacity: 4097)
     /// A string the search found: its code, where it ends, the error it leaves to carry.
     typealias Found = (code: Int, end: Int, carry: SIMD4<Float>)
-    /// The least wrong string the last search found at each length (from its start), with
-    /// its squared error, valid where `recordedIn` holds that search's number.
+    /// The least wrong string the last search that records (`slack` > 0) found at each
+    /// length (from its start), with its squared error, valid where `recordedIn` holds that
+    /// search's number. Only lengths within `slack` of the longest are sure to be the least
+    /// wrong: shorter branches may have been skipped.
     private let recordedCode = UnsafeMutablePointer<Int32>.allocate(capacity: 4097)
     private let recordedCarry = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 4097)
     private let recordedError = UnsafeMutablePointer<Float>.allocate(capacity: 4097)
@@ -306,7 +313,8 @@ private final class LZWTree {
     }
 
     /// The least wrong string of `length` pixels past its first (0: the first pixel alone)
-    /// that the last search found: its code, the error it leaves to carry, its squared error.
+    /// that the last search that records found (see `recordedCode`): its code, the error it
+    /// leaves to carry, its squared error.
     func recorded(length: Int) -> (code: Int, carry: SIMD4<Float>, error: Float)? {
         guard length >= 0 && length < 4097 && recordedIn[length] == search else { return nil }
         return (Int(recordedCode[length]), recordedCarry[length], recordedError[length])
