@@ -18,12 +18,8 @@
 ///
 /// Lossy, it also looks one string ahead (flexible parsing): the longest string need not
 /// leave the best start for the next one. Each of the ``lookahead`` lengths just below the
-/// longest (its least wrong string there) is tried with a search for a string to follow it
-/// that reaches further than the longest string's next one does, and the shorter one is
-/// taken when the two together reach further for no more error. (That search skips what
-/// cannot reach so far, so it may spend its inexact steps where the next string's own
-/// search does not: rarely, the next string then falls a little short of the reach
-/// foreseen. Every pixel stays within its budget either way.)
+/// longest (its least wrong string there) is tried with the longest string that would follow
+/// it, and the shorter one is taken when the two together reach further for no more error.
 /// A shorter string whose next entry the dictionary already holds is skipped: the decoder
 /// would add that entry again, a code spent on nothing (why lookahead gains nothing when
 /// coding exactly, where every shorter string is such a prefix).
@@ -242,6 +238,8 @@ struct LZWEncoder {
             var best = found
             var (reach, error) = (after.end, firstError + afterError)
             for s in shorter[..<count] where s.error <= error {
+                // Its next string cannot reach past `reach` at all: no need to search.
+                if s.string.end + 1 + tree.height(of: Int(d[s.string.end] & mask)) <= reach { continue }
                 // Only a next string reaching past `reach` can win: the search skips the rest.
                 let r = tree.longest(
                     from: Int(d[s.string.end] & mask), at: s.string.end + 1, d, mask: mask, table: table, latitude,
@@ -260,17 +258,16 @@ struct LZWEncoder {
 ///
 /// From the string just started, the search walks the tree depth first, the exact next
 /// symbol first, then every other child whose colour fits the next pixel's budget, and keeps
-/// the longest string found, of equally long ones the one of least squared error. A branch
-/// too short to matter (each code knows how far the strings below it reach) is not walked,
-/// so inexact steps are spent where they may pay: they stop after ``maxDetours`` per string,
-/// which bounds the time a string can take.
+/// the longest string found, of equally long ones the one of least squared error. Inexact
+/// steps stop after ``maxDetours`` per string, which bounds the time a string can take; from
+/// then on, a branch too short to matter (each code knows how far the strings below it
+/// reach) is not walked either, which changes nothing found.
 private final class LZWTree {
     private let firstChild = UnsafeMutablePointer<Int16>.allocate(capacity: 4096)
     private let sibling = UnsafeMutablePointer<Int16>.allocate(capacity: 4096)
     private let parent = UnsafeMutablePointer<Int16>.allocate(capacity: 4096)
     private let last = UnsafeMutablePointer<UInt8>.allocate(capacity: 4096)
-    /// How many pixels the longest string below each code adds to it: a branch that cannot
-    /// reach as far as the search needs is not walked.
+    /// How many pixels the longest string below each code adds to it (see the type's doc).
     private let height = UnsafeMutablePointer<Int16>.allocate(capacity: 4096)
     /// The search's stack: code, pixel position, next sibling to try, exact child, carried error.
     private let stackCode = UnsafeMutablePointer<Int32>.allocate(capacity: 4097)
@@ -319,6 +316,9 @@ private final class LZWTree {
         guard length >= 0 && length < 4097 && recordedIn[length] == search else { return nil }
         return (Int(recordedCode[length]), recordedCarry[length], recordedError[length])
     }
+
+    /// How many pixels the longest string below `code` adds to it.
+    func height(of code: Int) -> Int { Int(height[code]) }
 
     func reset() {
         firstChild.update(repeating: -1, count: 4096)
@@ -404,8 +404,10 @@ private final class LZWTree {
                     var stepError: Float = 0
                     let aim = target[pos] + stackCarry[depth]
                     // A child at `pos` reaches at most pos + 1 + its height; one short of this
-                    // can neither be the longest nor a record worth keeping.
-                    let need = max(best.end - slack, floor) - pos - 1
+                    // can neither be the longest nor a record worth keeping. Skipped only once
+                    // no inexact step is left: before, walking it spends inexact steps that
+                    // later branches then lack, and skipping it would change what is found.
+                    let need = detours < Self.maxDetours ? Int.min / 2 : max(best.end - slack, floor) - pos - 1
                     if stackNext[depth] == -2 {
                         // First visit: the exact child, then the siblings list.
                         let exact = child(of: node, d[pos] & mask, table)
