@@ -43,11 +43,17 @@ struct LZWEncoder {
     /// How many lengths below the longest string the lossy coder tries (see the type's doc).
     /// 0 parses greedily. On photos at 60, 8 codes within 0.3 % of 16 and 64, and 2 loses
     /// 0.5–1 % against 8. Each length tried may cost a search: up to 9 per string, which a look
-    /// animation that dissolves whole frames feels (Benchmarks/README.md, seventeenth round).
+    /// animation that changes every pixel feels, about twice the greedy coder's time at 60
+    /// (Benchmarks/README.md, seventeenth and eighteenth rounds).
     var lookahead = 8
     /// Whether the coder reuses the next string's search that looking ahead made (the same
     /// result as searching again, only faster; off only to test exactly that).
     var reusesLookahead = true
+    /// Whether a search skips branches too short to matter once its inexact steps are spent
+    /// (see ``LZWTree``; the same result as walking them, only faster; off only to test that).
+    var skipsSpentBranches = true
+    /// Nodes the lossy search has visited so far (how much work skipping saves).
+    var searchSteps: Int { tree.steps }
     /// How often (in new entries) a stretch may end.
     private static let checkpoint = 16
     /// Fewest entries before a stretch may end (shorter ones never pay for their start-up).
@@ -79,6 +85,7 @@ struct LZWEncoder {
         assert(symbols.allSatisfy { Int($0) < 1 << minCodeSize }, "a symbol exceeds the code size")
         precondition(latitude.map { $0.target.count == symbols.count && $0.budget.count == symbols.count } ?? true)
         let original = latitude == nil ? [] : symbols
+        tree.skipsSpent = skipsSpentBranches
         var bits = BitPacker()
         let clear = 1 << minCodeSize
         let mask = UInt8(truncatingIfNeeded: (1 << minCodeSize) - 1)
@@ -239,7 +246,7 @@ struct LZWEncoder {
             var (reach, error) = (after.end, firstError + afterError)
             for s in shorter[..<count] where s.error <= error {
                 // Its next string cannot reach past `reach` at all: no need to search.
-                if s.string.end + 1 + tree.height(of: Int(d[s.string.end] & mask)) <= reach { continue }
+                if tree.skipsSpent && s.string.end + 1 + tree.height(of: Int(d[s.string.end] & mask)) <= reach { continue }
                 // Only a next string reaching past `reach` can win: the search skips the rest.
                 let r = tree.longest(
                     from: Int(d[s.string.end] & mask), at: s.string.end + 1, d, mask: mask, table: table, latitude,
@@ -290,6 +297,10 @@ private final class LZWTree {
     private var search: UInt32 = 0
     /// The squared error of the string the last search returned.
     var lastError: Float = 0
+    /// Whether searches skip short branches once their inexact steps are spent.
+    var skipsSpent = true
+    /// Nodes visited by all searches so far.
+    private(set) var steps = 0
     /// Inexact steps tried per string before only exact ones are.
     static let maxDetours = 128
     /// Children walked to find the exact one before looking it up in the table instead.
@@ -394,9 +405,12 @@ private final class LZWTree {
         stackCode[0] = Int32(code); stackPos[0] = Int32(j); stackNext[0] = -2; stackCarry[0] = carry
         stackError[0] = 0
         var detours = 0
+        let skips = skipsSpent
+        var visited = 0
         latitude.target.withUnsafeBufferPointer { target in
             latitude.budget.withUnsafeBufferPointer { budget in
                 while depth >= 0 {
+                    visited += 1
                     let node = Int(stackCode[depth]), pos = Int(stackPos[depth])
                     if pos >= n || depth >= 4096 { depth -= 1; continue }
                     var chosen = -1
@@ -407,7 +421,7 @@ private final class LZWTree {
                     // can neither be the longest nor a record worth keeping. Skipped only once
                     // no inexact step is left: before, walking it spends inexact steps that
                     // later branches then lack, and skipping it would change what is found.
-                    let need = detours < Self.maxDetours ? Int.min / 2 : max(best.end - slack, floor) - pos - 1
+                    let need = detours < Self.maxDetours || !skips ? Int.min / 2 : max(best.end - slack, floor) - pos - 1
                     if stackNext[depth] == -2 {
                         // First visit: the exact child, then the siblings list.
                         let exact = child(of: node, d[pos] & mask, table)
@@ -476,6 +490,7 @@ private final class LZWTree {
             }
         }
         lastError = bestError
+        steps += visited
         return best
     }
 }

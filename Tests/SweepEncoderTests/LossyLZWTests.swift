@@ -209,6 +209,38 @@ struct LossyLZWTests {
         }
     }
 
+    @Test(
+        "Skipping short branches once a search's inexact steps are spent codes exactly as walking them, in fewer steps",
+        arguments: [10, 30])
+    func skipsSpentBranches(quality: Int) throws {
+        // A photo-like texture with the quantizer's budgets, wide enough at 10 and 30 that
+        // searches often spend all their inexact steps (there, skipping from the start would
+        // change what is found: this test then fails).
+        let img = photoTexture(480, 320, seed: 5)
+        let palette = GIFPalette.build(samples: [(img, 1)], count: 64)
+        let (data, budget) = quantized(img, palette: palette, dither: .none, quality: GIFQuality(quality))
+        let lab = GIFWriter.labTable(palette.colors)
+        let latitude = LZWLatitude(
+            symbolColors: lab, transparent: nil, target: data.map { lab[Int($0)] },
+            behind: [SIMD4<Float>](repeating: LZWLatitude.none, count: data.count), budget: budget)
+        for policy in [LZWEncoder.Policy.whenFull, .whereCheapest] {
+            var skipping = LZWEncoder(), walking = LZWEncoder()
+            walking.skipsSpentBranches = false
+            var a = data, b = data
+            let streamA = skipping.encode(&a, minCodeSize: 8, policy: policy, latitude: latitude)
+            let streamB = walking.encode(&b, minCodeSize: 8, policy: policy, latitude: latitude)
+            let sameStream = streamA == streamB, samePixels = a == b
+            #expect(sameStream, "\(policy): \(streamA.count) bytes skipping, \(streamB.count) walking")
+            #expect(samePixels, "\(policy): the decoded pixels differ")
+            let decodes = lzwDecode(streamA, minCodeSize: 8) == a, lossy = a != data
+            #expect(decodes && lossy, "\(policy): decodes \(decodes), lossy \(lossy)")
+            // Skipping must have happened for the comparison to mean anything.
+            #expect(
+                skipping.searchSteps < walking.searchSteps * 9 / 10,
+                "\(policy): \(skipping.searchSteps) steps skipping, \(walking.searchSteps) walking")
+        }
+    }
+
     /// Whether the 3×3 window around (x, y) is one colour.
     private func flat(_ img: RGBAImage, _ x: Int, _ y: Int) -> Bool {
         for yy in max(0, y - 1)...min(img.height - 1, y + 1) {
