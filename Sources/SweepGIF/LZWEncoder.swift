@@ -247,7 +247,8 @@ struct LZWEncoder {
             for s in shorter[..<count] where s.error <= error {
                 // Its next string cannot reach past `reach` at all: no need to search.
                 if tree.skipsSpent && s.string.end + 1 + tree.height(of: Int(d[s.string.end] & mask)) <= reach { continue }
-                // Only a next string reaching past `reach` can win: the search skips the rest.
+                // Only a next string reaching past `reach` can win: once its inexact steps are
+                // spent, the search skips the rest.
                 let r = tree.longest(
                     from: Int(d[s.string.end] & mask), at: s.string.end + 1, d, mask: mask, table: table, latitude,
                     carry: s.string.carry, floor: reach + 1)
@@ -380,9 +381,9 @@ private final class LZWTree {
     /// error it leaves to carry.
     ///
     /// With `slack` > 0 the search also records, per length, the least wrong string down to
-    /// `slack` pixels shorter than the longest (see ``recorded(length:)``). With a `floor`, it
-    /// looks only for strings ending there or later, and returns a shorter one only if it
-    /// finds none.
+    /// `slack` pixels shorter than the longest (see ``recorded(length:)``). A `floor` says that
+    /// only a string ending there or later matters: what the search returns is the same as
+    /// without it whenever that reaches the floor.
     func longest(
         from code: Int, at j: Int, _ d: UnsafeMutableBufferPointer<UInt8>, mask: UInt8,
         table: UnsafeMutableBufferPointer<Int16>, _ latitude: LZWLatitude, carry: SIMD4<Float>,
@@ -454,7 +455,7 @@ private final class LZWTree {
                         while k >= 0 {
                             let candidate = k
                             k = Int(sibling[k])
-                            if candidate == exact || Int(height[candidate]) < need { continue }
+                            if candidate == exact { continue }
                             let color = latitude.color(of: Int(last[candidate]), at: pos)
                             let e = color - target[pos]
                             guard (e * e).sum() <= b else { continue }
