@@ -34,6 +34,30 @@ private func lossyBudgets(_ img: RGBAImage, quality: GIFQuality) -> [Float] {
     return quantized(img, palette: palette, dither: .diffusion, quality: quality).budget.map { $0.squareRoot() }
 }
 
+/// Codes `data` under both reset policies with a default coder and with one that `change`
+/// alters (a switch meant to change nothing but speed), and expects the same stream and
+/// pixels, a stream that decodes to them, and lossy coding. Returns both coders per policy,
+/// for their step counts.
+private func expectSameCoding(
+    _ data: [UInt8], _ latitude: LZWLatitude, minCodeSize: Int, switchedOff what: String,
+    change: (inout LZWEncoder) -> Void
+) -> [(policy: LZWEncoder.Policy, on: LZWEncoder, off: LZWEncoder)] {
+    [LZWEncoder.Policy.whenFull, .whereCheapest].map { policy in
+        var on = LZWEncoder(), off = LZWEncoder()
+        change(&off)
+        var a = data, b = data
+        let streamA = on.encode(&a, minCodeSize: minCodeSize, policy: policy, latitude: latitude)
+        let streamB = off.encode(&b, minCodeSize: minCodeSize, policy: policy, latitude: latitude)
+        // Compared first, so that a failure names the policy rather than printing streams.
+        let sameStream = streamA == streamB, samePixels = a == b
+        #expect(sameStream, "\(policy): \(streamA.count) bytes, \(streamB.count) with \(what) off")
+        #expect(samePixels, "\(policy): the decoded pixels differ")
+        let decodes = lzwDecode(streamA, minCodeSize: minCodeSize) == a, lossy = a != data
+        #expect(decodes && lossy, "\(policy): decodes \(decodes), lossy \(lossy)")
+        return (policy, on, off)
+    }
+}
+
 /// A picture with three kinds of area: fine texture (left), a smooth gradient (middle) and
 /// flat colour with a thin line (right). `seed` varies the texture.
 private func mixed(_ w: Int, _ h: Int, seed: Int = 0) -> RGBAImage {
@@ -194,19 +218,7 @@ struct LossyLZWTests {
         let budget: [Float] = (0..<n).map { (j: Int) -> Float in [Float(-1), 0, 0.01, 0.05, 0.2][hash(j, seed + 9, 5)] }
         let latitude = LZWLatitude(
             symbolColors: lab, transparent: 15, target: data.map { lab[Int($0)] }, behind: behind, budget: budget)
-        for policy in [LZWEncoder.Policy.whenFull, .whereCheapest] {
-            var reusing = LZWEncoder(), searching = LZWEncoder()
-            searching.reusesLookahead = false
-            var a = data, b = data
-            let streamA = reusing.encode(&a, minCodeSize: 4, policy: policy, latitude: latitude)
-            let streamB = searching.encode(&b, minCodeSize: 4, policy: policy, latitude: latitude)
-            // Compared first, so that a failure names the policy rather than printing streams.
-            let sameStream = streamA == streamB, samePixels = a == b
-            #expect(sameStream, "\(policy): \(streamA.count) bytes reusing, \(streamB.count) searching again")
-            #expect(samePixels, "\(policy): the decoded pixels differ")
-            let decodes = lzwDecode(streamA, minCodeSize: 4) == a, lossy = a != data
-            #expect(decodes && lossy, "\(policy): decodes \(decodes), lossy \(lossy)")
-        }
+        _ = expectSameCoding(data, latitude, minCodeSize: 4, switchedOff: "reuse") { $0.reusesLookahead = false }
     }
 
     @Test(
@@ -223,18 +235,11 @@ struct LossyLZWTests {
         let latitude = LZWLatitude(
             symbolColors: lab, transparent: nil, target: data.map { lab[Int($0)] },
             behind: [SIMD4<Float>](repeating: LZWLatitude.none, count: data.count), budget: budget)
-        for policy in [LZWEncoder.Policy.whenFull, .whereCheapest] {
-            var skipping = LZWEncoder(), walking = LZWEncoder()
-            walking.skipsSpentBranches = false
-            var a = data, b = data
-            let streamA = skipping.encode(&a, minCodeSize: 8, policy: policy, latitude: latitude)
-            let streamB = walking.encode(&b, minCodeSize: 8, policy: policy, latitude: latitude)
-            let sameStream = streamA == streamB, samePixels = a == b
-            #expect(sameStream, "\(policy): \(streamA.count) bytes skipping, \(streamB.count) walking")
-            #expect(samePixels, "\(policy): the decoded pixels differ")
-            let decodes = lzwDecode(streamA, minCodeSize: 8) == a, lossy = a != data
-            #expect(decodes && lossy, "\(policy): decodes \(decodes), lossy \(lossy)")
-            // Skipping must have happened for the comparison to mean anything.
+        let coders = expectSameCoding(data, latitude, minCodeSize: 8, switchedOff: "skipping") {
+            $0.skipsSpentBranches = false
+        }
+        // Skipping must have happened for the comparison to mean anything.
+        for (policy, skipping, walking) in coders {
             #expect(
                 skipping.searchSteps < walking.searchSteps * 9 / 10,
                 "\(policy): \(skipping.searchSteps) steps skipping, \(walking.searchSteps) walking")
