@@ -245,12 +245,13 @@ struct LZWEncoder {
             var best = found
             var (reach, error) = (after.end, firstError + afterError)
             for s in shorter[..<count] where s.error <= error {
+                let first = Int(d[s.string.end] & mask)
                 // Its next string cannot reach past `reach` at all: no need to search.
-                if tree.skipsSpent && s.string.end + 1 + tree.height(of: Int(d[s.string.end] & mask)) <= reach { continue }
+                if tree.skipsSpent && s.string.end + 1 + tree.height(of: first) <= reach { continue }
                 // Only a next string reaching past `reach` can win: once its inexact steps are
                 // spent, the search skips the rest.
                 let r = tree.longest(
-                    from: Int(d[s.string.end] & mask), at: s.string.end + 1, d, mask: mask, table: table, latitude,
+                    from: first, at: s.string.end + 1, d, mask: mask, table: table, latitude,
                     carry: s.string.carry, floor: reach + 1)
                 if r.end > reach && s.error + tree.lastError <= error {
                     (best, reach, error) = (s.string, r.end, s.error + tree.lastError)
