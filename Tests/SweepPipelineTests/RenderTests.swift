@@ -332,14 +332,33 @@ struct GIFOutputTests {
         spec.width = 240
         spec.height = 320
         let free = try Renderer.render(spec, to: tempPath("free.gif"))
-        spec.maxBytes = free.bytes * 2 / 3
+        // Half way from the default's size to quality 50's (this smooth picture's palette
+        // halves there).
+        var fifty = spec
+        fifty.quality = 50
+        let half = try Renderer.render(fifty, to: tempPath("q50.gif")).bytes
+        #expect(half < free.bytes)
+        spec.maxBytes = (free.bytes + half) / 2
         let path = tempPath("capped.gif")
         let capped = try Renderer.render(spec, to: path)
         #expect(capped.bytes <= spec.maxBytes!)
         #expect(FileBytes.size(path) == capped.bytes)
-        #expect(capped.notes.contains { $0.contains("to fit under") })
-        // Quality goes first: a cap the lossy coder alone can meet keeps every colour.
-        #expect(capped.notes.contains { $0.contains("quality 90 → 70") })
+        // Quality goes first, searched to use the budget: a cap the lossy coder alone can
+        // meet keeps every colour and the frame rate.
+        let note = try #require(capped.notes.first { $0.contains("to fit under") })
+        let q = try #require(Self.quality(in: note))
+        #expect(q > 40 && q < 90, "\(note)")
+        #expect(!note.contains("colours") && !note.contains("frame rate"), "\(note)")
+        #expect(capped.fps == spec.fps)
+        // The file is what that quality makes, and little of the budget is left: the search
+        // stops within 5 % of it, or where the next quality up is over it.
+        var at = spec
+        (at.quality, at.maxBytes) = (q, nil)
+        #expect(try Renderer.render(at, to: tempPath("at-q.gif")).bytes == capped.bytes)
+        if Double(capped.bytes) < 0.95 * Double(spec.maxBytes!) {
+            at.quality = q + 1
+            #expect(try Renderer.render(at, to: tempPath("at-q1.gif")).bytes > spec.maxBytes!)
+        }
         // Then colours: half of what quality 40's palette held (quality may already have
         // shrunk it below --colors, and a cap above it would render the same file again).
         var low = spec
@@ -350,7 +369,7 @@ struct GIFOutputTests {
         spec.maxBytes = q40.bytes - 1
         let fewer = try Renderer.render(spec, to: path)
         #expect(fewer.bytes <= spec.maxBytes!)
-        #expect(fewer.notes.contains { $0.contains("quality 55 → 40, colours \(held) → at most \(held / 2)") }, "\(fewer.notes)")
+        #expect(fewer.notes.contains { $0.contains("quality 90 → 40, colours \(held) → at most \(held / 2)") }, "\(fewer.notes)")
         let now = try #require(fewer.colors)
         #expect(now <= held / 2 && now > held / 4)
         // The summary's palette size is the global table's (its size field, 2^(n+1) entries with the transparent one).
@@ -365,6 +384,45 @@ struct GIFOutputTests {
         #expect(!FileManager.default.fileExists(atPath: none))
         let dir = URL(fileURLWithPath: none).deletingLastPathComponent().path
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    }
+
+    @Test("--max-bytes: once a lower frame rate fits with room, quality is searched again there with every colour")
+    func capRaisesQualityAgain() throws {
+        var spec = sweepSpec()
+        spec.before = .image(DemoScenes.flatLandscape())
+        spec.after = .image(DemoScenes.gradedLandscape())
+        (spec.width, spec.height) = (240, 320)
+        // Under what quality 40 with 15 colours makes at the full rate: colours and quality
+        // cannot fit it, a lower frame rate must.
+        var floor = spec
+        (floor.quality, floor.gifColors) = (40, 16)
+        let least = try Renderer.render(floor, to: tempPath("floor.gif"))
+        spec.maxBytes = least.bytes - 1
+        let path = tempPath("rate.gif")
+        let r = try Renderer.render(spec, to: path)
+        #expect(r.bytes <= spec.maxBytes! && FileBytes.size(path) == r.bytes)
+        let note = try #require(r.notes.first { $0.contains("to fit under") })
+        #expect(note.contains("frame rate 20 → 13 fps"), "\(note)")
+        #expect(r.fps == 13)
+        // At 13 fps the search rose again from quality 40 with 15 colours: every colour is
+        // back (the note no longer gives them up), at the quality it settled on.
+        let q = try #require(Self.quality(in: note))
+        #expect(q >= 40, "\(note)")
+        #expect(!note.contains("colours"), "\(note)")
+        #expect((r.colors ?? 0) > 15)
+        var same = spec
+        (same.quality, same.fps, same.maxBytes) = (q, 13, nil)
+        let again = try Renderer.render(same, to: tempPath("rate-again.gif"))
+        #expect(again.bytes == r.bytes && again.colors == r.colors)
+        // More of the budget used than the floor with 15 colours makes at that rate.
+        (floor.fps, floor.maxBytes) = (13, nil)
+        #expect(try Renderer.render(floor, to: tempPath("floor13.gif")).bytes < r.bytes)
+    }
+
+    /// The quality a size cap's note says it settled on ("quality 90 → 57").
+    static func quality(in note: String) -> Int? {
+        guard let r = note.range(of: #"quality \d+ → (\d+)"#, options: .regularExpression) else { return nil }
+        return Int(note[r].split(separator: " ").last!)
     }
 }
 

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""--max-bytes on GIFs: what each binary gives up to fit a budget, how much of the budget the
+file uses, and how long the fit takes (every attempt is a whole render).
+
+usage: SWEEPS=old:/path/a,new:.build/release/sweep python3 Benchmarks/sizecap.py [--pairs H,A,C,D] [--shares 0.75,0.5,0.3,0.1] [--runs 3]
+
+Each pair renders at 720x720 with the default look (handle, tags, easing, 30 fps) once without a
+cap; the caps are shares of that file's size. Binaries run in turn (alternating, for a noisy
+machine); times are medians of --runs. Reads the settings from the note sweep prints."""
+import argparse, os, re, statistics, subprocess, sys, tempfile, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import gifcurves as g  # noqa: E402
+
+
+def render(binary, a, b, out, cap=None):
+    cmd = [binary, "render", a, b, "-o", out, "--size", "720x720"] + (["--max-bytes", str(cap)] if cap else [])
+    t = time.perf_counter()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    dt = time.perf_counter() - t
+    if p.returncode != 0:
+        return None, dt, p.stderr.strip().splitlines()[-1] if p.stderr.strip() else f"exit {p.returncode}"
+    note = next((l for l in p.stderr.splitlines() if "to fit under" in l), "")
+    return os.path.getsize(out), dt, note.split(": ", 2)[-1] if note else "nothing given up"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pairs", default="H,A,C,D")
+    ap.add_argument("--shares", default="0.75,0.5,0.3,0.1")
+    ap.add_argument("--runs", type=int, default=1)
+    args = ap.parse_args()
+    sweeps = [s.split(":", 1) for s in os.environ.get("SWEEPS", f"sweep:{g.SWEEP}").split(",")]
+    gen = os.path.join(HERE, "work", "gifcurves", "gen")
+    work = tempfile.mkdtemp(prefix="sizecap-")
+    print("| pair | cap | " + " | ".join(f"{n}: bytes (share of cap), given up, time" for n, _ in sweeps) + " |")
+    print("| --- | --- | " + " | ".join("---" for _ in sweeps) + " |")
+    for pair in args.pairs.split(","):
+        a, b = (g.source(p, gen) for p in g.PAIRS[pair])
+        free, _, _ = render(sweeps[-1][1], a, b, os.path.join(work, "free.gif"))
+        for share in (float(x) for x in args.shares.split(",")):
+            cap = int(free * share)
+            cells = {n: [] for n, _ in sweeps}
+            for _ in range(args.runs):
+                for n, binary in sweeps:
+                    cells[n].append(render(binary, a, b, os.path.join(work, f"{n}.gif"), cap))
+            row = []
+            for n, _ in sweeps:
+                size, _, note = cells[n][0]
+                t = statistics.median(c[1] for c in cells[n])
+                row.append(f"{size} ({100 * size / cap:.0f} %), {note}, {t:.1f} s" if size else f"failed: {note}")
+            print(f"| {pair} | {cap} ({share:g} of {free}) | " + " | ".join(row) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
