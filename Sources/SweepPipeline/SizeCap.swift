@@ -60,7 +60,7 @@ struct SizeCap {
             first.clip.followClipRate = false
         }
         let start = Date()
-        var tries = Attempts(cap: bytes, path: path, progress: progress)
+        var tries = Attempts(cap: bytes, kind: .gif, path: path, progress: progress)
         var attempt = first
         var best = try tries.render(attempt)
         // Quality first, searched rather than stepped, so that the file uses the budget.
@@ -126,12 +126,13 @@ struct SizeCap {
     /// A fit under this share of the budget is worth searching a higher quality for.
     static let roomy = 0.9
 
-    /// The renders of one GIF fit. Each attempt renders whole to its own hidden file; one that
+    /// The renders of one fit. Each attempt renders whole to its own hidden file; one that
     /// fits is committed to the output at once (so a later one replaces it only when it fits
-    /// too, which the search makes sure is a better one), one over the budget is dropped.
+    /// too, which the GIF search makes sure is a better one), one over the budget is dropped.
     private struct Attempts {
         typealias Fit = (spec: RenderSpec, result: RenderResult)
         let cap: Int
+        let kind: OutputKind
         let path: String
         let progress: Renderer.Progress?
         /// The last attempt's result, fitting or not.
@@ -146,26 +147,21 @@ struct SizeCap {
         /// budget (a photo wipe at 720²: 90 → 40 takes it from 948 to 452 KB).
         static let halving = 45.0
 
-        init(cap: Int, path: String, progress: Renderer.Progress?) {
-            (self.cap, self.path, self.progress) = (cap, path, progress)
+        init(cap: Int, kind: OutputKind, path: String, progress: Renderer.Progress?) {
+            (self.cap, self.kind, self.path, self.progress) = (cap, kind, path, progress)
         }
 
         /// Renders `spec`; the fit (committed) or nil when it is over the budget.
         mutating func render(_ spec: RenderSpec) throws -> Fit? {
             let cap = cap
-            var seen: RenderResult?
             do {
                 let r = try Renderer.renderOnce(
-                    spec, kind: .gif, to: path, progress: progress,
-                    accept: { result in
-                        seen = result
-                        if result.bytes > cap { throw OverBudget(result: result) }
-                    })
+                    spec, kind: kind, to: path, progress: progress,
+                    accept: { result in if result.bytes > cap { throw OverBudget(result: result) } })
                 (last, smallest) = (r, min(smallest, r.bytes))
                 return (spec, r)
-            } catch is OverBudget {
-                guard let seen else { preconditionFailure("accept saw the result") }
-                (last, smallest) = (seen, min(smallest, seen.bytes))
+            } catch let over as OverBudget {
+                (last, smallest) = (over.result, min(smallest, over.result.bytes))
                 return nil
             }
         }
@@ -258,24 +254,18 @@ struct SizeCap {
         degrade: (inout RenderSpec, RenderResult, Int) throws -> String
     ) throws -> RenderResult {
         let start = Date()
+        var tries = Attempts(cap: bytes, kind: kind, path: path, progress: progress)
         var attempt = spec
         attempt.maxBytes = nil
         var gaveUp: [String] = []
-        var smallest = Int.max
         while true {
-            do {
-                var result = try Renderer.renderOnce(
-                    attempt, kind: kind, to: path, progress: progress,
-                    accept: { result in
-                        smallest = min(smallest, result.bytes)
-                        if result.bytes > bytes { throw OverBudget(result: result) }
-                    })
+            if var (_, result) = try tries.render(attempt) {
                 if !gaveUp.isEmpty { result.notes.append("to fit under \(bytes) bytes: " + gaveUp.joined(separator: ", ")) }
                 result.seconds = Date().timeIntervalSince(start)
                 return result
-            } catch let over as OverBudget {
-                gaveUp.append(try degrade(&attempt, over.result, smallest))
             }
+            guard let over = tries.last else { preconditionFailure("an attempt over the budget is the last") }
+            gaveUp.append(try degrade(&attempt, over, tries.smallest))
         }
     }
 }
