@@ -9,11 +9,32 @@ final class FrameObserver {
     private var flashes: FlashDetector
     private let progress: Renderer.Progress?
     private let total: Int
+    private let watch: Watch?
 
-    init(fps: Double, total: Int, progress: Renderer.Progress?) {
+    /// How far a render has got: frames done (of `frames`) and bytes written so far, and
+    /// the colours of the output's palette, where it has one.
+    struct Written {
+        let done: Int
+        let frames: Int
+        let bytes: Int
+        let colors: Int?
+    }
+
+    /// Looks at each frame's bytes as they are written; throws to stop the render there
+    /// (nothing is then committed).
+    typealias Watch = (Written) throws -> Void
+
+    init(fps: Double, total: Int, progress: Renderer.Progress?, watch: Watch? = nil) {
         flashes = FlashDetector(fps: fps)
         self.total = total
         self.progress = progress
+        self.watch = watch
+    }
+
+    /// The sink has `bytes` written after frame `done` − 1 (some frames may still be on their
+    /// way to the file); the watch may stop the render.
+    func wrote(bytes: Int, done: Int, colors: Int?) throws {
+        try watch?(Written(done: done, frames: total, bytes: bytes, colors: colors))
     }
 
     /// Frame number `done` − 1 is finished.

@@ -106,11 +106,12 @@ struct GIFSink: FrameSink, ~Copyable {
     }
 
     mutating func write(_ plan: FramePlan, observer: FrameObserver) throws {
-        let writer = writer, delays = delays
+        let writer = writer, delays = delays, colors = paletteColors
         let times = ScreenTimePlan(plan: plan, delays: delays)
         try FramePump.run(count: plan.count, width: plan.width, height: plan.height, render: plan.render) { i, frame in
             try writer.add(frame, delay: delays[i], screenTime: times?.screenTime(frame: i))
             observer.saw(frame, done: i + 1)
+            try observer.wrote(bytes: writer.bytesWritten, done: i + 1, colors: colors)
         }
         try writer.finish()
     }

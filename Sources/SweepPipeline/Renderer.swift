@@ -125,10 +125,11 @@ public enum Renderer {
     ///
     /// - Parameters:
     ///   - position: for a still, the split position shown (default: the middle).
+    ///   - watch: sees the bytes written after each frame (a GIF's), and throws to stop there.
     ///   - accept: throws to refuse the result; nothing is then written.
     static func renderOnce(
         _ spec: RenderSpec, kind: OutputKind, to path: String, position: Double? = nil,
-        quality: Int = 90, progress: Progress? = nil,
+        quality: Int = 90, progress: Progress? = nil, watch: FrameObserver.Watch? = nil,
         accept: (RenderResult) throws -> Void = { _ in }
     ) throws -> RenderResult {
         let start = Date()
@@ -185,7 +186,7 @@ public enum Renderer {
         }
         var plan = FramePlan(source: source, states: states, animation: anim, fps: spec.fps, reduceMotion: spec.reduceMotion)
         plan.clipTimes = clipTimes
-        let observer = FrameObserver(fps: spec.fps, total: plan.count, progress: progress)
+        let observer = FrameObserver(fps: spec.fps, total: plan.count, progress: progress, watch: watch)
 
         func finish<Sink: FrameSink & ~Copyable>(_ sink: consuming Sink) throws -> RenderResult {
             try sink.write(plan, observer: observer)

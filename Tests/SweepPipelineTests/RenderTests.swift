@@ -5,6 +5,7 @@ import SweepMedia
 import SweepSupport
 import SweepTestSupport
 import SweepTimeline
+import Synchronization
 import Testing
 
 @testable import SweepPipeline
@@ -417,6 +418,70 @@ struct GIFOutputTests {
         // More of the budget used than the floor with 15 colours makes at that rate.
         (floor.fps, floor.maxBytes) = (13, nil)
         #expect(try Renderer.render(floor, to: tempPath("floor13.gif")).bytes < r.bytes)
+    }
+
+    @Test("--max-bytes: an attempt over the budget stops once its bytes pass the cap; the file is the same")
+    func capStopsAttemptsOver() throws {
+        var spec = sweepSpec()
+        spec.before = .image(DemoScenes.flatLandscape())
+        spec.after = .image(DemoScenes.gradedLandscape())
+        (spec.width, spec.height) = (240, 320)
+        // Under quality 40 with 15 colours: the ladder goes to a lower frame rate, past
+        // attempts far over the budget.
+        var floor = spec
+        (floor.quality, floor.gifColors) = (40, 16)
+        spec.maxBytes = try Renderer.render(floor, to: tempPath("stop-floor.gif")).bytes - 1
+        let frames = Mutex([(done: Int, total: Int)]())
+        let r = try Renderer.render(spec, to: tempPath("stop.gif")) { done, total in frames.withLock { $0.append((done, total)) } }
+        #expect(r.bytes <= spec.maxBytes!)
+        // Each attempt reports its frames from 1: split the reports into attempts.
+        var attempts: [(last: Int, total: Int)] = []
+        for f in frames.withLock({ $0 }) {
+            if f.done == 1 || attempts.isEmpty { attempts.append((f.done, f.total)) } else { attempts[attempts.count - 1].last = f.done }
+        }
+        #expect(attempts.count >= 4, "\(attempts)")
+        // The first is rendered whole (later ones are measured against it); some later one,
+        // over the budget, stopped part-way.
+        #expect(attempts.first.map { $0.last == $0.total } == true)
+        #expect(attempts.dropFirst().contains { $0.last < $0.total }, "\(attempts)")
+        // The fit is rendered whole, and the file is what its settings make uncapped.
+        #expect(attempts.contains { $0.last == $0.total && $0.total == r.frames })
+        let note = try #require(r.notes.first { $0.contains("to fit under") })
+        var same = spec
+        (same.quality, same.fps, same.maxBytes) = (try #require(Self.quality(in: note)), r.fps, nil)
+        if note.contains("colours") { same.gifColors = (r.colors ?? 0) + 1 }
+        let again = try Renderer.render(same, to: tempPath("stop-again.gif"))
+        #expect(again.bytes == r.bytes)
+    }
+
+    @Test("A stopped attempt's size is estimated from one rendered whole: the first frame as written, the rest by share")
+    func capEstimate() {
+        // Bytes written after each frame, with the file one frame behind (a header of 100
+        // until the first frame arrives), the last frame and a 1-byte trailer at the end.
+        func written(first: Int, later: [Int]) -> (written: [Int], bytes: Int) {
+            var w = [100], sum = 100 + first
+            w.append(sum)
+            for b in later.dropLast() {
+                sum += b
+                w.append(sum)
+            }
+            return (w, sum + later.last! + 1)
+        }
+        // A sweep whose bands grow then shrink (easing), at two qualities and two frame rates.
+        let shape = [1, 2, 4, 6, 8, 8, 6, 4, 2, 1]
+        let reference = written(first: 1000, later: shape.map { $0 * 30 })
+        let lower = written(first: 700, later: shape.map { $0 * 12 })
+        for k in 2...8 {
+            let e = SizeCap.estimate(Array(lower.written.prefix(k + 1)), frames: 11, reference: reference)
+            #expect(abs(e - lower.bytes) <= 1, "after \(k + 1) frames: \(e) for \(lower.bytes)")
+        }
+        // Half the frames (every other band, each twice as wide): the same share of the sweep.
+        let slower = written(first: 700, later: stride(from: 0, to: 10, by: 2).map { (shape[$0] + shape[$0 + 1]) * 12 })
+        let e = SizeCap.estimate(Array(slower.written.prefix(4)), frames: 6, reference: reference)
+        #expect(abs(Double(e - slower.bytes)) <= 0.05 * Double(slower.bytes), "\(e) for \(slower.bytes)")
+        // Never less than what is written already; with only the first frame in, scaled as it compares.
+        let early = SizeCap.estimate([100, 800], frames: 11, reference: reference)
+        #expect(early > 800 && abs(Double(early) - 800.0 / 1100 * Double(reference.bytes)) < 2)
     }
 
     /// The quality a size cap's note says it settled on ("quality 90 → 57").
