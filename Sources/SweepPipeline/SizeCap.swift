@@ -145,13 +145,10 @@ struct SizeCap {
         /// The bytes written after each frame of the last attempt rendered whole, and its
         /// size: what a stopped attempt's size is estimated from (see ``SizeCap/estimate(_:frames:reference:)``).
         private var reference: (written: [Int], bytes: Int)?
-        /// Renders a search may take. Where log bytes are nearly straight in quality (photos),
-        /// three or four land within a few percent of the budget; where the palette halving
-        /// makes a step (smooth pictures), bisection needs a few more.
+        /// Renders a search may take. Where log bytes follow the typical curve (photos), two
+        /// to four land within a few percent of the budget; where the palette halving makes a
+        /// step (smooth pictures), bisection needs a few more.
         static let searchTries = 8
-        /// Quality steps that halve a file, for a first guess before two attempts bracket the
-        /// budget (a photo wipe at 720²: 90 → 40 takes it from 948 to 452 KB).
-        static let halving = 45.0
 
         init(cap: Int, kind: OutputKind, path: String, progress: Renderer.Progress?) {
             (self.cap, self.kind, self.path, self.progress) = (cap, kind, path, progress)
@@ -207,7 +204,8 @@ struct SizeCap {
         /// or `fallback` (a fit with less, made before) when none does. `over` is the bytes at
         /// `top` when that is known to be over the budget. Each guess interpolates log bytes
         /// between the nearest attempts either side of the budget (aiming 3 % under it), or
-        /// extrapolates from the one known (or from `fallback`), so a few renders find it;
+        /// reads it off the typical curve from the one known (or from `fallback`; see
+        /// ``SizeCap/typicalCurve``), so a few renders find it;
         /// when nothing fits, the floor itself is tried last, so that the ladder goes on from it.
         mutating func searchQuality(_ spec: RenderSpec, top: Int, over: Int?, fallback: Fit? = nil) throws -> Fit? {
             let floor = SizeCap.qualityFloor
@@ -228,23 +226,29 @@ struct SizeCap {
                 var guess: Double
                 switch (lo, hi) {
                 case let (l?, h?):
-                    // Interpolated, but kept a quarter of the way in from either end: bytes can
-                    // jump where the palette halves, and the bracket must shrink all the same.
+                    // Interpolated along the typical curve, but kept a quarter of the way in from
+                    // either end: bytes can jump where the palette halves, and the bracket must
+                    // shrink all the same.
                     let t = h.bytes > l.bytes ? log(target / Double(l.bytes)) / log(Double(h.bytes) / Double(l.bytes)) : 0.5
-                    guess = Double(l.q) + Double(h.q - l.q) * min(0.75, max(0.25, t))
+                    let along = SizeCap.quality(from: l.q, log2Ratio: t * (SizeCap.typical(h.q) - SizeCap.typical(l.q)))
+                    let (a, b) = (Double(l.q) + 0.25 * Double(h.q - l.q), Double(l.q) + 0.75 * Double(h.q - l.q))
+                    guess = min(b, max(a, along))
                 case let (nil, h?):
-                    // From the slope assumed, then from the slope of the two attempts over the
-                    // budget; if that is over too (or the slope is flat), the floor, to bracket it.
+                    // From the typical curve, then from it scaled to the two attempts over the
+                    // budget; if that is over too (or the curve is flat here), the floor, to bracket it.
                     if let p = previous, p.bytes > h.bytes, p.q > h.q, !tried {
-                        let slope = Double(p.q - h.q) / log2(Double(p.bytes) / Double(h.bytes))
-                        guess = Double(h.q) - min(Double(h.q), slope) * log2(Double(h.bytes) / target)
+                        let scale = log2(Double(p.bytes) / Double(h.bytes)) / (SizeCap.typical(p.q) - SizeCap.typical(h.q))
+                        guess = SizeCap.quality(from: h.q, log2Ratio: log2(target / Double(h.bytes)), scale: scale)
                         tried = true
                     } else {
-                        guess = previous == nil ? Double(h.q) - Self.halving * log2(Double(h.bytes) / target) : Double(floor)
+                        guess = previous == nil ? SizeCap.quality(from: h.q, log2Ratio: log2(target / Double(h.bytes))) : Double(floor)
                     }
-                case let (l?, nil): guess = Double(l.q) + Self.halving * log2(target / Double(l.bytes))
+                case let (l?, nil): guess = SizeCap.quality(from: l.q, log2Ratio: log2(target / Double(l.bytes)))
                 case (nil, nil):
-                    guess = fallback.map { Double($0.spec.quality) + Self.halving * log2(target / Double($0.result.bytes)) } ?? Double(top)
+                    guess =
+                        fallback.map {
+                            SizeCap.quality(from: $0.spec.quality, log2Ratio: log2(target / Double($0.result.bytes)))
+                        } ?? Double(top)
                 }
                 let q = max(below + 1, min(above - 1, Int(guess.rounded(.down))))
                 var attempt = spec
@@ -298,6 +302,34 @@ struct SizeCap {
             guessed = Double(now) * Double(reference.bytes) / max(refFirst, 1)
         }
         return max(now + 1, Int(guessed.rounded()))
+    }
+
+    /// Log2 of a photo wipe's bytes at quality 40, 45, …, 100 against its bytes at 90: the
+    /// median of four photo pairs (720², the default look). Bytes fall fast from 90 to 75 and
+    /// slowly below 60, which no one slope follows (a slope fitted from 90 to 40 put the first
+    /// guess for three quarters of the bytes near 70, where 80 fits). A search's first guess
+    /// reads the budget off this curve; a flatter one (a screenshot's) is bracketed by the
+    /// attempts that follow.
+    static let typicalCurve: [Double] = [-1.16, -1.12, -1.08, -1.04, -0.99, -0.925, -0.835, -0.70, -0.465, -0.27, 0, 0.155, 0.445]
+
+    /// ``typicalCurve`` at quality `q` (interpolated; flat outside 40…100).
+    static func typical(_ q: Int) -> Double {
+        let x = min(max(Double(q - 40) / 5, 0), Double(typicalCurve.count - 1))
+        let i = min(Int(x), typicalCurve.count - 2)
+        return typicalCurve[i] + (x - Double(i)) * (typicalCurve[i + 1] - typicalCurve[i])
+    }
+
+    /// The quality whose bytes the typical curve, steepened by `scale`, puts `log2Ratio` (log2
+    /// of the bytes wanted over those made) away from quality `q`'s; 40 or 100 past its ends.
+    static func quality(from q: Int, log2Ratio: Double, scale: Double = 1) -> Double {
+        guard scale > 0.05 else { return log2Ratio < 0 ? 40 : 100 }  // flat: nothing to read off
+        let want = typical(q) + log2Ratio / scale
+        let c = typicalCurve
+        if want <= c[0] { return 40 }
+        for i in 0..<(c.count - 1) where want <= c[i + 1] {
+            return 40 + 5 * (Double(i) + (want - c[i]) / (c[i + 1] - c[i]))
+        }
+        return 100
     }
 
     private func video(_ spec: RenderSpec, kind: OutputKind, to path: String, progress: Renderer.Progress?) throws -> RenderResult {
