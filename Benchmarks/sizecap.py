@@ -36,6 +36,7 @@ def main():
     work = tempfile.mkdtemp(prefix="sizecap-")
     print("| pair | cap | " + " | ".join(f"{n}: bytes (share of cap), given up, time" for n, _ in sweeps) + " |")
     print("| --- | --- | " + " | ".join("---" for _ in sweeps) + " |")
+    times = {n: [] for n, _ in sweeps}
     for pair in args.pairs.split(","):
         a, b = (g.source(p, gen) for p in g.PAIRS[pair])
         free, _, _ = render(sweeps[-1][1], a, b, os.path.join(work, "free.gif"))
@@ -49,8 +50,14 @@ def main():
             for n, _ in sweeps:
                 size, _, note = cells[n][0]
                 t = statistics.median(c[1] for c in cells[n])
+                times[n].append(t)
                 row.append(f"{size} ({100 * size / cap:.0f} %), {note}, {t:.1f} s" if size else f"failed: {note}")
             print(f"| {pair} | {cap} ({share:g} of {free}) | " + " | ".join(row) + " |", flush=True)
+    first = sweeps[0][0]
+    for n, _ in sweeps[1:]:
+        ratios = [b / a for a, b in zip(times[first], times[n]) if a > 0]
+        print(f"\n{n} against {first}: {sum(times[n]):.1f} s against {sum(times[first]):.1f} s in all; "
+              f"time ratio median {statistics.median(ratios):.2f}, from {min(ratios):.2f} to {max(ratios):.2f}")
 
 
 if __name__ == "__main__":
