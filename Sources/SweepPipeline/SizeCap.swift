@@ -92,9 +92,12 @@ struct SizeCap {
                 attempt.height = nh
                 steps.append("size \(w)x\(h) → \(nw)x\(nh)")
             } else {
+                // The last attempt, the least of all, is rendered whole if it stopped: an
+                // estimate made that early can be a quarter out, and the user is told a size
+                // that fits.
+                if tries.lastStopped { _ = try tries.render(attempt, stopping: false) }
                 throw SweepError(
-                    .dataError,
-                    "cannot fit under \(bytes) bytes; the smallest attempt \(tries.smallestEstimated ? "would have been about" : "was") \(tries.smallest) bytes",
+                    .dataError, "cannot fit under \(bytes) bytes; the smallest attempt was \(tries.smallest) bytes",
                     subject: path, fix: "raise the byte limit, or shorten the animation")
             }
             best = try tries.render(attempt)
@@ -138,10 +141,10 @@ struct SizeCap {
         let progress: Renderer.Progress?
         /// The last attempt's bytes (estimated when it was stopped) and palette, fitting or not.
         private(set) var last: (bytes: Int, colors: Int?)?
-        /// The smallest file any attempt made (or, stopped, would have made).
+        /// The smallest file an attempt rendered whole made.
         private(set) var smallest = Int.max
-        /// Whether ``smallest`` is an estimate.
-        private(set) var smallestEstimated = false
+        /// Whether the last attempt stopped (its bytes in ``last`` are an estimate).
+        private(set) var lastStopped = false
         /// The bytes written after each frame of the last attempt rendered whole, and its
         /// size: what a stopped attempt's size is estimated from (see ``SizeCap/estimate(_:frames:reference:)``).
         private var reference: (written: [Int], bytes: Int)?
@@ -165,10 +168,11 @@ struct SizeCap {
         /// Once an attempt has been rendered whole, a later one stops as soon as the bytes it
         /// has written pass the budget: it cannot fit, and the rest of it would only say by how
         /// much, which is estimated instead from how the whole one grew frame by frame. A rung
-        /// of the ladder far over the budget then costs a fraction of a render.
-        mutating func render(_ spec: RenderSpec) throws -> Fit? {
+        /// of the ladder far over the budget then costs a fraction of a render. Not `stopping`,
+        /// the attempt renders whole.
+        mutating func render(_ spec: RenderSpec, stopping: Bool = true) throws -> Fit? {
             let cap = cap
-            let reference = reference
+            let reference = stopping ? reference : nil
             var written: [Int] = []
             let watch: FrameObserver.Watch = { w in
                 written.append(w.bytes)
@@ -187,16 +191,15 @@ struct SizeCap {
                 note(bytes: over.result.bytes, colors: over.result.colors, written: written)
                 return nil
             } catch let stopped as Stopped {
-                last = (stopped.estimate, stopped.colors)
-                if stopped.estimate < smallest { (smallest, smallestEstimated) = (stopped.estimate, true) }
+                (last, lastStopped) = ((stopped.estimate, stopped.colors), true)
                 return nil
             }
         }
 
         /// Keeps what an attempt rendered whole made.
         private mutating func note(bytes: Int, colors: Int?, written: [Int]) {
-            last = (bytes, colors)
-            if bytes < smallest { (smallest, smallestEstimated) = (bytes, false) }
+            (last, lastStopped) = ((bytes, colors), false)
+            smallest = min(smallest, bytes)
             if written.count > 1 { reference = (written, bytes) }
         }
 

@@ -29,14 +29,11 @@ package final class TempFileRegistry: Sendable {
     /// Whether `path` would be removed by a signal now.
     package func isRegistered(_ path: String) -> Bool { state.withLock { $0.paths.contains(path) } }
 
-    /// Removes every registered temporary file (called from the signal handler's thread).
+    /// Removes every registered temporary file (called from the signal handler's thread, and
+    /// again as the process ends). The paths stay registered: the render thread runs on until
+    /// the process ends, and a file it creates after the first pass goes in the second.
     package func removeAll() {
-        let all = state.withLock { s in
-            let all = s.paths
-            s.paths.removeAll()
-            return all
-        }
-        for p in all { Self.removeTree(p) }
+        for p in state.withLock({ $0.paths }) { Self.removeTree(p) }
     }
 
     /// The signals whose default action ends the process and that can be caught: each
@@ -57,6 +54,11 @@ package final class TempFileRegistry: Sendable {
         state.withLock { s in
             guard s.installations == 0 else { return }
             s.installations += 1
+            // Whatever is still registered when the process ends is removed once more: a file
+            // the render thread created after the signal's pass would be left behind (once in
+            // about 130 interrupted size-capped renders, which open many files). Committed
+            // outputs are not registered.
+            atexit { TempFileRegistry.shared.removeAll() }
             for sig in Self.terminatingSignals {
                 signal(sig, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())

@@ -381,10 +381,17 @@ struct GIFOutputTests {
         let own = tempPath("cap-dir")
         try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true)
         let none = own + "/impossible.gif"
-        #expect(throws: SweepError.self) { try Renderer.render(spec, to: none) }
+        let failure = #expect(throws: SweepError.self) { try Renderer.render(spec, to: none) }
         #expect(!FileManager.default.fileExists(atPath: none))
         let dir = URL(fileURLWithPath: none).deletingLastPathComponent().path
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+        // The size it names is what the least attempt makes (rendered whole, not estimated
+        // from where it stopped): a cap of that size fits.
+        let named = try #require(failure?.message.split(separator: " ").compactMap { Int($0) }.last)
+        #expect(named < q40.bytes / 2, "\(failure?.message ?? "")")  // the least: a lower rate, a smaller size
+        spec.maxBytes = named
+        let fits = try Renderer.render(spec, to: none)
+        #expect(fits.bytes <= named, "\(failure?.message ?? "")")
     }
 
     @Test("--max-bytes: once a lower frame rate fits with room, quality is searched again there with every colour")
