@@ -280,7 +280,8 @@ struct SizeCap {
     /// its frames. (Frames reach the file a frame or two after they are given: each side's
     /// share counts from the point its first frame arrived.) On photo wipes from quality 90
     /// down to 40, within about 10 % once a fifth of the frames is written, where scaling the
-    /// whole by the reference's share of bytes erred by up to 45 %.
+    /// whole by the reference's share of bytes erred by up to 45 %; just after the first
+    /// frame, a quarter or more out (so a failed fit renders its last attempt whole).
     static func estimate(_ written: [Int], frames: Int, reference: (written: [Int], bytes: Int)) -> Int {
         guard let now = written.last, let start = written.first else { return 0 }
         let ref = reference.written
