@@ -250,9 +250,13 @@ package enum SweepCommand {
 
     static func render(_ args: [String]) throws {
         var o = try parse(args)
-        let bar = ProgressBar(enabled: !o.quiet && !o.json)
-        let results = try perform(&o, progress: bar.update)
-        bar.finish()
+        let results: [RenderResult]
+        do {
+            // Cleared on failure too, so that the error line does not start mid-bar.
+            let bar = ProgressBar(enabled: !o.quiet && !o.json)
+            defer { bar.finish() }
+            results = try perform(&o, progress: bar.update)
+        }
         for r in results { report(r, o) }
     }
 
@@ -376,8 +380,11 @@ package enum SweepCommand {
         }
         for name in ["demo.gif", "demo.mp4"] {
             let bar = ProgressBar(enabled: !o.quiet && !o.json, label: name)
-            let result = try Renderer.render(o.spec, to: dir + "/" + name, progress: bar.update)
-            bar.finish()
+            let result: RenderResult
+            do {
+                defer { bar.finish() }
+                result = try Renderer.render(o.spec, to: dir + "/" + name, progress: bar.update)
+            }
             report(result, o)
         }
     }
