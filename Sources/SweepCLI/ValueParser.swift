@@ -51,6 +51,9 @@ enum ValueParser {
         return v
     }
 
+    /// The largest byte count taken (1 TB): far past any output, and exact in a `Double`.
+    static let maxBytes = 1e12
+
     /// A byte count: 15000000, 15MB, 10MiB, 500KB.
     static func bytes(_ s: String, option: String, minimum: Double = 1024) throws -> Int {
         let units: [(String, Double)] = [
@@ -67,10 +70,13 @@ enum ValueParser {
             throw SweepError(.usage, "'\(s)' is not a byte count", subject: option, fix: "write e.g. 15MB, 10MiB or 500000")
         }
         // A well-formed size that is too small or too large is a range error, not a syntax one.
-        guard v * factor >= minimum, v * factor <= 1e12 else {
+        guard v * factor >= minimum else {
             throw SweepError(
                 .usage, "\(s) is out of range", subject: option,
                 fix: "give at least \(Self.byteText(minimum)) (e.g. 15MB, 10MiB or 500000)")
+        }
+        guard v * factor <= Self.maxBytes else {
+            throw SweepError(.usage, "\(s) is out of range", subject: option, fix: "give at most 1 TB (1000000000000 bytes)")
         }
         return Int(v * factor)
     }

@@ -49,12 +49,16 @@ struct EverydayParsingTests {
         #expect(usageError(["--size", text])?.subject == "--size")
     }
 
-    @Test("--max-bytes 1KB is a range error that says the minimum, not a syntax error")
+    @Test("--max-bytes 1KB is a range error that says the minimum, not a syntax error; too large says the maximum")
     func smallByteCap() throws {
         let e = try #require(usageError(["--max-bytes", "1KB"]))
         #expect(e.message.contains("out of range") && !e.message.contains("not a count"))
         #expect(e.fix?.contains("1 KiB") == true)
         #expect(try parse(["--max-bytes", "2KB"]).spec.maxBytes == 2000)
+        // Too large says the maximum, not the minimum.
+        let big = try #require(usageError(["--max-bytes", "9223372036854775807"]))
+        #expect(big.message.contains("out of range") && big.fix?.contains("at most 1 TB") == true, "\(big)")
+        #expect(try parse(["--max-bytes", "1000000MB"]).spec.maxBytes == 1_000_000_000_000)
     }
 
     @Test("The ETA waits for 3 frames and 0.5 s, and moves smoothly")
