@@ -76,7 +76,7 @@ enum ValueParser {
                 fix: "give at least \(Self.byteText(minimum)) (e.g. 15MB, 10MiB or 500000)")
         }
         guard v * factor <= Self.maxBytes else {
-            throw SweepError(.usage, "\(s) is out of range", subject: option, fix: "give at most 1 TB (1000000000000 bytes)")
+            throw SweepError(.usage, "\(s) is out of range", subject: option, fix: "give at most 1 TB (\(Int(Self.maxBytes)) bytes)")
         }
         return Int(v * factor)
     }

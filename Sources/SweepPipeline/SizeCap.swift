@@ -340,8 +340,7 @@ struct SizeCap {
         guard case let .video(codec, _) = kind else { preconditionFailure("not a video") }
         let codecCRF = codec.defaults.first { $0.0 == "crf" }.flatMap { Int($0.1) }
         var steps = 0
-        return try fit(spec, kind: kind, to: path, progress: progress) { attempt, lastBytes, _ in
-            let last = lastBytes
+        return try fit(spec, kind: kind, to: path, progress: progress) { attempt, last, _ in
             let current = attempt.videoOptions.last(where: { $0.0 == "crf" }).flatMap { Int($0.1) } ?? codecCRF
             guard steps < 3, let crf = current, codecCRF != nil else {
                 throw SweepError(

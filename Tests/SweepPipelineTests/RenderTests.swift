@@ -327,11 +327,7 @@ struct GIFOutputTests {
 
     @Test("--max-bytes is honoured by giving up quality, colours, frame rate and size, and says so")
     func cap() throws {
-        var spec = sweepSpec()
-        spec.before = .image(DemoScenes.flatLandscape())
-        spec.after = .image(DemoScenes.gradedLandscape())
-        spec.width = 240
-        spec.height = 320
+        var spec = Self.capScene()
         let free = try Renderer.render(spec, to: tempPath("free.gif"))
         // Half way from the default's size to quality 50's (this smooth picture's palette
         // halves there).
@@ -396,14 +392,10 @@ struct GIFOutputTests {
 
     @Test("--max-bytes: once a lower frame rate fits with room, quality is searched again there with every colour")
     func capRaisesQualityAgain() throws {
-        var spec = sweepSpec()
-        spec.before = .image(DemoScenes.flatLandscape())
-        spec.after = .image(DemoScenes.gradedLandscape())
-        (spec.width, spec.height) = (240, 320)
+        var spec = Self.capScene()
         // Under what quality 40 with 15 colours makes at the full rate: colours and quality
         // cannot fit it, a lower frame rate must.
-        var floor = spec
-        (floor.quality, floor.gifColors) = (40, 16)
+        var floor = Self.capFloor(spec)
         let least = try Renderer.render(floor, to: tempPath("floor.gif"))
         spec.maxBytes = least.bytes - 1
         let path = tempPath("rate.gif")
@@ -429,15 +421,10 @@ struct GIFOutputTests {
 
     @Test("--max-bytes: an attempt over the budget stops once its bytes pass the cap; the file is the same")
     func capStopsAttemptsOver() throws {
-        var spec = sweepSpec()
-        spec.before = .image(DemoScenes.flatLandscape())
-        spec.after = .image(DemoScenes.gradedLandscape())
-        (spec.width, spec.height) = (240, 320)
+        var spec = Self.capScene()
         // Under quality 40 with 15 colours: the ladder goes to a lower frame rate, past
         // attempts far over the budget.
-        var floor = spec
-        (floor.quality, floor.gifColors) = (40, 16)
-        spec.maxBytes = try Renderer.render(floor, to: tempPath("stop-floor.gif")).bytes - 1
+        spec.maxBytes = try Renderer.render(Self.capFloor(spec), to: tempPath("stop-floor.gif")).bytes - 1
         let frames = Mutex([(done: Int, total: Int)]())
         let r = try Renderer.render(spec, to: tempPath("stop.gif")) { done, total in frames.withLock { $0.append((done, total)) } }
         #expect(r.bytes <= spec.maxBytes!)
@@ -509,6 +496,24 @@ struct GIFOutputTests {
         #expect(SizeCap.quality(from: 90, log2Ratio: -0.1, scale: 0) == 40)
         // Three quarters of a photo's bytes at 90 is about quality 80 (the old fixed slope, 70).
         #expect(abs(SizeCap.quality(from: 90, log2Ratio: log2(0.75)) - 80) < 3)
+    }
+
+    /// The size cap tests' scene: a smooth landscape and its graded copy at 240×320, whose
+    /// palette halves on the way down (a step the search must cross).
+    static func capScene() -> RenderSpec {
+        var spec = sweepSpec()
+        spec.before = .image(DemoScenes.flatLandscape())
+        spec.after = .image(DemoScenes.gradedLandscape())
+        (spec.width, spec.height) = (240, 320)
+        return spec
+    }
+
+    /// `spec` at the least quality and colours a cap gives up before the frame rate: quality
+    /// 40 with 15 colours (and the transparent entry).
+    static func capFloor(_ spec: RenderSpec) -> RenderSpec {
+        var floor = spec
+        (floor.quality, floor.gifColors) = (40, 16)
+        return floor
     }
 
     /// The quality a size cap's note says it settled on ("quality 90 → 57").
