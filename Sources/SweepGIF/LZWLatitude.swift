@@ -28,12 +28,6 @@ struct LZWLatitude {
         budget.contains { $0 > 0 } || (transparent != nil && behind.contains { !$0.x.isNaN })
     }
 
-    /// The colour `symbol` shows at pixel `j` (NaN when it cannot stand in there).
-    @inline(__always)
-    func color(of symbol: Int, at j: Int) -> SIMD4<Float> {
-        symbol == transparent ? behind[j] : symbolColors[symbol]
-    }
-
     /// OkLab of an sRGB colour as a SIMD value (w = 0).
     static func lab(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> SIMD4<Float> {
         let c = OkLab(r: Float(r), g: Float(g), b: Float(b))
