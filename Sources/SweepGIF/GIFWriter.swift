@@ -104,9 +104,9 @@ public final class GIFWriter {
     ///     (``GIFPalette/changes(since:)``).
     ///   - darkFirst: order the file's global table dark to light (when later frames show
     ///     darker content than the first), so that their indices and codes stay small.
-    ///   - laterColors: per palette index, whether the pixels that change after the first
-    ///     frame use it (``laterColors(samples:palette:)``); those come first in the file's
-    ///     table (see ``fileOrder(_:darkFirst:later:)``).
+    ///   - usage: which colours the frames after the first use together (``ColorUsage``);
+    ///     those come first in the file's table, in the order that keeps most frames' codes
+    ///     narrow (see ``fileOrder(_:darkFirst:usage:)``).
     ///   - overlayColors: the handle's and tags' colours: drawn exactly, with no lossy
     ///     latitude on or next to them.
     ///   - stretches: palettes fitted to stretches of frames; a stretch's palette becomes the
@@ -114,7 +114,7 @@ public final class GIFWriter {
     public init(
         path: String, destination: String? = nil, width: Int, height: Int, palette: GIFPalette,
         dither: DitherMode = .diffusion, quality: GIFQuality = .default, lossy: Int? = nil, loopCount: Int? = 0,
-        firstFramePalette: GIFPalette? = nil, firstFrameShare: Double = 0.8, darkFirst: Bool = true, laterColors: [Bool] = [],
+        firstFramePalette: GIFPalette? = nil, firstFrameShare: Double = 0.8, darkFirst: Bool = true, usage: ColorUsage = .unknown,
         overlayColors: [RGBA8] = [],
         stretches: StretchPalettes = .none
     ) throws {
@@ -137,7 +137,7 @@ public final class GIFWriter {
         quantizer = FrameQuantizer(
             mapper: globalMapper, dither: palette.isExact ? .none : dither, lzwBudget: budget, quality: quality,
             protected: overlayColors, width: width, height: height)
-        (fileOrder, fileColors) = GIFWriter.fileOrder(palette, darkFirst: darkFirst, later: laterColors)
+        (fileOrder, fileColors) = GIFWriter.fileOrder(palette, darkFirst: darkFirst, usage: usage)
         var lab = GIFWriter.labTable(fileColors)
         if palette.transparentIndex != nil { lab[0] = LZWLatitude.none }
         fileLab = lab
@@ -178,57 +178,33 @@ public final class GIFWriter {
 
     /// The order of the global table in the file. A frame coded with the global table gets
     /// codes as narrow as its largest index allows, so the indices most frames use should be
-    /// small: the transparent index goes first, then the colours the changes after the first
-    /// frame use (`later`, by palette index: the colours of the side a wipe writes, so that an
-    /// exact picture's columns of 118 colours code with 7-bit symbols, not 8), then the rest;
-    /// each group by lightness, dark first when the animation moves towards darker content,
-    /// light first otherwise. Returns each palette index's file index and the file's table.
-    static func fileOrder(_ palette: GIFPalette, darkFirst: Bool, later: [Bool] = []) -> ([UInt8], [RGBA8]) {
+    /// small: the transparent index goes first, then the colours the frames after the first
+    /// use, in the order that serves most of them (``ColorUsage``), then the rest by
+    /// lightness, dark first when the animation moves towards darker content, light first
+    /// otherwise (lightness also breaks ties in the usage order). Returns each palette
+    /// index's file index and the file's table.
+    static func fileOrder(_ palette: GIFPalette, darkFirst: Bool, usage: ColorUsage = .unknown) -> ([UInt8], [RGBA8]) {
         let n = palette.colors.count
         let byLightness = (0..<n).sorted {
-            let (u, v) = ($0 < later.count && later[$0], $1 < later.count && later[$1])
-            if u != v { return u }
             let a = palette.lab[$0].l, b = palette.lab[$1].l
             return darkFirst ? (a, $0) < (b, $1) : (a, $0) > (b, $1)
         }
+        var lightness = [Int](repeating: 0, count: n)
+        for (place, i) in byLightness.enumerated() { lightness[i] = place }
+        let ranks = usage.ranks(colors: n, before: lightness)
+        let ordered = byLightness.sorted { (ranks[$0] ?? n, lightness[$0]) < (ranks[$1] ?? n, lightness[$1]) }
         var order = [UInt8](repeating: 0, count: 256)
         var colors: [RGBA8] = []
         if let t = palette.transparentIndex {
             order[t] = 0
             colors.append(RGBA8(r: 0, g: 0, b: 0))
         }
-        for i in byLightness {
+        for i in ordered {
             order[i] = UInt8(colors.count)
             colors.append(palette.colors[i])
         }
         return (order, colors)
     }
-
-    /// Per palette index, whether it is the nearest colour to a pixel that changes from one
-    /// sample to the next: what the frames after the first write. Every changed pixel counts
-    /// (a rare colour missed would go last and widen the codes of each frame that shows it).
-    /// Empty (the lightness order alone) once ``laterColorsLimit`` colours are used, as a
-    /// photo's changes soon are: the group then reaches index 128, so most of its frames need
-    /// 8-bit codes anyway, while mapping every changed pixel of a photo cost 4 % of its render.
-    public static func laterColors(samples: [RGBAImage], palette: GIFPalette) -> [Bool] {
-        let mapper = PaletteMapper(palette: palette)
-        var used = [Bool](repeating: false, count: 256)
-        var count = 0
-        for (a, b) in zip(samples, samples.dropFirst()) {
-            guard let changed = StretchPalettes.changes(from: a, to: b) else { continue }
-            for i in stride(from: 0, to: changed.count, by: 4) {
-                let k = mapper.index(Int(changed[i]), Int(changed[i + 1]), Int(changed[i + 2]))
-                guard !used[k] else { continue }
-                used[k] = true
-                count += 1
-                if count >= laterColorsLimit { return [] }
-            }
-        }
-        return used
-    }
-
-    /// Colours used by the later frames from which ordering them first is given up.
-    static let laterColorsLimit = 128
 
     /// `block` with its indices as they go into the file: a block of the global table has
     /// them moved to ``fileOrder``; a local table's block is already in its own order.

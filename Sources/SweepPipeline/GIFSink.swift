@@ -85,7 +85,7 @@ struct GIFSink: FrameSink, ~Copyable {
             palette: palette, dither: spec.dither, quality: quality, lossy: spec.lossy, loopCount: loopCount,
             firstFramePalette: first, firstFrameShare: fittedToLater ? 1 : 0.8,
             darkFirst: Self.meanLuma(samples.dropFirst()) <= Self.meanLuma(samples.prefix(1)),
-            laterColors: GIFWriter.laterColors(samples: samples.map(\.image), palette: palette),
+            usage: ColorUsage(samples: samples.map(\.image), step: max(1, count / 12), palette: palette),
             overlayColors: reserved, stretches: stretches)
         delays = GIFTiming.delays(count: count, fps: plan.fps)
         paletteColors = palette.colors.count

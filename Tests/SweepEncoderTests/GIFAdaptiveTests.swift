@@ -97,16 +97,59 @@ struct GIFAdaptiveTests {
         let frames = wipe(before, after, steps: 5)
         let palette = GIFPalette.build(samples: [(before, 1), (after, 1)], count: 256)
         #expect(palette.isExact && palette.colors.count == 150)
-        let later = GIFWriter.laterColors(samples: [frames[0], frames[2], frames[5]], palette: palette)
-        #expect(later.filter { $0 }.count == 50)
-        for laterColors in [[], later] {
-            let out = try writeGIF(frames, palette: palette, quality: 100, laterColors: laterColors, keep: true)
+        let usage = ColorUsage(samples: [frames[0], frames[2], frames[5]], step: 2, palette: palette)
+        #expect(Set(usage.bands.joined()).count == 50)
+        for usage in [ColorUsage.unknown, usage] {
+            let out = try writeGIF(frames, palette: palette, quality: 100, usage: usage, keep: true)
             defer { try? FileManager.default.removeItem(atPath: out.path) }
             for (f, src) in zip(out.frames, frames) { #expect(f.pixels == src.pixels) }
             let strips = try storedImages(out.path).dropFirst()
             #expect(strips.count == 5 && strips.allSatisfy { !$0.hasLocalTable })
-            #expect(strips.allSatisfy { $0.minCodeSize == (laterColors.isEmpty ? 8 : 6) })
+            #expect(strips.allSatisfy { $0.minCodeSize == (usage.bands.isEmpty ? 8 : 6) })
         }
+    }
+
+    @Test("Colours most strips need come first in the file's table, so those strips code with 3-bit symbols")
+    func sharedColoursFirst() throws {
+        // The after picture's left two thirds use 6 mid greys; its right third uses them and
+        // 15 yellows of every lightness. Lightness alone puts the greys among 141 colours, so
+        // every strip needs 7 or 8 bits; the usage order puts them first (indices 1…6).
+        let before = picture(96, 40) { x, y in
+            let k = (x + 2 * y) % 120; return (2 * k, 2 * k, min(255, 2 * k + 1))
+        }
+        let after = picture(96, 40) { x, y in
+            let grey = 111 + 2 * ((x + y) % 6), yellow = 5 + 8 * ((3 * x + y) % 30)
+            return x < 64 || (x + y) % 2 == 0 ? (grey, grey, grey) : (yellow, yellow, 0)
+        }
+        let frames = wipe(before, after, steps: 12)
+        let palette = GIFPalette.build(samples: [(before, 1), (after, 1)], count: 256)
+        #expect(palette.isExact && palette.colors.count == 141)
+        let usage = ColorUsage(samples: frames, step: 1, palette: palette)
+        #expect(usage.bands.count == 12)
+        var widths: [[Int]] = []
+        for usage in [ColorUsage.unknown, usage] {
+            let out = try writeGIF(frames, palette: palette, quality: 100, usage: usage, keep: true)
+            defer { try? FileManager.default.removeItem(atPath: out.path) }
+            for (f, src) in zip(out.frames, frames) { #expect(f.pixels == src.pixels) }
+            let strips = try storedImages(out.path).dropFirst()
+            #expect(strips.count == 12 && strips.allSatisfy { !$0.hasLocalTable })
+            widths.append(strips.map(\.minCodeSize))
+        }
+        #expect(widths[0].prefix(8).allSatisfy { $0 >= 7 })
+        #expect(widths[1].prefix(8).allSatisfy { $0 == 3 })
+        #expect(widths[1].suffix(4).allSatisfy { $0 <= 6 })
+    }
+
+    @Test("The usage order places last the colour the fewest strips still counted need, and drops the strips it serves no more")
+    func usageRanks() {
+        // Four strips need colours 4 and 5, one needs all six. Colours 0…3 are needed once
+        // each: they go last (latest in the fallback order first), and the strip needing them
+        // all no longer counts, so 4 and 5 tie and the fallback order puts 4 first.
+        let usage = ColorUsage(bands: [[4, 5], [4, 5], [0, 1, 2, 3, 4, 5], [5, 4], [4, 5]])
+        #expect(usage.ranks(colors: 6, before: [0, 1, 2, 3, 4, 5]) == [2, 3, 4, 5, 0, 1])
+        // A colour no strip needs has no place; an empty usage places none.
+        #expect(ColorUsage(bands: [[1]]).ranks(colors: 3, before: [0, 1, 2]) == [nil, 0, nil])
+        #expect(ColorUsage.unknown.ranks(colors: 3, before: [0, 1, 2]) == [nil, nil, nil])
     }
 
     @Test("The first frame gets a table of its own when the animation's palette fits it poorly")

@@ -40,14 +40,14 @@ func wipe(_ a: RGBAImage, _ b: RGBAImage, steps: Int) -> [RGBAImage] {
 /// the file's size. The file is removed unless `keep` is set; then `path` names it.
 func writeGIF(
     _ frames: [RGBAImage], palette: GIFPalette, quality: Int = 90, lossy: Int? = nil, dither: DitherMode = .diffusion,
-    firstFramePalette: GIFPalette? = nil, stretches: StretchPalettes = .none, laterColors: [Bool] = [], keep: Bool = false,
+    firstFramePalette: GIFPalette? = nil, stretches: StretchPalettes = .none, usage: ColorUsage = .unknown, keep: Bool = false,
     screenTimes: [ScreenTime]? = nil
 ) throws -> (path: String, frames: [RGBAImage], bytes: Int) {
     let path = tempPath("written.gif")
     defer { if !keep { try? FileManager.default.removeItem(atPath: path) } }
     let writer = try GIFWriter(
         path: path, width: frames[0].width, height: frames[0].height, palette: palette, dither: dither,
-        quality: GIFQuality(quality), lossy: lossy, firstFramePalette: firstFramePalette, laterColors: laterColors,
+        quality: GIFQuality(quality), lossy: lossy, firstFramePalette: firstFramePalette, usage: usage,
         stretches: stretches)
     for (i, f) in frames.enumerated() { try writer.add(f, delay: 4, screenTime: screenTimes?[i]) }
     try writer.finish()
