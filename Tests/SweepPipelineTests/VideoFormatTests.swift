@@ -93,7 +93,7 @@ struct VideoFormatTests {
             #expect(v.primaries == "bt709" && v.transfer == "bt709" && v.matrix == "bt709" && v.range == "tv")
         }
         // Colour: the right matrix keeps PSNR high; a BT.601/709 mix-up costs about 10 dB.
-        var reference = spec
+        let reference = spec
         let source = try FrameSource(spec: reference)
         let rendered = (0..<r.frames).map { source.render(spec.animation.state(ofFrame: $0, fps: spec.fps)) }
         let quality = psnr(v.frames, rendered)
