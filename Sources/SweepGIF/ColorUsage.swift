@@ -54,33 +54,20 @@ public struct ColorUsage: Sendable, Equatable {
         guard a.width == b.width, a.height == b.height else { return [] }
         let w = a.width, h = a.height
         var changed = [Bool](repeating: false, count: w * h)
-        var (x0, y0, x1, y1, count) = (w, h, -1, -1, 0)
-        a.pixels.withUnsafeBufferPointer { pa in
-            b.pixels.withUnsafeBufferPointer { pb in
-                for y in 0..<h {
-                    for x in 0..<w {
-                        let o = (y * w + x) * 4
-                        guard pa[o] != pb[o] || pa[o + 1] != pb[o + 1] || pa[o + 2] != pb[o + 2] || pa[o + 3] != pb[o + 3] else { continue }
-                        changed[y * w + x] = true
-                        (x0, y0, x1, y1) = (min(x0, x), min(y0, y), max(x1, x), max(y1, y))
-                        count += 1
-                    }
-                }
-            }
-        }
+        let (rect, count) = GIFWriter.diff(a.pixels, b.pixels, width: w, height: h, marks: &changed)
         guard count > 0, Double(count) < wholeShare * Double(w * h) else { return [] }
         // A change taller than wide is written in columns (a wipe across), one wider than
         // tall in rows.
-        let across = y1 - y0 >= x1 - x0
-        let extent = across ? x1 - x0 + 1 : y1 - y0 + 1
+        let across = rect.height >= rect.width
+        let extent = across ? rect.width : rect.height
         let width = max(1, (extent + step - 1) / step)
         var used = [[Bool]](repeating: [Bool](repeating: false, count: 256), count: (extent + width - 1) / width)
         b.pixels.withUnsafeBufferPointer { pb in
-            for y in y0...y1 {
-                for x in x0...x1 where changed[y * w + x] {
+            for y in rect.y..<(rect.y + rect.height) {
+                for x in rect.x..<(rect.x + rect.width) where changed[y * w + x] {
                     let o = (y * w + x) * 4
                     let k = mapper.index(Int(pb[o]), Int(pb[o + 1]), Int(pb[o + 2]))
-                    used[(across ? x - x0 : y - y0) / width][k] = true
+                    used[(across ? x - rect.x : y - rect.y) / width][k] = true
                 }
             }
         }
