@@ -409,93 +409,88 @@ private final class LZWTree {
         var detours = 0
         let skips = skipsSpent
         var visited = 0
-        // The transparent symbol as a plain number and the colours as raw buffers: the
-        // candidate loop below is the coder's hottest, and an optional's comparison and
-        // the arrays' bounds checks were a fifth of its instructions.
+        // The transparent symbol as a plain number: the candidate loop below is the coder's
+        // hottest, and an optional's comparison there costs on every candidate.
         let transparent = latitude.transparent ?? -1
         latitude.target.withUnsafeBufferPointer { target in
             latitude.budget.withUnsafeBufferPointer { budget in
-                latitude.symbolColors.withUnsafeBufferPointer { colors in
-                    latitude.behind.withUnsafeBufferPointer { behind in
-                        while depth >= 0 {
-                            visited += 1
-                            let node = Int(stackCode[depth]), pos = Int(stackPos[depth])
-                            if pos >= n || depth >= 4096 { depth -= 1; continue }
-                            var chosen = -1
-                            var newCarry = SIMD4<Float>(repeating: 0)
-                            var stepError: Float = 0
-                            let aim = target[pos] + stackCarry[depth]
-                            // A child at `pos` reaches at most pos + 1 + its height; one short of this
-                            // can neither be the longest nor a record worth keeping. Skipped only once
-                            // no inexact step is left: before, walking it spends inexact steps that
-                            // later branches then lack, and skipping it would change what is found.
-                            let need = detours < Self.maxDetours || !skips ? Int.min / 2 : max(best.end - slack, floor) - pos - 1
-                            if stackNext[depth] == -2 {
-                                // First visit: the exact child, then the siblings list.
-                                let exact = child(of: node, d[pos] & mask, table)
-                                stackExact[depth] = Int32(exact)
-                                stackNext[depth] = Int32(firstChild[node])
-                                if exact >= 0 && Int(height[exact]) >= need {
-                                    chosen = exact
-                                    newCarry = (aim - target[pos]) * Self.carryShare
-                                }
-                            }
-                            let b = budget[pos]
-                            // With no budget only a symbol of the same colour fits: over a changed
-                            // pixel that can only be the transparent one (palette colours are
-                            // distinct), so look it up instead of walking every child.
-                            if chosen < 0 && b == 0 && stackNext[depth] >= 0 && Int(d[pos] & mask) != transparent {
-                                stackNext[depth] = -1
-                                if transparent >= 0 {
-                                    let k = Int(table[node << 8 | transparent])
-                                    if k >= 0 && k != Int(stackExact[depth]) && behind[pos] == target[pos]
-                                        && Int(height[k]) >= need
-                                    {
-                                        chosen = k
-                                        newCarry = (aim - target[pos]) * Self.carryShare
-                                    }
-                                }
-                            }
-                            if chosen < 0 && b >= 0 && detours < Self.maxDetours {
-                                var k = Int(stackNext[depth])
-                                let exact = Int(stackExact[depth])
-                                while k >= 0 {
-                                    let candidate = k
-                                    k = Int(sibling[k])
-                                    if candidate == exact { continue }
-                                    let symbol = Int(last[candidate])
-                                    let color = symbol == transparent ? behind[pos] : colors[symbol]
-                                    let e = color - target[pos]
-                                    guard (e * e).sum() <= b else { continue }
-                                    // The carried error must fit too, unless the pixel allows only its own colour.
-                                    let f = color - aim
-                                    guard b == 0 || (f * f).sum() <= b else { continue }
-                                    chosen = candidate
-                                    newCarry = f * -Self.carryShare
-                                    stepError = (e * e).sum()
-                                    detours += 1
-                                    break
-                                }
-                                stackNext[depth] = Int32(k)
-                            }
-                            if chosen < 0 { depth -= 1; continue }
-                            depth += 1
-                            stackCode[depth] = Int32(chosen); stackPos[depth] = Int32(pos + 1)
-                            stackNext[depth] = -2; stackCarry[depth] = newCarry
-                            stackError[depth] = stackError[depth - 1] + stepError
-                            let length = pos + 1 - j
-                            if records && length < 4097 && (recordedIn[length] != search || stackError[depth] < recordedError[length]) {
-                                recordedIn[length] = search
-                                recordedCode[length] = Int32(chosen)
-                                recordedCarry[length] = newCarry
-                                recordedError[length] = stackError[depth]
-                            }
-                            // The longest string; of equally long ones, the one of least error.
-                            if pos + 1 > best.end || (pos + 1 == best.end && stackError[depth] < bestError) {
-                                best = (chosen, pos + 1, newCarry)
-                                bestError = stackError[depth]
+                while depth >= 0 {
+                    visited += 1
+                    let node = Int(stackCode[depth]), pos = Int(stackPos[depth])
+                    if pos >= n || depth >= 4096 { depth -= 1; continue }
+                    var chosen = -1
+                    var newCarry = SIMD4<Float>(repeating: 0)
+                    var stepError: Float = 0
+                    let aim = target[pos] + stackCarry[depth]
+                    // A child at `pos` reaches at most pos + 1 + its height; one short of this
+                    // can neither be the longest nor a record worth keeping. Skipped only once
+                    // no inexact step is left: before, walking it spends inexact steps that
+                    // later branches then lack, and skipping it would change what is found.
+                    let need = detours < Self.maxDetours || !skips ? Int.min / 2 : max(best.end - slack, floor) - pos - 1
+                    if stackNext[depth] == -2 {
+                        // First visit: the exact child, then the siblings list.
+                        let exact = child(of: node, d[pos] & mask, table)
+                        stackExact[depth] = Int32(exact)
+                        stackNext[depth] = Int32(firstChild[node])
+                        if exact >= 0 && Int(height[exact]) >= need {
+                            chosen = exact
+                            newCarry = (aim - target[pos]) * Self.carryShare
+                        }
+                    }
+                    let b = budget[pos]
+                    // With no budget only a symbol of the same colour fits: over a changed
+                    // pixel that can only be the transparent one (palette colours are
+                    // distinct), so look it up instead of walking every child.
+                    if chosen < 0 && b == 0 && stackNext[depth] >= 0 && Int(d[pos] & mask) != transparent {
+                        stackNext[depth] = -1
+                        if transparent >= 0 {
+                            let k = Int(table[node << 8 | transparent])
+                            if k >= 0 && k != Int(stackExact[depth]) && latitude.behind[pos] == target[pos]
+                                && Int(height[k]) >= need
+                            {
+                                chosen = k
+                                newCarry = (aim - target[pos]) * Self.carryShare
                             }
                         }
+                    }
+                    if chosen < 0 && b >= 0 && detours < Self.maxDetours {
+                        var k = Int(stackNext[depth])
+                        let exact = Int(stackExact[depth])
+                        while k >= 0 {
+                            let candidate = k
+                            k = Int(sibling[k])
+                            if candidate == exact { continue }
+                            let symbol = Int(last[candidate])
+                            let color = symbol == transparent ? latitude.behind[pos] : latitude.symbolColors[symbol]
+                            let e = color - target[pos]
+                            guard (e * e).sum() <= b else { continue }
+                            // The carried error must fit too, unless the pixel allows only its own colour.
+                            let f = color - aim
+                            guard b == 0 || (f * f).sum() <= b else { continue }
+                            chosen = candidate
+                            newCarry = f * -Self.carryShare
+                            stepError = (e * e).sum()
+                            detours += 1
+                            break
+                        }
+                        stackNext[depth] = Int32(k)
+                    }
+                    if chosen < 0 { depth -= 1; continue }
+                    depth += 1
+                    stackCode[depth] = Int32(chosen); stackPos[depth] = Int32(pos + 1)
+                    stackNext[depth] = -2; stackCarry[depth] = newCarry
+                    stackError[depth] = stackError[depth - 1] + stepError
+                    let length = pos + 1 - j
+                    if records && length < 4097 && (recordedIn[length] != search || stackError[depth] < recordedError[length]) {
+                        recordedIn[length] = search
+                        recordedCode[length] = Int32(chosen)
+                        recordedCarry[length] = newCarry
+                        recordedError[length] = stackError[depth]
+                    }
+                    // The longest string; of equally long ones, the one of least error.
+                    if pos + 1 > best.end || (pos + 1 == best.end && stackError[depth] < bestError) {
+                        best = (chosen, pos + 1, newCarry)
+                        bestError = stackError[depth]
                     }
                 }
             }
