@@ -14,6 +14,10 @@ struct FrameQuantizer {
     let textureDitherScale: Float
     /// Share of full diffusion used in the texture of a noisy picture (``GIFQuality/noiseDitherScale``).
     let noiseDitherScale: Float
+    /// Diffusion strength in texture where the palette is visibly off (``GIFQuality/textureGapDitherScale``),
+    /// and the distances that set how far off that is (``GIFQuality/textureDitherThresholds``).
+    let textureGapDitherScale: Float
+    let textureDitherThresholds: (Float, Float)
     /// The lossy LZW budget where no texture masks the error (``GIFQuality/smoothBudget``).
     let smoothBudget: Float
     /// Below the first distance (RGB levels) from the source to its nearest entry a smooth
@@ -48,6 +52,8 @@ struct FrameQuantizer {
         ditherScale = quality.ditherScale
         textureDitherScale = quality.textureDitherScale
         noiseDitherScale = quality.noiseDitherScale
+        textureGapDitherScale = quality.textureGapDitherScale
+        textureDitherThresholds = quality.textureDitherThresholds
         smoothBudget = min(lzwBudget, quality.smoothBudget)
         ditherThresholds = quality.ditherThresholds
         self.width = width
@@ -282,6 +288,7 @@ struct FrameQuantizer {
             let noise = min(1, max(0, Float(floor - clean) / Float(noisy - clean)))
             texturedStrength += (noiseDitherScale - texturedStrength) * noise
         }
+        let gapStrength = textureGapDitherScale, (textureQuiet, textureLoud) = textureDitherThresholds
         let mapper = mapper, dither = dither, lzwBudget = lzwBudget, smoothBudget = smoothBudget, protected = protected
         let screenTime = screenTime
         let h = height
@@ -369,12 +376,17 @@ struct FrameQuantizer {
                                 if dither == .diffusion {
                                     let c = mapper.rgb[k]
                                     var strength = flat ? flatStrength : texturedStrength
+                                    // In a smooth area, dither only as far as the nearest entry is
+                                    // visibly off the source: where the palette follows the gradient
+                                    // closely, the noise would cost bytes and hide nothing. Texture
+                                    // near the top takes the same rule as a floor (``textureGapDitherScale``).
                                     if flat {
-                                        // In a smooth area, dither only as far as the nearest entry is
-                                        // visibly off the source: where the palette follows the gradient
-                                        // closely, the noise would cost bytes and hide nothing.
                                         let e = gap ?? Self.gap(px, o, mapper)
                                         strength *= min(1, max(0, (e - quiet) / (loud - quiet)))
+                                    } else if gapStrength > strength {
+                                        let e = gap ?? Self.gap(px, o, mapper)
+                                        strength = max(
+                                            strength, gapStrength * min(1, max(0, (e - textureQuiet) / (textureLoud - textureQuiet))))
                                     }
                                     // Clamp the carried error so saturated regions do not smear.
                                     let er = max(-48, min(48, (r - c.0) * strength)), eg = max(-48, min(48, (g - c.1) * strength)),

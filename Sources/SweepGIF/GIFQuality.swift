@@ -8,9 +8,10 @@
 /// (``ScreenTime``), more in texture where a pixel is seen briefly, less where it stays.
 /// Smooth areas are dithered only where the palette's nearest colour is visibly off, less
 /// so as quality falls, and lose a third of their dithering by 40, where the bytes it costs
-/// are worth more than the banding it hides; texture is dithered weakly around 80, not at
-/// all from 90 up or from 70 down (but fully from 80 to 99 where a frame's changes are noise
-/// all over, ``noiseDitherScale``). From 70 up, a smooth narrow band and each stretch of
+/// are worth more than the banding it hides; texture is dithered weakly around 80, from 90
+/// to 99 only where the palette is far off (``textureGapDitherScale``), not at all at 100 or
+/// from 70 down (but fully from 80 to 99 where a frame's changes are noise all over,
+/// ``noiseDitherScale``). From 70 up, a smooth narrow band and each stretch of
 /// frames may get a table of their own (``StretchPalettes``; a stretch's table gets the
 /// colours the global palette effectively spends there, up to all it touches from 80 to
 /// 100); below 70 their bytes are worth more than the error they save. A textured narrow
@@ -55,6 +56,26 @@ public struct GIFQuality: Sendable, Equatable {
     /// peer's frontier fell by up to 0.04, no ΔE ratio rose by more than 0.01
     /// (Benchmarks/README.md, fourteenth round).
     public var textureDitherScale: Float { min(textureRise, max(0, Float(90 - value) / 10)) }
+
+    /// The diffusion strength used in texture where the palette's nearest colour is visibly
+    /// off the source (by ``textureDitherThresholds``): 0.5 from 90 to 99, rising from none
+    /// at 80, none at 100. A clean photo's texture is otherwise not dithered from 90 up, and
+    /// where the palette is sparse (saturated or rare hues) each area's mean colour drifts,
+    /// which S-CIELAB sees; where the palette is close the texture stays free of noise, which
+    /// SSIM would see. At 90 on four photo pairs this cut ΔE by 2–4 % for 0.2–1.3 % more
+    /// bytes and SSIM 0.0001–0.0017 lower; the smooth areas' thresholds, or twice this
+    /// strength, cut ΔE twice as much but took E's SSIM down by 0.005 (Benchmarks/README.md,
+    /// twenty-second round).
+    public var textureGapDitherScale: Float { value >= 100 ? 0 : 0.5 * max(0, min(1, Float(value - 80) / 10)) }
+
+    /// In texture, the distances (RGB levels) from a pixel's colour to its nearest entry
+    /// below which it gets no diffusion from ``textureGapDitherScale`` and from which it gets
+    /// all of it: twice and five times the smooth areas' first threshold (6 and 15 at 90).
+    /// Texture masks a small step, and its noise would cost structure.
+    public var textureDitherThresholds: (Float, Float) {
+        let quiet = ditherThresholds.0
+        return (2 * quiet, 5 * quiet)
+    }
 
     /// How far texture dithering has risen: 0 up to 70, 1 from 80 (before it falls again for a
     /// clean picture; a noisy one keeps it to 99).

@@ -248,32 +248,49 @@ struct GIFAdaptiveTests {
         #expect(d < 0.65 * b, "dithered \(d), banded \(b)")
     }
 
-    @Test("Texture is dithered weakly around quality 80, not at all from 70 down or from 90 up")
+    @Test("Texture is dithered weakly around 80, from 90 to 99 only where the palette is visibly off, never at 100 or from 70 down")
     func textureDither() throws {
         // Red texture that is nowhere flat (neighbours differ by 70 levels or more) below a
         // flat strip of a colour the palette holds (so that it is a clean photo's texture, not
-        // noise all over: see `noisyMeans`), and a palette of every 51st red level: the weak
-        // error carried in texture moves some pixels to another entry at 80 and 85, none at 90
-        // and above or at 70 and below.
+        // noise all over: see `noisyMeans`).
         let texture = picture(120, 75) { x, y in y < 15 ? (51, 90, 140) : (40 + ((x + y) & 1) * 120 + (x * 37 + y * 91) % 50, 90, 140) }
-        let palette = GIFPalette(
-            colors: stride(from: 0, through: 255, by: 51).map { RGBA8(r: UInt8($0), g: 90, b: 140) }, transparentIndex: nil)
-        func moved(_ quality: Int) throws -> Int {
-            let dithered = try writeGIF([texture], palette: palette, quality: quality)
-            let nearest = try writeGIF([texture], palette: palette, quality: quality, dither: .none)
-            return (0..<(120 * 75)).filter { dithered.frames[0].pixels[$0 * 4] != nearest.frames[0].pixels[$0 * 4] }.count
+        func reds(step: Int) -> GIFPalette {
+            GIFPalette(
+                colors: stride(from: step == 2 ? 1 : 0, through: 255, by: step).map { RGBA8(r: UInt8($0), g: 90, b: 140) },
+                transparentIndex: nil)
         }
-        // (1 % of the pixels: those within about two levels of the midpoint between two entries.)
+        // Every 51st red level: most texture pixels are 4 to 25 levels from their nearest entry.
+        let coarse = reds(step: 51)
+        func render(_ quality: Int, _ palette: GIFPalette, dither: DitherMode = .diffusion) throws -> RGBAImage {
+            try writeGIF([texture], palette: palette, quality: quality, lossy: 0, dither: dither).frames[0]
+        }
+        func moved(_ quality: Int, _ palette: GIFPalette = coarse) throws -> Int {
+            let dithered = try render(quality, palette), nearest = try render(quality, palette, dither: .none)
+            return (0..<(120 * 75)).filter { dithered.pixels[$0 * 4] != nearest.pixels[$0 * 4] }.count
+        }
+        // Weak diffusion everywhere at 80 and 85 (1 % of the pixels: those within about two
+        // levels of the midpoint between two entries).
         let m85 = try moved(85), m80 = try moved(80)
         #expect(m85 >= 120 * 60 / 100 && m80 >= 120 * 60 / 100, "\(m85) \(m80)")
-        #expect(try moved(90) == 0)
+        // From 90 to 99 the palette's distance sets it: far off, 3 % of the pixels or more move, and the
+        // texture's 8×8 blocks keep their mean colour much better than undithered (at 100).
+        let m90 = try moved(90), m99 = try moved(99)
+        #expect(m90 >= 120 * 60 * 3 / 100 && m99 >= 120 * 60 * 3 / 100, "\(m90) \(m99)")
+        let kept = blockError(try render(90, coarse), texture), drifted = blockError(try render(100, coarse), texture)
+        #expect(kept < 0.7 * drifted, "dithered at 90: 8×8 blocks \(kept) levels off, undithered \(drifted)")
+        // A palette one level from every red (every second level): nothing visibly off, no noise.
+        #expect(try moved(90, reds(step: 2)) == 0)
+        #expect(try moved(95, reds(step: 2)) == 0)
         #expect(try moved(100) == 0)
         #expect(try moved(70) == 0)
         #expect(try moved(50) == 0)
-        // The scales behind it: half at 85; a noisy frame's stays full to 99, none at 100.
+        // The scales behind it: half at 85; a noisy frame's stays full to 99, none at 100; the
+        // floor where the palette is off rises from 80 to 90.
         #expect(GIFQuality(85).textureDitherScale == 0.5 && GIFQuality(90).textureDitherScale == 0)
         #expect(GIFQuality(85).noiseDitherScale == 1 && GIFQuality(99).noiseDitherScale == 1)
         #expect(GIFQuality(100).noiseDitherScale == 0 && GIFQuality(75).noiseDitherScale == 0.5)
+        #expect(GIFQuality(80).textureGapDitherScale == 0 && GIFQuality(100).textureGapDitherScale == 0)
+        #expect(GIFQuality(85).textureGapDitherScale == GIFQuality(90).textureGapDitherScale / 2)
     }
 
     /// Grey 115 with Gaussian noise (σ 8) in each channel: a noisy photo's flat wall.
@@ -325,14 +342,19 @@ struct GIFAdaptiveTests {
         #expect(f < 1.5, "fully dithered: 8×8 blocks \(f) levels off")
         #expect(w > 2.5, "undithered texture (100): \(w) levels off")
         #expect(n > 2.5, "undithered texture (70): \(n) levels off")
-        // A clean picture (a fifth of it one flat colour the palette holds) gets no diffusion
-        // in texture: at 90 it is written as at 100.
+        // A clean picture (a fifth of it one flat colour the palette holds) gets weaker
+        // diffusion in its texture at 90 (``GIFQuality/textureGapDitherScale``): fewer of its
+        // pixels leave their nearest entry than the noisy rule would move.
         let clean = picture(160, 96) { x, y in
             y < 20 ? (100, 140, 100) : (60 + (x * 37 + y * 91) % 110, 60 + (x * 13 + y * 29) % 110, 100)
         }
-        let clean90 = try writeGIF([clean], palette: palette, quality: 90, lossy: 0)
-        let clean100 = try writeGIF([clean], palette: palette, quality: 100)
-        #expect(clean90.frames[0].pixels == clean100.frames[0].pixels)
+        func moved(_ img: RGBAImage, _ quality: Int) throws -> Int {
+            let a = try writeGIF([img], palette: palette, quality: quality, lossy: 0).frames[0]
+            let b = try writeGIF([img], palette: palette, quality: quality, lossy: 0, dither: .none).frames[0]
+            return (0..<(img.width * img.height)).filter { a[$0 % img.width, $0 / img.width] != b[$0 % img.width, $0 / img.width] }.count
+        }
+        let cleanMoved = try moved(clean, 90), noisyMoved = try moved(wall, 90)
+        #expect(cleanMoved > 0 && cleanMoved < noisyMoved, "clean \(cleanMoved), noisy \(noisyMoved)")
     }
 
     @Test(
