@@ -75,7 +75,8 @@ struct FrameQuantizer {
     /// the 10th percentile of the activity of a frame's changed pixels (its noise floor) is
     /// high, where a clean photo's smoothest tenth is nearly flat. From quality 80 to 99 such a
     /// frame's texture is then dithered at full strength (rising from 71; none at 100), where a
-    /// clean frame's texture gets weak diffusion around 80 and none from 90 up: the noise is
+    /// clean frame's texture gets weak diffusion around 80, and from 90 up diffusion only where
+    /// the palette is far off (``GIFQuality/textureGapDitherScale``): the noise is
     /// incompressible anyway (a noisy frame grows about 1 %), and weak diffusion lets each
     /// area's mean colour drift (S-CIELAB ΔE 1.24 on a noisy photo's side at quality 90 with
     /// the weak diffusion it then had, 0.73 dithered fully; SSIM 0.842 → 0.809). Floors measured

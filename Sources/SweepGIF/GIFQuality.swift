@@ -47,7 +47,8 @@ public struct GIFQuality: Sendable, Equatable {
     public var ditherScale: Float { value >= 70 ? 1 : max(0.5, 1 - Float(70 - value) / 90) }
 
     /// The share of the (weak) diffusion strength used in texture: 1 at 80, falling to 0 at 70
-    /// and at 90, none below 70 or from 90 up. Texture hides banding; at the lower settings
+    /// and at 90, none below 70 or from 90 up (where only the palette's far-off colours get
+    /// some, ``textureGapDitherScale``). Texture hides banding; at the lower settings
     /// the noise that dithering adds there costs more bytes and structure (SSIM) than the mean
     /// colour it keeps is worth (four photo pairs at 60 to 90). From 90 up the palette is
     /// close enough that the noise costs structure and buys little colour: at 90, three clean
