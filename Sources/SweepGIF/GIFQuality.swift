@@ -63,7 +63,7 @@ public struct GIFQuality: Sendable, Equatable {
     /// at 80, none at 100. A clean photo's texture is otherwise not dithered from 90 up, and
     /// where the palette is sparse (saturated or rare hues) each area's mean colour drifts,
     /// which S-CIELAB sees; where the palette is close the texture stays free of noise, which
-    /// SSIM would see. At 90 on four photo pairs this cut ΔE by 2–4 % for 0.2–1.3 % more
+    /// SSIM would see. At 90 on four photo pairs this cut ΔE by 1.5–3.4 % for 0.2–1.3 % more
     /// bytes and SSIM 0.0001–0.0017 lower; the smooth areas' thresholds, or twice this
     /// strength, cut ΔE twice as much but took E's SSIM down by 0.005 (Benchmarks/README.md,
     /// twenty-second round).
