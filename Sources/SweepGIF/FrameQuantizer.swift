@@ -232,6 +232,13 @@ struct FrameQuantizer {
         return (dr * dr + dg * dg + db * db).squareRoot()
     }
 
+    /// How visibly a pixel's nearest entry is off its colour, 0…1: none at or below the first
+    /// of `thresholds` (a `distance` in RGB levels, as ``gap(_:_:_:)``), all from the second.
+    @inline(__always)
+    static func visibility(_ distance: Float, _ thresholds: (Float, Float)) -> Float {
+        min(1, max(0, (distance - thresholds.0) / (thresholds.1 - thresholds.0)))
+    }
+
     /// Whether the pixel at (x, y) or one of its eight neighbours has an overlay colour.
     @inline(__always)
     static func nearOverlay(_ px: UnsafeBufferPointer<UInt8>, _ protected: [UInt32], x: Int, y: Int, width: Int, height: Int) -> Bool {
@@ -274,7 +281,7 @@ struct FrameQuantizer {
         // and bytes), unless the rectangle's changed pixels are noise all over (``noiseFloors``).
         let flatStrength = FrameQuantizer.flatStrength * ditherScale
         var texturedStrength = FrameQuantizer.texturedStrength * textureDitherScale
-        let (quiet, loud) = ditherThresholds
+        let smoothThresholds = ditherThresholds
         // Activity around every pixel of the rectangle, as far as an edge of flat colour is looked
         // for; a lossless coder needs only each pixel's own (for dithering).
         let reach = lzwBudget > 0 ? Self.edgeReach : 0
@@ -289,7 +296,7 @@ struct FrameQuantizer {
             let noise = min(1, max(0, Float(floor - clean) / Float(noisy - clean)))
             texturedStrength += (noiseDitherScale - texturedStrength) * noise
         }
-        let gapStrength = textureGapDitherScale, (textureQuiet, textureLoud) = textureDitherThresholds
+        let gapStrength = textureGapDitherScale, textureThresholds = textureDitherThresholds
         let mapper = mapper, dither = dither, lzwBudget = lzwBudget, smoothBudget = smoothBudget, protected = protected
         let screenTime = screenTime
         let h = height
@@ -382,12 +389,10 @@ struct FrameQuantizer {
                                     // closely, the noise would cost bytes and hide nothing. Texture
                                     // near the top takes the same rule as a floor (``textureGapDitherScale``).
                                     if flat {
-                                        let e = gap ?? Self.gap(px, o, mapper)
-                                        strength *= min(1, max(0, (e - quiet) / (loud - quiet)))
+                                        strength *= Self.visibility(gap ?? Self.gap(px, o, mapper), smoothThresholds)
                                     } else if gapStrength > strength {
-                                        let e = gap ?? Self.gap(px, o, mapper)
-                                        strength = max(
-                                            strength, gapStrength * min(1, max(0, (e - textureQuiet) / (textureLoud - textureQuiet))))
+                                        let visible = Self.visibility(gap ?? Self.gap(px, o, mapper), textureThresholds)
+                                        strength = max(strength, gapStrength * visible)
                                     }
                                     // Clamp the carried error so saturated regions do not smear.
                                     let er = max(-48, min(48, (r - c.0) * strength)), eg = max(-48, min(48, (g - c.1) * strength)),

@@ -265,8 +265,7 @@ struct GIFAdaptiveTests {
             try writeGIF([texture], palette: palette, quality: quality, lossy: 0, dither: dither).frames[0]
         }
         func moved(_ quality: Int, _ palette: GIFPalette = coarse) throws -> Int {
-            let dithered = try render(quality, palette), nearest = try render(quality, palette, dither: .none)
-            return (0..<(120 * 75)).filter { dithered.pixels[$0 * 4] != nearest.pixels[$0 * 4] }.count
+            try movedByDiffusion(texture, palette: palette, quality: quality)
         }
         // Weak diffusion everywhere at 80 and 85 (1 % of the pixels: those within about two
         // levels of the midpoint between two entries).
@@ -291,6 +290,15 @@ struct GIFAdaptiveTests {
         #expect(GIFQuality(100).noiseDitherScale == 0 && GIFQuality(75).noiseDitherScale == 0.5)
         #expect(GIFQuality(80).textureGapDitherScale == 0 && GIFQuality(100).textureGapDitherScale == 0)
         #expect(GIFQuality(85).textureGapDitherScale == GIFQuality(90).textureGapDitherScale / 2)
+    }
+
+    /// How many pixels of `img`, written losslessly at `quality`, error diffusion moves off the
+    /// entry they take undithered.
+    private func movedByDiffusion(_ img: RGBAImage, palette: GIFPalette, quality: Int) throws -> Int {
+        let dithered = try writeGIF([img], palette: palette, quality: quality, lossy: 0).frames[0]
+        let nearest = try writeGIF([img], palette: palette, quality: quality, lossy: 0, dither: .none).frames[0]
+        return (0..<(img.width * img.height)).filter { dithered[$0 % img.width, $0 / img.width] != nearest[$0 % img.width, $0 / img.width] }
+            .count
     }
 
     /// Grey 115 with Gaussian noise (σ 8) in each channel: a noisy photo's flat wall.
@@ -348,12 +356,8 @@ struct GIFAdaptiveTests {
         let clean = picture(160, 96) { x, y in
             y < 20 ? (100, 140, 100) : (60 + (x * 37 + y * 91) % 110, 60 + (x * 13 + y * 29) % 110, 100)
         }
-        func moved(_ img: RGBAImage, _ quality: Int) throws -> Int {
-            let a = try writeGIF([img], palette: palette, quality: quality, lossy: 0).frames[0]
-            let b = try writeGIF([img], palette: palette, quality: quality, lossy: 0, dither: .none).frames[0]
-            return (0..<(img.width * img.height)).filter { a[$0 % img.width, $0 / img.width] != b[$0 % img.width, $0 / img.width] }.count
-        }
-        let cleanMoved = try moved(clean, 90), noisyMoved = try moved(wall, 90)
+        let cleanMoved = try movedByDiffusion(clean, palette: palette, quality: 90)
+        let noisyMoved = try movedByDiffusion(wall, palette: palette, quality: 90)
         #expect(cleanMoved > 0 && cleanMoved < noisyMoved, "clean \(cleanMoved), noisy \(noisyMoved)")
     }
 
