@@ -172,10 +172,13 @@ enum BatchCommand {
             record["frames"] = results.first?.frames ?? 0
             try sidecar.write()
         } catch let e as SweepError {
+            // A job a signal cut short is not recorded as failed: the handler ends the batch.
+            TempFileRegistry.shared.yieldToSignal()
             record["status"] = "failed"
             record["error"] = TerminalText.escape(OptionNames.describe(e))
             record["exit"] = Int(e.code.exitCode)
         } catch {
+            TempFileRegistry.shared.yieldToSignal()
             record["status"] = "failed"
             record["error"] = TerminalText.escape("\(error)")
             record["exit"] = 70

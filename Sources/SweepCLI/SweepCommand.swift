@@ -156,18 +156,23 @@ package enum SweepCommand {
                 _ = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)(-8, 1)
             }
         #endif
-        var code: Int32
-        do {
-            try dispatch(args)
-            code = 0
-        } catch let quiet as ExitWithoutMessage {
+        var failure: (any Error)?
+        do { try dispatch(args) } catch { failure = error }
+        // A render that failed because a signal's handler removed its temporary files (a
+        // frame of a PNG sequence whose hidden folder just vanished) must neither report that
+        // nor race the handler's exit with its own code: the handler exits with 128 + N.
+        if failure != nil { TempFileRegistry.shared.yieldToSignal() }
+        var code: Int32 = 0
+        switch failure {
+        case nil: break
+        case let quiet as ExitWithoutMessage:
             code = quiet.code.exitCode
-        } catch let e as SweepError {
+        case let e as SweepError:
             printError("sweep: " + OptionNames.describe(e))
             // Before any `--`, so that a file named --json is not taken for the option.
             if args.prefix(while: { $0 != "--" }).contains("--json") { print(errorJSON(e)) }
             code = e.code.exitCode
-        } catch {
+        case let error?:
             printError("sweep: internal error: \(error)")
             if args.prefix(while: { $0 != "--" }).contains("--json") {
                 print(errorJSON(SweepError(.internalError, "internal error: \(error)", fix: "please report it")))

@@ -20,12 +20,25 @@ package final class TempFileRegistry: Sendable {
         var sources: [any DispatchSourceSignal] = []
         /// How many times handlers were actually installed (0 or 1).
         var installations = 0
+        /// The terminating signal being handled, once one has arrived.
+        var caught: Int32?
     }
 
     private let state = Mutex(State())
 
     package func add(_ path: String) { state.withLock { _ = $0.paths.insert(path) } }
     package func remove(_ path: String) { state.withLock { _ = $0.paths.remove(path) } }
+    /// The terminating signal being handled, once one has arrived. Its handler removes the
+    /// temporary files and exits, so a render that fails meanwhile (its folder just vanished)
+    /// failed because of it, and must not report that failure or exit with its own code.
+    package var caughtSignal: Int32? { state.withLock { $0.caught } }
+
+    /// Waits for the process to end when a terminating signal is being handled (see
+    /// ``caughtSignal``); returns at once otherwise. For a failure's handler, before it reports.
+    package func yieldToSignal() {
+        guard caughtSignal != nil else { return }
+        while true { pause() }
+    }
     /// Whether `path` would be removed by a signal now.
     package func isRegistered(_ path: String) -> Bool { state.withLock { $0.paths.contains(path) } }
 
@@ -63,6 +76,8 @@ package final class TempFileRegistry: Sendable {
                 signal(sig, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
                 source.setEventHandler { [weak self] in
+                    // Recorded before anything is removed: see ``caughtSignal``.
+                    self?.state.withLock { $0.caught = sig }
                     self?.removeAll()
                     exit(128 + sig)
                 }

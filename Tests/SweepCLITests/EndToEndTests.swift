@@ -6,10 +6,14 @@ import SweepSupport
 import SweepTestSupport
 import Testing
 
-/// The built `sweep` binary.
+/// The built `sweep` binary: the one built beside this test bundle, so that a release or
+/// sanitizer build (`make test`, `make asan`) runs its own binary, else the package's debug
+/// or release one.
 func sweepBinary() throws -> String {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let candidates = [".build/debug/sweep", ".build/release/sweep"].map { root.appendingPathComponent($0).path }
+    let beside = Bundle.main.executableURL.map { $0.deletingLastPathComponent().appendingPathComponent("sweep").path }
+    let candidates =
+        [beside].compactMap { $0 } + [".build/debug/sweep", ".build/release/sweep"].map { root.appendingPathComponent($0).path }
     guard let exe = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
         throw CocoaError(.fileNoSuchFile)
     }

@@ -18,9 +18,13 @@ if [ ! -x "$VENV/bin/pytest" ] || ! "$VENV/bin/python" -c "import playwright, nu
   python3 -m venv "$VENV"
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 "$VENV/bin/pip" install -q playwright pytest numpy pillow
 fi
-swift build --product sweep
+# `make test` passes the binary it built (SWEEP_BIN); run alone, this builds the debug one.
+if [ -z "${SWEEP_BIN:-}" ]; then
+  swift build --product sweep
+  SWEEP_BIN="$PWD/.build/debug/sweep"
+fi
 rm -f .build/browser-report.txt
 status=0
-SWEEP_BIN="$PWD/.build/debug/sweep" "$VENV/bin/pytest" -q -p no:cacheprovider Tests/browser "$@" || status=$?
+SWEEP_BIN="$SWEEP_BIN" "$VENV/bin/pytest" -q -p no:cacheprovider Tests/browser "$@" || status=$?
 if [ -f .build/browser-report.txt ]; then cat .build/browser-report.txt; fi
 exit $status
