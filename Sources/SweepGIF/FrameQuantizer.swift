@@ -223,6 +223,38 @@ struct FrameQuantizer {
         return (Int(least), Int(most))
     }
 
+    /// Rules, borders and the edges of panels on a UI page: a pixel whose exact colour (one
+    /// the palette holds) runs down at least ``lineRun`` rows (itself included), and that
+    /// differs from a neighbour in its row by at least ``lineContrast`` (the sum over R, G, B),
+    /// gets no lossy budget. The coder reads rows, so a vertical line is a pixel or two in
+    /// each, where taking the neighbours' colour saves a code per row and breaks the line: a
+    /// sidebar's border 3 levels off white lost 501 of its 720 pixels at quality 90. Lines
+    /// along a row are runs the dictionary matches exactly anyway; a glyph's stem is shorter; a
+    /// gradient's contours step by a level or two and keep their budget (Benchmarks/README.md,
+    /// twenty-third round).
+    static let lineRun = 16
+    static let lineContrast = 6
+
+    /// Whether the pixel at offset `p` (row `y`, column `x`) of a picture `width` × `height`
+    /// is on such an edge (see ``lineRun``).
+    @inline(__always)
+    static func onVerticalEdge(_ px: UnsafeBufferPointer<UInt8>, _ p: Int, x: Int, y: Int, width: Int, height: Int) -> Bool {
+        let raw = UnsafeRawBufferPointer(px)
+        func at(_ q: Int) -> UInt32 { raw.loadUnaligned(fromByteOffset: q * 4, as: UInt32.self) }
+        let c = at(p)
+        var n = 1, up = y - 1, down = y + 1
+        while n < lineRun && up >= 0 && at(p - (y - up) * width) == c { n += 1; up -= 1 }
+        while n < lineRun && down < height && at(p + (down - y) * width) == c { n += 1; down += 1 }
+        guard n >= lineRun else { return false }
+        // Across the row, a step of at least lineContrast to one side: an edge, not a
+        // gradient's contour (a level or two).
+        func step(_ q: Int) -> Int {
+            abs(Int(px[q * 4]) - Int(px[p * 4])) + abs(Int(px[q * 4 + 1]) - Int(px[p * 4 + 1]))
+                + abs(Int(px[q * 4 + 2]) - Int(px[p * 4 + 2]))
+        }
+        return (x > 0 && step(p - 1) >= lineContrast) || (x + 1 < width && step(p + 1) >= lineContrast)
+    }
+
     /// The distance (RGB levels) from the source colour at byte offset `o` to its nearest
     /// palette entry: 0 exactly when the palette holds that colour.
     @inline(__always)
@@ -374,7 +406,12 @@ struct FrameQuantizer {
                                     if texture == 0 {
                                         let distance = gap ?? Self.gap(px, o, mapper)
                                         gap = distance
-                                        if !(range.most == 0 && distance == 0) { b = smooth }
+                                        // A flat patch, or an edge down the rows (``lineRun``), of a colour
+                                        // the palette holds keeps none.
+                                        let kept =
+                                            distance == 0
+                                            && (range.most == 0 || Self.onVerticalEdge(px, p, x: x, y: y, width: w, height: h))
+                                        if !kept { b = smooth }
                                     } else {
                                         b = max(b, smooth)
                                     }

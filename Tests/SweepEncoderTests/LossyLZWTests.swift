@@ -474,6 +474,39 @@ struct LossyLZWTests {
     }
 
     @Test(
+        "A rule across the rows, in a colour the palette holds, keeps no budget and stays whole; a glyph-sized stroke, a colour the palette lacks and a gradient's contours keep the smooth one",
+        arguments: [40, 60, 80, 90])
+    func rulesAcrossRowsStayWhole(value: Int) throws {
+        // A white page with a sidebar's border three levels off white (x = 20, every row), the
+        // same grey as a stroke 5 rows tall (x = 40), a rule in a grey the palette lacks
+        // (x = 50), a staircase a level a step, four columns wide, to the right edge (x ≥ 52:
+        // a gradient's contours, not edges), and "text" (two-grey checkerboards) in some rows
+        // for the coder to reuse.
+        let w = 64, h = 64
+        let stairs = [254, 253, 252]
+        let img = picture(w, h) { x, y in
+            if x >= 52 { return (stairs[(x - 52) / 4], stairs[(x - 52) / 4], stairs[(x - 52) / 4]) }
+            if x == 20 || (x == 40 && (10..<15).contains(y)) { return (252, 252, 252) }
+            if x == 50 { return (231, 231, 231) }
+            if x < 12 && (y / 4) % 2 == 0 { return (x + y) % 2 == 0 ? (40, 40, 40) : (180, 180, 180) }
+            return (255, 255, 255)
+        }
+        let greys: [UInt8] = [255, 254, 253, 252, 230, 180, 40]
+        let palette = GIFPalette(colors: greys.map { RGBA8(r: $0, g: $0, b: $0) }, transparentIndex: greys.count)
+        let quality = GIFQuality(value)
+        let budget = quantized(img, palette: palette, dither: .none, quality: quality).budget.map { $0.squareRoot() }
+        let smooth = min(quality.smoothBudget, quality.lzwBudget)
+        #expect(smooth > 0)
+        #expect((0..<h).allSatisfy { budget[$0 * w + 20] == 0 })
+        #expect((10..<15).allSatisfy { abs(budget[$0 * w + 40] - smooth) < 1e-6 })
+        #expect((0..<h).allSatisfy { abs(budget[$0 * w + 50] - smooth) < 1e-6 })
+        #expect([52, 55, 56, 59, 60].allSatisfy { x in (0..<h).allSatisfy { abs(budget[$0 * w + x] - smooth) < 1e-6 } })
+        // Written and decoded: the border is there in every row.
+        let decoded = try writeGIF([img], palette: palette, quality: value, dither: .none).frames[0]
+        #expect((0..<h).allSatisfy { decoded[20, $0] == img[20, $0] })
+    }
+
+    @Test(
         "Text on a flat fill is an edge, not texture: it gets the smooth budget, while the same strokes with no flat fill near them get the full one",
         arguments: [40, 60, 70, 80])
     func flatEdgesAreNotTexture(value: Int) {
