@@ -58,6 +58,9 @@ package final class TempFileRegistry: Sendable {
         SIGXFSZ, SIGVTALRM, SIGPROF,
     ]
 
+    /// Microseconds between a signal's two passes over the temporary files.
+    static let secondPassDelay: UInt32 = 150_000
+
     /// Installs handlers for every catchable terminating signal that remove the temporary
     /// files and exit with 128 + signal, as a shell expects.
     ///
@@ -78,6 +81,13 @@ package final class TempFileRegistry: Sendable {
                 source.setEventHandler { [weak self] in
                     // Recorded before anything is removed: see ``caughtSignal``.
                     self?.state.withLock { $0.caught = sig }
+                    self?.removeAll()
+                    // A writer between reserving its temporary name and creating the file
+                    // (an encoder opening it) would create it after this pass, and after the
+                    // exit's own pass too if it ran at once: a job starting as a batch is
+                    // cancelled left one (Tests/slurm). Writers that fail meanwhile wait
+                    // (``yieldToSignal``); a second pass a moment later catches the late ones.
+                    usleep(Self.secondPassDelay)
                     self?.removeAll()
                     exit(128 + sig)
                 }
