@@ -53,6 +53,7 @@ test: deps
 # (as root; installs munge and slurm-wlm if missing), then runs Tests/slurm/run.sh.
 test-slurm: deps
 	@# `swift test list` builds exactly as `make test` does (so after it, nothing), then lists.
+	@mkdir -p .build
 	swift test list $(TEST_BUILD) --build-path .build/test > .build/test-list.txt || { cat .build/test-list.txt; exit 1; }
 	SWEEP=$(CURDIR)/.build/test/release/sweep Tests/slurm/run.sh
 
