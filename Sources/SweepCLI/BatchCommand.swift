@@ -171,17 +171,17 @@ enum BatchCommand {
             record["bytes"] = results.reduce(0) { $0 + $1.bytes }
             record["frames"] = results.first?.frames ?? 0
             try sidecar.write()
-        } catch let e as SweepError {
+        } catch {
             // A job a signal cut short is not recorded as failed: the handler ends the batch.
             TempFileRegistry.shared.yieldToSignal()
             record["status"] = "failed"
-            record["error"] = TerminalText.escape(OptionNames.describe(e))
-            record["exit"] = Int(e.code.exitCode)
-        } catch {
-            TempFileRegistry.shared.yieldToSignal()
-            record["status"] = "failed"
-            record["error"] = TerminalText.escape("\(error)")
-            record["exit"] = 70
+            if let e = error as? SweepError {
+                record["error"] = TerminalText.escape(OptionNames.describe(e))
+                record["exit"] = Int(e.code.exitCode)
+            } else {
+                record["error"] = TerminalText.escape("\(error)")
+                record["exit"] = 70
+            }
         }
         record["seconds"] = (Date().timeIntervalSince(start) * 1000).rounded() / 1000
         return record
