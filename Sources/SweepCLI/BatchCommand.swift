@@ -59,7 +59,7 @@ enum BatchCommand {
         // A fresh results file each run, moved into place when the batch ends: a rerun never
         // appends to stale lines, and an interrupted run leaves the previous file whole.
         let output = try AtomicOutput(destination: resultsPath)
-        let results = try ResultsFile(path: output.temporaryPath, reportAs: resultsPath)
+        let results = try ResultsFile(path: output.writePath, reportAs: resultsPath)
         let library = PresetLibrary.locate()
         let state = BatchState(jobs: mine)
         let total = mine.count

@@ -36,7 +36,7 @@ struct Sidecar {
         ]
         let data = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes])
         let out = try AtomicOutput(destination: path)
-        try FileBytes.write([UInt8](data), to: out.temporaryPath, reportAs: path)
+        try FileBytes.write([UInt8](data), to: out.writePath, reportAs: path)
         try out.commit()
     }
 

@@ -91,7 +91,7 @@ public enum StillEncoder {
     public static func write(_ image: RGBAImage, to path: String, format: Format, quality: Int = 90) throws {
         let bytes = try encode(image, format: format, quality: quality, name: path)
         let out = try AtomicOutput(destination: path)
-        try FileBytes.write(bytes, to: out.temporaryPath, reportAs: path)
+        try FileBytes.write(bytes, to: out.writePath, reportAs: path)
         try out.commit()
     }
 }

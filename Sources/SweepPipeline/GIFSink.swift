@@ -81,7 +81,7 @@ struct GIFSink: FrameSink, ~Copyable {
             case .forever, .boomerang: 0
             }
         writer = try GIFWriter(
-            path: output.temporaryPath, destination: destination, width: plan.width, height: plan.height,
+            path: output.writePath, destination: destination, width: plan.width, height: plan.height,
             palette: palette, dither: spec.dither, quality: quality, lossy: spec.lossy, loopCount: loopCount,
             firstFramePalette: first, firstFrameShare: fittedToLater ? 1 : 0.8,
             darkFirst: Self.meanLuma(samples.dropFirst()) <= Self.meanLuma(samples.prefix(1)),

@@ -20,7 +20,7 @@ struct HTMLSink: FrameSink, ~Copyable {
 
     mutating func write(_ plan: FramePlan, observer: FrameObserver) throws {
         let page = try HTMLExport.page(spec, source: plan.source, name: output.destination)
-        try FileBytes.write(page, to: output.temporaryPath, reportAs: output.destination)
+        try FileBytes.write(page, to: output.writePath, reportAs: output.destination)
         bytes = page.count
         let small = try HTMLExport.flashProbeSource(spec, source: plan.source)
         var frame = RGBAImage(width: small.width, height: small.height)

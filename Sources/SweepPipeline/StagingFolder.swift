@@ -24,12 +24,16 @@ final class StagingFolder: Sendable {
         var info = stat()
         createdFolder = createFolder && stat(folder, &info) != 0 && mkdir(folder, 0o777) == 0 ? folder : nil
         path = AtomicOutput.temporaryName(beside: name)
-        guard mkdir(path, 0o700) == 0 else {
+        switch TempFileRegistry.shared.createFolder(path) {
+        case .created: break
+        case .failed(let err):
             throw SweepError(
-                .cannotCreate, "cannot create a folder in \(folder) (\(String(cString: strerror(errno))))",
+                .cannotCreate, "cannot create a folder in \(folder) (\(String(cString: strerror(err))))",
                 subject: subject, fix: "create the folder first, or choose one you can write to")
+        case .refused:
+            TempFileRegistry.shared.yieldToSignal()
+            throw SweepError(.cannotCreate, "interrupted", subject: subject, fix: "run it again")
         }
-        TempFileRegistry.shared.add(path)
     }
 
     /// The staged file for frame `i`.

@@ -22,7 +22,7 @@ struct StillSink: FrameSink, ~Copyable {
     mutating func write(_ plan: FramePlan, observer: FrameObserver) throws {
         let frame = try plan.sample(0)
         let data = try StillEncoder.encode(frame, format: format, quality: quality, name: output.destination)
-        try FileBytes.write(data, to: output.temporaryPath, reportAs: output.destination)
+        try FileBytes.write(data, to: output.writePath, reportAs: output.destination)
         bytes = data.count
         framesWritten = 1
         observer.saw(frame, done: 1)

@@ -19,7 +19,7 @@ struct VideoSink: FrameSink, ~Copyable {
     init(spec: RenderSpec, plan: FramePlan, codec: VideoCodec, container: String, destination: String, audio: AudioInput? = nil) throws {
         let output = try AtomicOutput(destination: destination)
         writer = try VideoWriter(
-            path: output.temporaryPath, destination: destination, width: plan.width,
+            path: output.writePath, destination: destination, width: plan.width,
             height: plan.height, fps: plan.fps, codec: codec, container: container,
             alpha: spec.style.background.a < 255, options: spec.videoOptions, audio: audio)
         formatName = codec.name

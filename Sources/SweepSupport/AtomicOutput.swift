@@ -14,14 +14,22 @@ import Foundation
 package struct AtomicOutput: ~Copyable {
     /// The final path.
     package let destination: String
-    /// Where the writer writes until commit.
+    /// The temporary file's name, renamed to ``destination`` on commit.
     package let temporaryPath: String
+    /// The path a writer opens to write the output: the temporary file through its open
+    /// descriptor (`/proc/self/fd/N`), so a writer that opens it after a signal's handler
+    /// removed the name writes to the unlinked file instead of creating the name again (the
+    /// temporary path itself where `/proc` is missing); the destination when written directly.
+    package let writePath: String
+    /// The temporary file, open since ``init(destination:)``; -1 when written directly.
+    private let descriptor: Int32
     /// The destination is a device or pipe (`/dev/stdout`, `/dev/full`): written directly,
     /// never renamed over or removed.
     package let isDirect: Bool
     private var done = false
 
-    /// Reserves a temporary name beside `destination`.
+    /// Creates an empty temporary file beside `destination`, registered for removal on a
+    /// signal (``TempFileRegistry/createFile(_:)``).
     ///
     /// - Throws: ``SweepError/Code/cannotCreate`` when the folder is missing or unwritable.
     package init(destination: String) throws {
@@ -41,20 +49,33 @@ package struct AtomicOutput: ~Copyable {
                 fix: "give a file name such as \(destination)/out.gif")
         }
         if Self.writesDirectly(to: destination) {
-            isDirect = true
-            temporaryPath = destination
-        } else {
-            guard access(dir, W_OK) == 0 else {
-                throw SweepError(
-                    .cannotCreate, "the output folder is not writable", subject: destination,
-                    fix: "choose a folder you can write to")
-            }
-            // Same folder, so the final rename is atomic; hidden, so a crash leaves no look-alike.
-            isDirect = false
-            temporaryPath = Self.temporaryName(beside: destination)
-            TempFileRegistry.shared.add(temporaryPath)
+            (isDirect, temporaryPath, writePath, descriptor) = (true, destination, destination, -1)
+            return
+        }
+        guard access(dir, W_OK) == 0 else {
+            throw SweepError(
+                .cannotCreate, "the output folder is not writable", subject: destination,
+                fix: "choose a folder you can write to")
+        }
+        // Same folder, so the final rename is atomic; hidden, so a crash leaves no look-alike.
+        let path = Self.temporaryName(beside: destination)
+        switch TempFileRegistry.shared.createFile(path) {
+        case .created(let fd):
+            (isDirect, temporaryPath, descriptor) = (false, path, fd)
+            writePath = Self.hasProcFDs ? "/proc/self/fd/\(fd)" : path
+        case .failed(let err):
+            throw SweepError(
+                .cannotCreate, "cannot create a file in \(dir) (\(String(cString: strerror(err))))", subject: destination,
+                fix: "choose a folder you can write to")
+        case .refused:
+            TempFileRegistry.shared.yieldToSignal()
+            throw SweepError(.cannotCreate, "interrupted", subject: destination, fix: "run it again")
         }
     }
+
+    /// Whether this system shows a process's open files as `/proc/self/fd/N` (Linux with
+    /// /proc mounted).
+    private static let hasProcFDs = access("/proc/self/fd", F_OK) == 0
 
     /// Whether `path` is a device or a pipe (`/dev/stdout`, `/dev/full`): there is nothing
     /// to replace atomically, and renaming over it (as root) would destroy it, so it is
@@ -77,8 +98,8 @@ package struct AtomicOutput: ~Copyable {
     package consuming func commit() throws {
         done = true
         if isDirect { return }
-        let fd = open(temporaryPath, O_RDONLY)
-        if fd >= 0 { _ = fsync(fd); close(fd) }
+        _ = fsync(descriptor)
+        close(descriptor)
         if rename(temporaryPath, destination) != 0 {
             let err = String(cString: strerror(errno))
             unlink(temporaryPath)
@@ -95,6 +116,7 @@ package struct AtomicOutput: ~Copyable {
 
     deinit {
         guard !done, !isDirect else { return }
+        close(descriptor)
         unlink(temporaryPath)
         TempFileRegistry.shared.remove(temporaryPath)
     }

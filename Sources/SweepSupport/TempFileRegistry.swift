@@ -26,7 +26,53 @@ package final class TempFileRegistry: Sendable {
 
     private let state = Mutex(State())
 
-    package func add(_ path: String) { state.withLock { _ = $0.paths.insert(path) } }
+    /// An empty registry; the process uses ``shared`` (tests make their own).
+    package init() {}
+
+    /// What ``createFile(_:)`` and ``createFolder(_:)`` did.
+    package enum Creation: Equatable, Sendable {
+        /// Created and registered; a file comes with its open descriptor (write-only), a folder with -1.
+        case created(Int32)
+        /// Nothing created: the system call failed with this `errno`.
+        case failed(Int32)
+        /// Nothing created: a terminating signal is being handled (``caughtSignal``), and the
+        /// caller should wait for the process to end (``yieldToSignal()``).
+        case refused
+    }
+
+    /// Creates `path` as a new, empty file (never one that exists) and registers it, in one
+    /// step under the lock that a signal's handler takes to record the signal before it
+    /// removes the registered files. So a temporary file is either created before the signal,
+    /// and removed with the rest, or not at all: registering a name and creating the file
+    /// apart left a window in which a file appeared after every pass (a batch job starting
+    /// as it was cancelled).
+    package func createFile(_ path: String) -> Creation {
+        create(path) {
+            let fd = open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            return fd >= 0 ? fd : nil
+        }
+    }
+
+    /// Creates the folder `path` (private to its owner) and registers it, as ``createFile(_:)`` does.
+    package func createFolder(_ path: String) -> Creation {
+        create(path) { mkdir($0, 0o700) == 0 ? -1 : nil }
+    }
+
+    /// Runs `make` (the descriptor made, -1 for none, nil for a failure with `errno` set)
+    /// under the lock unless a signal has been caught, and registers what it made.
+    private func create(_ path: String, _ make: (String) -> Int32?) -> Creation {
+        state.withLock { s in
+            guard s.caught == nil else { return .refused }
+            guard let fd = make(path) else { return .failed(errno) }
+            s.paths.insert(path)
+            return .created(fd)
+        }
+    }
+
+    /// Records `signal` as being handled, before its handler removes anything: from now on
+    /// nothing more is created (``createFile(_:)``) and failures wait (``yieldToSignal()``).
+    package func recordSignal(_ signal: Int32) { state.withLock { $0.caught = signal } }
+
     package func remove(_ path: String) { state.withLock { _ = $0.paths.remove(path) } }
     /// The terminating signal being handled, once one has arrived. Its handler removes the
     /// temporary files and exits, so a render that fails meanwhile (its folder just vanished)
@@ -79,14 +125,15 @@ package final class TempFileRegistry: Sendable {
                 signal(sig, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
                 source.setEventHandler { [weak self] in
-                    // Recorded before anything is removed: see ``caughtSignal``.
-                    self?.state.withLock { $0.caught = sig }
+                    // Recorded before anything is removed: see ``caughtSignal``, ``createFile(_:)``.
+                    self?.recordSignal(sig)
                     self?.removeAll()
-                    // A writer between reserving its temporary name and creating the file
-                    // (an encoder opening it) would create it after this pass, and after the
-                    // exit's own pass too if it ran at once: a job starting as a batch is
-                    // cancelled left one (Tests/slurm). Writers that fail meanwhile wait
-                    // (``yieldToSignal``); a second pass a moment later catches the late ones.
+                    // Temporary files and folders are created under the lock, and writers
+                    // open a file through its descriptor (``AtomicOutput/writePath``), so none
+                    // appears after this pass. But a frame being written into a staging folder
+                    // as the pass empties it keeps the folder from going; writers that fail
+                    // meanwhile wait (``yieldToSignal``), and a second pass a moment later
+                    // removes what such a race left.
                     usleep(Self.secondPassDelay)
                     self?.removeAll()
                     exit(128 + sig)
