@@ -13,11 +13,12 @@ final class GIFFileSink {
     private(set) var failure: Int32 = 0
     private(set) var bytesWritten = 0
 
-    init(path: String) throws {
+    /// Opens `path` for writing; an error names `reportAs`, the path the user gave.
+    init(path: String, reportAs: String) throws {
         self.path = path
         guard let f = fopen(path, "wb") else {
             throw SweepError(
-                .cannotCreate, "cannot create the file (\(String(cString: strerror(errno))))", subject: path,
+                .cannotCreate, "cannot create the file (\(String(cString: strerror(errno))))", subject: reportAs,
                 fix: "check the folder exists and is writable")
         }
         file = f

@@ -127,7 +127,7 @@ public final class GIFWriter {
         self.stretches = stretches
         self.quality = quality
         self.firstFrameShare = firstFrameShare
-        sink = try GIFFileSink(path: path)
+        sink = try GIFFileSink(path: path, reportAs: destination ?? path)
         // Exact palettes stay lossless unless asked for less than the default quality.
         globalMapper = PaletteMapper(palette: palette)
         let budget =

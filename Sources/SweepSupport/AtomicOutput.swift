@@ -23,6 +23,9 @@ package struct AtomicOutput: ~Copyable {
     package let writePath: String
     /// The temporary file, open since ``init(destination:)``; -1 when written directly.
     private let descriptor: Int32
+    /// The mode the umask gave the temporary file, set again on commit when it lacked the
+    /// owner's read or write permission (-1 otherwise; see ``init(destination:)``).
+    private let finalMode: Int32
     /// The destination is a device or pipe (`/dev/stdout`, `/dev/full`): written directly,
     /// never renamed over or removed.
     package let isDirect: Bool
@@ -49,7 +52,11 @@ package struct AtomicOutput: ~Copyable {
                 fix: "give a file name such as \(destination)/out.gif")
         }
         if Self.writesDirectly(to: destination) {
-            (isDirect, temporaryPath, writePath, descriptor) = (true, destination, destination, -1)
+            isDirect = true
+            temporaryPath = destination
+            writePath = destination
+            descriptor = -1
+            finalMode = -1
             return
         }
         guard access(dir, W_OK) == 0 else {
@@ -61,15 +68,44 @@ package struct AtomicOutput: ~Copyable {
         let path = Self.temporaryName(beside: destination)
         switch TempFileRegistry.shared.createFile(path) {
         case .created(let fd):
-            (isDirect, temporaryPath, descriptor) = (false, path, fd)
+            // Writers reopen the file through its descriptor's path, which checks its mode: a
+            // umask such as 0277 made it read-only, and every output failed. It stays the
+            // owner's to read and write until the commit gives it the umask's mode.
+            isDirect = false
+            temporaryPath = path
+            descriptor = fd
+            finalMode = Self.ownerReadWrite(fd)
             writePath = Self.hasProcFDs ? "/proc/self/fd/\(fd)" : path
         case .failed(let err):
-            throw SweepError(
-                .cannotCreate, "cannot create a file in \(dir) (\(String(cString: strerror(err))))", subject: destination,
-                fix: "choose a folder you can write to")
+            throw Self.creationFailure(err, folder: dir, destination: destination)
         case .refused:
             TempFileRegistry.shared.yieldToSignal()
             throw SweepError(.cannotCreate, "interrupted", subject: destination, fix: "run it again")
+        }
+    }
+
+    /// Gives the open file `fd` its owner's read and write permission if its mode lacks
+    /// them, and returns the mode it had then (-1 when it needed nothing).
+    private static func ownerReadWrite(_ fd: Int32) -> Int32 {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return -1 }
+        let mode = info.st_mode & 0o777
+        guard mode & 0o600 != 0o600, fchmod(fd, mode | 0o600) == 0 else { return -1 }
+        return Int32(mode)
+    }
+
+    /// Why the temporary file could not be created, in words.
+    static func creationFailure(_ err: Int32, folder: String, destination: String) -> SweepError {
+        let reason = String(cString: strerror(err))
+        switch err {
+        case ENOSPC, EDQUOT:
+            return SweepError(.ioError, "no space left in \(folder) (\(reason))", subject: destination, fix: "free some disk space")
+        case ENAMETOOLONG:
+            return SweepError(.cannotCreate, "the path is too long", subject: destination, fix: "use a shorter path")
+        default:
+            return SweepError(
+                .cannotCreate, "cannot create a file in \(folder) (\(reason))", subject: destination,
+                fix: "choose a folder you can write to")
         }
     }
 
@@ -77,29 +113,46 @@ package struct AtomicOutput: ~Copyable {
     /// /proc mounted).
     private static let hasProcFDs = access("/proc/self/fd", F_OK) == 0
 
-    /// Whether `path` is a device or a pipe (`/dev/stdout`, `/dev/full`): there is nothing
-    /// to replace atomically, and renaming over it (as root) would destroy it, so it is
-    /// written straight to (and a size cap cannot try and retry).
+    /// Whether `path` is a device or a pipe (`/dev/stdout`, `/dev/full`), or any path in
+    /// `/dev` or `/proc`: there is nothing to replace atomically, and renaming over it (as
+    /// root) would destroy it, so it is written straight to (and a size cap cannot try and
+    /// retry). `/dev/stdout` names whatever the shell redirected to, often a regular file; a
+    /// temporary file beside it would have been renamed over the link itself.
     package static func writesDirectly(to path: String) -> Bool {
+        let standard = URL(fileURLWithPath: path).standardized.path
+        if standard.hasPrefix("/dev/") || standard.hasPrefix("/proc/") { return true }
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
     }
 
-    /// A fresh hidden name in `path`'s folder, `.NAME.PID.N.tmp`.
+    /// A fresh hidden name in `path`'s folder, `.NAME.PID.N.tmp`, with NAME cut to its first
+    /// 200 bytes (a whole character at a time): a name near the 255-byte limit is legal, and
+    /// its temporary name must be too.
     package static func temporaryName(beside path: String) -> String {
         let url = URL(fileURLWithPath: path)
-        return url.deletingLastPathComponent().path + "/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        var name = url.lastPathComponent
+        while name.utf8.count > 200 { name.removeLast() }
+        return url.deletingLastPathComponent().path + "/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
     }
 
     /// Moves the finished file into place (flushing it to disk first).
     ///
-    /// - Throws: ``SweepError/Code/cannotCreate`` when the rename fails; the temporary
-    ///   file is removed and the destination is untouched.
+    /// - Throws: ``SweepError/Code/ioError`` when the flush to disk fails (an I/O error, a
+    ///   full disk); ``SweepError/Code/cannotCreate`` when the rename fails. Either way the
+    ///   temporary file is removed and the destination is untouched.
     package consuming func commit() throws {
         done = true
         if isDirect { return }
-        _ = fsync(descriptor)
+        let synced = fsync(descriptor) == 0 ? 0 : errno
+        if finalMode >= 0 { fchmod(descriptor, mode_t(finalMode)) }
         close(descriptor)
+        if synced == EIO || synced == ENOSPC || synced == EDQUOT {
+            unlink(temporaryPath)
+            TempFileRegistry.shared.remove(temporaryPath)
+            throw SweepError(
+                .ioError, "writing failed (\(String(cString: strerror(synced))))", subject: destination,
+                fix: "check free disk space and the device")
+        }
         if rename(temporaryPath, destination) != 0 {
             let err = String(cString: strerror(errno))
             unlink(temporaryPath)

@@ -88,9 +88,9 @@ package final class TempFileRegistry: Sendable {
     /// Whether `path` would be removed by a signal now.
     package func isRegistered(_ path: String) -> Bool { state.withLock { $0.paths.contains(path) } }
 
-    /// Removes every registered temporary file (called from the signal handler's thread, and
-    /// again as the process ends). The paths stay registered: the render thread runs on until
-    /// the process ends, and a file it creates after the first pass goes in the second.
+    /// Removes every registered temporary file and folder (called from the signal handler's
+    /// thread, and again as the process ends). The paths stay registered, since the render
+    /// threads run on until the process ends.
     package func removeAll() {
         for p in state.withLock({ $0.paths }) { Self.removeTree(p) }
     }
@@ -104,9 +104,6 @@ package final class TempFileRegistry: Sendable {
         SIGXFSZ, SIGVTALRM, SIGPROF,
     ]
 
-    /// Microseconds between a signal's two passes over the temporary files.
-    static let secondPassDelay: UInt32 = 150_000
-
     /// Installs handlers for every catchable terminating signal that remove the temporary
     /// files and exit with 128 + signal, as a shell expects.
     ///
@@ -116,25 +113,23 @@ package final class TempFileRegistry: Sendable {
         state.withLock { s in
             guard s.installations == 0 else { return }
             s.installations += 1
-            // Whatever is still registered when the process ends is removed once more: a file
-            // the render thread created after the signal's pass would be left behind (once in
-            // about 130 interrupted size-capped renders, which open many files). Committed
-            // outputs are not registered.
+            // Whatever is still registered when the process ends (by `exit`, which runs no
+            // `deinit`) is removed too. Committed outputs are not registered.
             atexit { TempFileRegistry.shared.removeAll() }
+            // A queue of their own: on the shared global queue, a batch's workers (as many as
+            // the cores, each blocked in a render) held every thread, and a SIGINT waited
+            // 13–31 s, until most jobs had finished and written their outputs.
+            let queue = DispatchQueue(label: "sweep.signals")
             for sig in Self.terminatingSignals {
                 signal(sig, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+                let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
                 source.setEventHandler { [weak self] in
-                    // Recorded before anything is removed: see ``caughtSignal``, ``createFile(_:)``.
+                    // Recorded before anything is removed: from now on nothing is created
+                    // (``createFile(_:)``) and failures wait (``yieldToSignal()``). Writers open
+                    // their files through the descriptor (``AtomicOutput/writePath``), and a
+                    // staging folder is renamed away before it is emptied (``removeTree(_:)``),
+                    // so nothing appears after this one pass.
                     self?.recordSignal(sig)
-                    self?.removeAll()
-                    // Temporary files and folders are created under the lock, and writers
-                    // open a file through its descriptor (``AtomicOutput/writePath``), so none
-                    // appears after this pass. But a frame being written into a staging folder
-                    // as the pass empties it keeps the folder from going; writers that fail
-                    // meanwhile wait (``yieldToSignal``), and a second pass a moment later
-                    // removes what such a race left.
-                    usleep(Self.secondPassDelay)
                     self?.removeAll()
                     exit(128 + sig)
                 }

@@ -87,6 +87,26 @@ struct BatchTests {
         #expect(try GIFReader(path: dir + "/out/2026/11/a.gif").frames.count > 1)
     }
 
+    @Test("A signal stops a batch running on every core at once: no job starts or finishes after it")
+    func signalStopsBusyBatch() throws {
+        let (dir, jobs) = try batchFixture(count: 200, fps: 20)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try sweepBinary())
+        p.arguments = ["batch", jobs, "--quiet", "--out-dir", dir]  // --jobs: one per core
+        try p.run()
+        let finished = { (try? FileManager.default.contentsOfDirectory(atPath: dir))?.filter { $0.hasSuffix(".gif") }.count ?? 0 }
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline && finished() < 3 { usleep(20_000) }
+        let atSignal = finished()
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        #expect(p.terminationReason == .exit && p.terminationStatus == 128 + SIGINT)
+        // The handler once waited for a free thread of the queue the busy workers held, and
+        // the batch ran on for 13–31 s, finishing most of its jobs.
+        #expect(finished() <= atSignal + ParallelCores.count + 1, "\(atSignal) → \(finished())")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".tmp") } == [])
+    }
+
     @Test("--resume after a batch killed part-way: nothing lost, nothing truncated, nothing done twice")
     func resumeAfterKill() throws {
         let (dir, jobs) = try batchFixture(count: 8, fps: 20)

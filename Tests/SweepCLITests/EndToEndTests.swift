@@ -284,6 +284,54 @@ struct AtomicOutputTests {
         #expect(left == ["in.png", kept].sorted(), "\(left)")
     }
 
+    @Test("A umask without the owner's write bit still gives every kind of output, with the umask's mode")
+    func readOnlyUmask() throws {
+        let dir = try setup()
+        chmod(dir, 0o777)
+        // Root reads and writes whatever the mode; an unprivileged user is what the mode binds.
+        let unprivileged = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+        for name in ["u.gif", "u.mp4", "u.html"] {
+            var command = "umask 0277; exec '\(try sweepBinary())' render '\(dir)/in.png' --look noir -o '\(dir)/\(name)' --fps 5 --quiet"
+            if unprivileged { command = "exec /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups sh -c \"\(command)\"" }
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/bin/sh")
+            p.arguments = ["-c", command]
+            try p.run()
+            p.waitUntilExit()
+            #expect(p.terminationStatus == 0, "\(name)")
+            let mode = (try FileManager.default.attributesOfItem(atPath: dir + "/" + name)[.posixPermissions] as? Int) ?? -1
+            #expect(mode == 0o400, "\(name): \(String(mode, radix: 8))")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".tmp") } == [])
+    }
+
+    @Test("-o /dev/stdout with stdout sent to a file writes the file, and /dev/stdout stays a link")
+    func stdoutToFile() throws {
+        let dir = try setup()
+        FileManager.default.createFile(atPath: dir + "/out.gif", contents: nil)
+        let handle = try #require(FileHandle(forWritingAtPath: dir + "/out.gif"))
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try sweepBinary())
+        p.arguments = ["render", dir + "/in.png", "--look", "noir", "-o", "/dev/stdout", "--codec", "gif", "--fps", "5", "--quiet"]
+        p.standardOutput = handle
+        try p.run()
+        p.waitUntilExit()
+        try handle.close()
+        #expect(p.terminationStatus == 0)
+        #expect(try GIFReader(path: dir + "/out.gif").frames.count > 1)
+        var info = stat()
+        #expect(lstat("/dev/stdout", &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
+    }
+
+    @Test("An output name near the 255-byte limit is written (its temporary name is shortened)")
+    func longName() throws {
+        let dir = try setup()
+        let name = String(repeating: "n", count: 250) + ".gif"
+        let r = try runSweep(["render", dir + "/in.png", "--look", "noir", "-o", dir + "/" + name, "--fps", "5", "--quiet"])
+        #expect(r.code == 0, "\(r.stderr)")
+        #expect(try GIFReader(path: dir + "/" + name).frames.count > 1)
+    }
+
     @Test("An output that is one of the inputs is refused, under any spelling, and the input survives")
     func outputIsInput() throws {
         let dir = try setup()
