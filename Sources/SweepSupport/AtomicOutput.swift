@@ -26,8 +26,8 @@ package struct AtomicOutput: ~Copyable {
     /// The mode the umask gave the temporary file, set again on commit when it lacked the
     /// owner's read or write permission (-1 otherwise; see ``init(destination:)``).
     private let finalMode: Int32
-    /// The destination is a device or pipe (`/dev/stdout`, `/dev/full`): written directly,
-    /// never renamed over or removed.
+    /// The destination is a device, a pipe or a name in `/dev` or `/proc` (see
+    /// ``writesDirectly(to:)``): written directly, never renamed over or removed.
     package let isDirect: Bool
     private var done = false
 
@@ -113,14 +113,16 @@ package struct AtomicOutput: ~Copyable {
     /// /proc mounted).
     private static let hasProcFDs = access("/proc/self/fd", F_OK) == 0
 
-    /// Whether `path` is a device or a pipe (`/dev/stdout`, `/dev/full`), or any path in
-    /// `/dev` or `/proc`: there is nothing to replace atomically, and renaming over it (as
-    /// root) would destroy it, so it is written straight to (and a size cap cannot try and
-    /// retry). `/dev/stdout` names whatever the shell redirected to, often a regular file; a
-    /// temporary file beside it would have been renamed over the link itself.
+    /// Whether `path` is a device or a pipe (`/dev/full`), or any name in `/dev`, `/dev/fd`
+    /// or `/proc` (`/dev/stdout`): there is nothing to replace atomically, and renaming over
+    /// it (as root) would destroy it, so it is written straight to (and a size cap cannot try
+    /// and retry). `/dev/stdout` names whatever the shell redirected to, often a regular file;
+    /// a temporary file beside it would have been renamed over the link itself. (Folders
+    /// such as `/dev/shm` hold ordinary files, written as anywhere else.)
     package static func writesDirectly(to path: String) -> Bool {
-        let standard = URL(fileURLWithPath: path).standardized.path
-        if standard.hasPrefix("/dev/") || standard.hasPrefix("/proc/") { return true }
+        let standard = URL(fileURLWithPath: path).standardized
+        let folder = standard.deletingLastPathComponent().path
+        if folder == "/dev" || folder == "/dev/fd" || standard.path.hasPrefix("/proc/") { return true }
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
     }

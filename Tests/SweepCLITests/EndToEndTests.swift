@@ -323,6 +323,14 @@ struct AtomicOutputTests {
         #expect(lstat("/dev/stdout", &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
     }
 
+    @Test("Names in /dev, /dev/fd and /proc are written directly; files in folders such as /dev/shm are not")
+    func directNames() {
+        for path in ["/dev/stdout", "/dev/null", "/dev/fd/1", "/proc/self/fd/1", "/dev/./stdout"] {
+            #expect(AtomicOutput.writesDirectly(to: path), "\(path)")
+        }
+        for path in ["/dev/shm/out.gif", "/tmp/out.gif", "out.gif"] { #expect(!AtomicOutput.writesDirectly(to: path), "\(path)") }
+    }
+
     @Test("An output name near the 255-byte limit is written (its temporary name is shortened)")
     func longName() throws {
         let dir = try setup()
