@@ -27,9 +27,8 @@ final class StagingFolder: Sendable {
         switch TempFileRegistry.shared.createFolder(path) {
         case .created: break
         case .failed(let err):
-            throw SweepError(
-                .cannotCreate, "cannot create a folder in \(folder) (\(String(cString: strerror(err))))",
-                subject: subject, fix: "create the folder first, or choose one you can write to")
+            throw AtomicOutput.creationFailure(
+                err, creating: "a folder", in: folder, subject: subject, fix: "create the folder first, or choose one you can write to")
         case .refused:
             TempFileRegistry.shared.yieldToSignal()
             throw SweepError(.cannotCreate, "interrupted", subject: subject, fix: "run it again")

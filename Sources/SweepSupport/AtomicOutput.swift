@@ -77,7 +77,7 @@ package struct AtomicOutput: ~Copyable {
             finalMode = Self.ownerReadWrite(fd)
             writePath = Self.hasProcFDs ? "/proc/self/fd/\(fd)" : path
         case .failed(let err):
-            throw Self.creationFailure(err, folder: dir, destination: destination)
+            throw Self.creationFailure(err, creating: "a file", in: dir, subject: destination, fix: "choose a folder you can write to")
         case .refused:
             TempFileRegistry.shared.yieldToSignal()
             throw SweepError(.cannotCreate, "interrupted", subject: destination, fix: "run it again")
@@ -94,18 +94,19 @@ package struct AtomicOutput: ~Copyable {
         return Int32(mode)
     }
 
-    /// Why the temporary file could not be created, in words.
-    static func creationFailure(_ err: Int32, folder: String, destination: String) -> SweepError {
+    /// Why a temporary file or folder (`what`) could not be created in `folder`, in words: a
+    /// full disk is an I/O error (exit 74), as when writing; `fix` is for any other cause.
+    package static func creationFailure(
+        _ err: Int32, creating what: String, in folder: String, subject: String, fix: String
+    ) -> SweepError {
         let reason = String(cString: strerror(err))
         switch err {
         case ENOSPC, EDQUOT:
-            return SweepError(.ioError, "no space left in \(folder) (\(reason))", subject: destination, fix: "free some disk space")
+            return SweepError(.ioError, "no space left in \(folder) (\(reason))", subject: subject, fix: "free some disk space")
         case ENAMETOOLONG:
-            return SweepError(.cannotCreate, "the path is too long", subject: destination, fix: "use a shorter path")
+            return SweepError(.cannotCreate, "the path is too long", subject: subject, fix: "use a shorter path")
         default:
-            return SweepError(
-                .cannotCreate, "cannot create a file in \(folder) (\(reason))", subject: destination,
-                fix: "choose a folder you can write to")
+            return SweepError(.cannotCreate, "cannot create \(what) in \(folder) (\(reason))", subject: subject, fix: fix)
         }
     }
 
@@ -148,22 +149,20 @@ package struct AtomicOutput: ~Copyable {
         let synced = fsync(descriptor) == 0 ? 0 : errno
         if finalMode >= 0 { fchmod(descriptor, mode_t(finalMode)) }
         close(descriptor)
+        var failure: SweepError?
         if synced == EIO || synced == ENOSPC || synced == EDQUOT {
-            unlink(temporaryPath)
-            TempFileRegistry.shared.remove(temporaryPath)
-            throw SweepError(
+            failure = SweepError(
                 .ioError, "writing failed (\(String(cString: strerror(synced))))", subject: destination,
                 fix: "check free disk space and the device")
+        } else if rename(temporaryPath, destination) != 0 {
+            failure = SweepError(
+                .cannotCreate, "cannot move the finished file into place (\(String(cString: strerror(errno))))",
+                subject: destination, fix: "check the folder's permissions")
         }
-        if rename(temporaryPath, destination) != 0 {
-            let err = String(cString: strerror(errno))
-            unlink(temporaryPath)
-            TempFileRegistry.shared.remove(temporaryPath)
-            throw SweepError(
-                .cannotCreate, "cannot move the finished file into place (\(err))", subject: destination,
-                fix: "check the folder's permissions")
-        }
+        // Unlinked before it leaves the registry, so a signal in between still removes it.
+        if failure != nil { unlink(temporaryPath) }
         TempFileRegistry.shared.remove(temporaryPath)
+        if let failure { throw failure }
     }
 
     /// Removes the temporary file; the destination is untouched.
