@@ -30,8 +30,7 @@ final class StagingFolder: Sendable {
             throw AtomicOutput.creationFailure(
                 err, creating: "a folder", in: folder, subject: subject, fix: "create the folder first, or choose one you can write to")
         case .refused:
-            TempFileRegistry.shared.yieldToSignal()
-            throw SweepError(.cannotCreate, "interrupted", subject: subject, fix: "run it again")
+            throw AtomicOutput.interrupted(subject: subject)
         }
     }
 

@@ -79,8 +79,7 @@ package struct AtomicOutput: ~Copyable {
         case .failed(let err):
             throw Self.creationFailure(err, creating: "a file", in: dir, subject: destination, fix: "choose a folder you can write to")
         case .refused:
-            TempFileRegistry.shared.yieldToSignal()
-            throw SweepError(.cannotCreate, "interrupted", subject: destination, fix: "run it again")
+            throw Self.interrupted(subject: destination)
         }
     }
 
@@ -108,6 +107,15 @@ package struct AtomicOutput: ~Copyable {
         default:
             return SweepError(.cannotCreate, "cannot create \(what) in \(folder) (\(reason))", subject: subject, fix: fix)
         }
+    }
+
+    /// What a creation the registry refused (``TempFileRegistry/Creation/refused``) throws,
+    /// after waiting for the signal being handled to end the process
+    /// (``TempFileRegistry/yieldToSignal()``): the error is never reported, and stands only
+    /// where the wait returns.
+    package static func interrupted(subject: String) -> SweepError {
+        TempFileRegistry.shared.yieldToSignal()
+        return SweepError(.cannotCreate, "interrupted", subject: subject, fix: "run it again")
     }
 
     /// Whether this system shows a process's open files as `/proc/self/fd/N` (Linux with
