@@ -3,7 +3,7 @@
 
 usage: gifcurves.py [--pairs A,B,C,...] [--sweep "q100:--quality 100;q90:--quality 90;..."]
                     [--scielab-step N] [--ssim-step N] [--out DIR] [--plot FILE] [--json FILE]
-                    [--same-frames]
+                    [--same-frames] [--peer-scale]
 
 Scene: DESIGN §7 plain wipe (no handle or labels), 720², 25 fps, 4 s, from the two source images.
 Peer: ffmpeg palettegen → paletteuse (dither none / bayer / sierra2_4a, diff_mode=rectangle) →
@@ -17,6 +17,9 @@ per RGB channel, averaged; PSNR is over all paired frames. Flicker: the share of
 between decoded frames although the lossless frames did not.
 With --same-frames the peer encodes sweep's lossless frames (its input and truth are sweep's), so
 the two encoders are compared on identical pictures; its results are cached apart (DIR/<pair>-same).
+With --peer-scale both sides start from FFmpeg's own 720² downscale of each source (bicubic, as its
+wipe scales), so sweep's Lanczos-3 resampler, sharper and costlier to code, is out of the
+comparison; results are cached apart (DIR/<pair>-fs).
 """
 import argparse, json, os, shutil, statistics, subprocess, sys, time
 import numpy as np
@@ -108,6 +111,15 @@ def ffmpeg_wipe(a, b):
          f"[a][b]xfade=transition=wipeleft:duration={DUR}:offset=0")
     inputs = f"-loop 1 -framerate {FPS} -t {DUR} -i '{a}' -loop 1 -framerate {FPS} -t {DUR} -i '{b}'"
     return f, inputs
+
+
+def peer_scaled(path, d, side):
+    """`path` brought to SIZE² by FFmpeg's scale and crop, as its wipe does (``ffmpeg_wipe``)."""
+    os.makedirs(d, exist_ok=True)
+    out = os.path.join(d, side + ".png")
+    sh(f"ffmpeg -v error -y -i '{path}' -vf 'scale={SIZE}:{SIZE}:force_original_aspect_ratio=increase,"
+       f"crop={SIZE}:{SIZE},setsar=1,format=rgb24' {out}")
+    return out
 
 
 def decode_gif(path):
@@ -236,7 +248,7 @@ def decode_png_dir(d):
 
 
 def run_pair(name, a, b, sweep_sets, args):
-    work = os.path.join(args.out, name + ("-same" if args.same_frames else ""))
+    work = os.path.join(args.out, name + ("-same" if args.same_frames else "") + ("-fs" if args.peer_scale else ""))
     cached = os.path.join(work, "peer.json")
     fresh = args.fresh_peer or not os.path.exists(cached)
     if fresh:
@@ -399,6 +411,8 @@ def main():
     ap.add_argument("--ssim-step", type=int, default=4)
     ap.add_argument("--same-frames", action="store_true",
                     help="give the peer sweep's own lossless frames instead of its ffmpeg wipe (encoders alone)")
+    ap.add_argument("--peer-scale", action="store_true",
+                    help="both sides start from FFmpeg's 720² downscale of each source (no resampler difference)")
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--out", default=os.path.join(ROOT, "Benchmarks", "work", "gifcurves"))
     ap.add_argument("--plot", default=None)
@@ -414,6 +428,8 @@ def main():
     all_rows, sums = {}, []
     for name in args.pairs.split(","):
         a, b = (source(p, gen_dir) for p in PAIRS[name])
+        if args.peer_scale:
+            a, b = (peer_scaled(p, os.path.join(args.out, name + "-fs-src"), side) for p, side in ((a, "before"), (b, "after")))
         all_rows[name] = run_pair(name, a, b, sweep_sets, args)
         s = summary(name, all_rows[name], args.default)
         sums.append(s)
