@@ -105,20 +105,22 @@ def source(p, gen_dir):
     return generated(p[4:], gen_dir) if p.startswith("gen:") else p
 
 
+# How the peer brings each source to SIZE²: its wipe's input chain, and --peer-scale's downscale.
+FIT = f"scale={SIZE}:{SIZE}:force_original_aspect_ratio=increase,crop={SIZE}:{SIZE},setsar=1,format=rgb24"
+
+
 def ffmpeg_wipe(a, b):
-    f = (f"[0:v]scale={SIZE}:{SIZE}:force_original_aspect_ratio=increase,crop={SIZE}:{SIZE},setsar=1,format=rgb24[a];"
-         f"[1:v]scale={SIZE}:{SIZE}:force_original_aspect_ratio=increase,crop={SIZE}:{SIZE},setsar=1,format=rgb24[b];"
+    f = (f"[0:v]{FIT}[a];[1:v]{FIT}[b];"
          f"[a][b]xfade=transition=wipeleft:duration={DUR}:offset=0")
     inputs = f"-loop 1 -framerate {FPS} -t {DUR} -i '{a}' -loop 1 -framerate {FPS} -t {DUR} -i '{b}'"
     return f, inputs
 
 
 def peer_scaled(path, d, side):
-    """`path` brought to SIZE² by FFmpeg's scale and crop, as its wipe does (``ffmpeg_wipe``)."""
+    """`path` brought to SIZE² by the peer's own input chain (``FIT``), as a PNG in `d`."""
     os.makedirs(d, exist_ok=True)
     out = os.path.join(d, side + ".png")
-    sh(f"ffmpeg -v error -y -i '{path}' -vf 'scale={SIZE}:{SIZE}:force_original_aspect_ratio=increase,"
-       f"crop={SIZE}:{SIZE},setsar=1,format=rgb24' {out}")
+    sh(f"ffmpeg -v error -y -i '{path}' -vf '{FIT}' {out}")
     return out
 
 
