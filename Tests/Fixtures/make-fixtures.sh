@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Regenerates the decoder fixtures in images/ (committed; tests do not run this).
-# Needs: imagemagick, libimage-exiftool-perl, webp, icc-profiles-free, libheif-examples, python3.
+# Needs: imagemagick, libimage-exiftool-perl, webp, icc-profiles-free, libheif-examples, libavif-bin, python3.
 # Every image shows the same 48x32 pattern once decoded and oriented:
 #   top-left red (220,20,20)   top-right green (20,200,20)
 #   bottom-left blue (20,20,220)   bottom-right yellow (230,220,20)
 set -euo pipefail
 cd "$(dirname "$0")/images"
-# HEIC and AVIF (needs: libheif-examples, python3, liblcms2-2; no ImageMagick, so that
+# HEIC and AVIF (needs: libheif-examples, libavif-bin, python3, liblcms2-2; no ImageMagick, so that
 # `make-fixtures.sh heif` remakes only these). heif-enc 1.15 writes neither irot/imir nor the
 # nclx values it is given, so those are patched in place (same sizes: no offset moves).
 heif_fixtures() {
@@ -70,6 +70,77 @@ enc(png("flat.png", lambda x, y: (230, 60, 40)), flat)
 patch(flat, "avif-p3-nclx.avif", nclx(12, 13))
 patch(flat, "avif-pq.avif", nclx(9, 16))
 patch(flat, "avif-hlg.avif", nclx(9, 18))
+# Range: grey bands black | 128 | white, monochrome (4:0:0, which heif-enc cannot write) in
+# limited and full range, 10-bit, and without a colr box (the AV1 sequence header then
+# decides); and the colour pattern in limited range.
+def avifenc(src, dst, *extra):
+    subprocess.run(["avifenc", "-s", "6", "--min", "10", "--max", "10", *extra, src, dst], check=True, stdout=subprocess.DEVNULL)
+def bands(x, y): return (0, 0, 0) if x < 16 else (128, 128, 128) if x < 32 else (255, 255, 255)
+avifenc(png("bands.png", bands), "avif-mono-limited.avif", "--yuv", "400", "--range", "limited")
+avifenc(png("bands.png", bands), "avif-mono-full.avif", "--yuv", "400", "--range", "full")
+avifenc(png("bands16.png", bands, deep=True), "avif-mono10-limited.avif", "--yuv", "400", "--range", "limited", "-d", "10")
+def drop_colr(b):  # the colr property becomes a free box of the same size (ipma indices unchanged)
+    i = b.index(b"colrnclx")
+    b[i:i + 4] = b"free"
+patch("avif-mono-limited.avif", "avif-mono-limited-nocolr.avif", drop_colr)
+# The same bands in a 2x1 grid of 64x64 monochrome tiles (avifenc's smallest), 128x64 in all.
+avifenc(png("bands-wide.png", lambda x, y: bands(x * 3 // 8, y), w=128, h=64), "avif-mono-grid-limited.avif",
+        "--yuv", "400", "--range", "limited", "-g", "2x1")
+avifenc(png("pattern.png", quad), "avif-limited.avif", "--yuv", "420", "--range", "limited")
+# Derived primaries, written box by box around heic.heic's own 64x64 HEVC tile.
+def box(kind, body): return struct.pack(">I", 8 + len(body)) + kind + body
+def full(kind, version, flags, body): return box(kind, bytes([version]) + flags.to_bytes(3, "big") + body)
+def children(b, start, end):
+    while start + 8 <= end:
+        size = int.from_bytes(b[start:start + 4], "big")
+        yield b[start + 4:start + 8], start + 8, start + size
+        start += size
+src = open("heic.heic", "rb").read()
+meta = next((s, e) for k, s, e in children(src, 0, len(src)) if k == b"meta")
+parts = {k: (s, e) for k, s, e in children(src, meta[0] + 4, meta[1])}
+ipco = next((s, e) for k, s, e in children(src, *parts[b"iprp"]) if k == b"ipco")
+hvcC = next(src[s - 8:e] for k, s, e in children(src, *ipco) if k == b"hvcC")
+s, e = parts[b"iloc"]  # version 1, 4-byte base offsets, offsets and lengths; item 1 (the tile) first
+assert src[s] == 1 and src[s + 4:s + 6] == b"\x44\x40" and src[s + 8:s + 10] == b"\x00\x01"
+base, count, off, length = struct.unpack(">IHII", src[s + 14:s + 28])
+assert count == 1
+tile = src[base + off:base + off + length]
+def ispe(w, h): return full(b"ispe", 0, 0, struct.pack(">II", w, h))
+def heif(name, items, refs, props, idat=b"", primary=1):
+    """items: (id, type, hidden, [property indices], data, in_idat); refs: (type, from, [to])."""
+    def build(mdat_at):
+        iloc, at_mdat, at_idat = b"", mdat_at, 0
+        for iid, _, _, _, data, in_idat in items:
+            iloc += struct.pack(">HHH", iid, 1 if in_idat else 0, 0) + struct.pack(">HII", 1, at_idat if in_idat else at_mdat, len(data))
+            if in_idat: at_idat += len(data)
+            else: at_mdat += len(data)
+        infes = b"".join(full(b"infe", 2, 1 if hidden else 0, struct.pack(">HH", iid, 0) + kind + b"\0") for iid, kind, hidden, _, _, _ in items)
+        ipma = struct.pack(">I", len(items)) + b"".join(struct.pack(">HB", iid, len(p)) + bytes(p) for iid, _, _, p, _, _ in items)
+        iref = b"".join(box(k, struct.pack(">HH", f, len(to)) + b"".join(struct.pack(">H", t) for t in to)) for k, f, to in refs)
+        body = (full(b"hdlr", 0, 0, bytes(4) + b"pict" + bytes(13)) + full(b"pitm", 0, 0, struct.pack(">H", primary))
+                + full(b"iloc", 1, 0, b"\x44\x00" + struct.pack(">H", len(items)) + iloc)
+                + full(b"iinf", 0, 0, struct.pack(">H", len(items)) + infes)
+                + (full(b"iref", 0, 0, iref) if refs else b"")
+                + box(b"iprp", box(b"ipco", b"".join(props)) + full(b"ipma", 0, 0, ipma))
+                + (box(b"idat", idat) if idat else b""))
+        return box(b"ftyp", b"heic" + bytes(4) + b"mif1heicmiaf") + full(b"meta", 0, 0, body)
+    head = build(0)
+    head = build(len(head) + 8)
+    open(name, "wb").write(head + box(b"mdat", b"".join(d for _, _, _, _, d, i in items if not i)))
+# An overlay (iovl) as the primary item: libheif 1.15 overruns the heap composing some.
+iovl = bytes([0, 0]) + struct.pack(">HHHH", 0, 0, 0, 0xFFFF) + struct.pack(">HH", 48, 32) + struct.pack(">hh", 0, 0)
+heif("heic-overlay.heic", [(1, b"hvc1", True, [0x81, 2], tile, False), (2, b"iovl", False, [3], iovl, True)],
+     [(b"dimg", 2, [1])], [hvcC, ispe(64, 64), ispe(48, 32)], idat=iovl, primary=2)
+# A predictively coded primary ('pred' to another item, as conformance file C044): libheif
+# 1.15 decodes it alone, flat grey.
+heif("heic-predicted.heic", [(1, b"hvc1", False, [0x81, 2], tile, False), (2, b"hvc1", True, [0x81, 2], tile, False)],
+     [(b"pred", 1, [2])], [hvcC, ispe(64, 64)])
+# A grid that declares 30000x30000 output behind a 48x32 ispe (the grid data sits in idat).
+def grid_bomb(b):
+    i = b.index(b"idat") + 4
+    assert b[i:i + 4] == bytes([0, 0, 0, 0]) and b[i + 4:i + 8] == struct.pack(">HH", 48, 32)
+    b[i + 4:i + 8] = struct.pack(">HH", 30000, 30000)
+patch("heic.heic", "heic-grid-bomb.heic", grid_bomb)
 EOF
 }
 if [ "${1:-}" = heif ]; then heif_fixtures; ls -la ./*.heic ./*.avif; exit 0; fi
