@@ -12,6 +12,11 @@ import SweepSupport
 ///
 /// An EXIF orientation inside the file is not applied: HEIF makes `irot`/`imir` the
 /// authority, and iPhones write both, so applying the EXIF tag too would turn the photo twice.
+///
+/// Before libheif decodes anything, the file's own boxes are read (``HEIFBoxes``) and files
+/// libheif 1.15 mishandles are refused: derived primaries other than a grid (an overlay
+/// overruns its heap), predictively coded ones (decoded as flat grey), image sequences, and
+/// grids whose declared size is over the pixel limit behind a small `ispe`.
 enum HEIFDecoder {
     /// Decodes `bytes` (already recognised as HEIF or AVIF) to opaque RGBA over `background`.
     ///
@@ -19,6 +24,7 @@ enum HEIFDecoder {
     ///   photo, or one over `maxPixels` (checked from the header, before decoding).
     static func decode(bytes: [UInt8], name: String, background: RGBA8, maxPixels: Int) throws -> RGBAImage {
         if let failed = HEIFCall.initialisation { throw failed }
+        _ = try vet(bytes, name: name, maxPixels: maxPixels)
         // Everything libheif holds lives inside this closure: the context reads `bytes` in
         // place (no copy of a large photo), so it must not outlive the pointer.
         let image = try bytes.withUnsafeBytes { raw throws -> RGBAImage in
@@ -46,6 +52,127 @@ enum HEIFDecoder {
             return image
         }
         return ImageDecoder.flatten(image, over: background)
+    }
+
+    /// What vetting found out about the primary image, for decoding it.
+    private struct Plan {
+        let primary: UInt32
+        /// The item whose bitstream is decoded first: the primary itself, a grid's first tile,
+        /// or what an `iden` refers to.
+        let coded: UInt32
+        /// Whether that bitstream is 4:0:0 (its range then needs care, see `decode`).
+        let monochrome: Bool
+    }
+
+    /// The item types libheif 1.15 decodes safely: HEVC and AV1 coded images.
+    private static let codedTypes: Set = ["hvc1", "av01"]
+
+    /// Reads the file's boxes and refuses, before libheif decodes anything, what libheif 1.15
+    /// cannot decode safely or rightly: see the type's summary.
+    private static func vet(_ bytes: [UInt8], name: String, maxPixels: Int) throws -> Plan {
+        func unsupported(_ what: String, fix: String = "export the photo again as a plain HEIC or JPEG") -> SweepError {
+            SweepError(.dataError, what, subject: name, fix: fix)
+        }
+        let boxes: HEIFBoxes
+        do { boxes = try HEIFBoxes(bytes) } catch { throw HEIFCall.corrupt(name, Substring(error.reason)) }
+        guard boxes.hasMeta, let primary = boxes.primary else {
+            // A sequence (msf1/avis) keeps its pictures in a track, without a primary still.
+            let sequenceBrands: Set = ["msf1", "heis", "hevs", "avis"]
+            if boxes.hasMovie || boxes.brands.contains(where: sequenceBrands.contains) {
+                let kind = boxes.brands.contains("avis") ? "an AVIF" : "an HEIF"
+                throw unsupported("the file is \(kind) image sequence, which sweep does not read", fix: "export a still or an MP4")
+            }
+            throw HEIFCall.corrupt(name, boxes.hasMeta ? "no primary image" : "no meta box")
+        }
+        guard let item = boxes.items[primary] else { throw HEIFCall.corrupt(name, "the primary image is not described") }
+
+        /// Refuses `id` if it depends on other pictures to be decoded (`pred` references, or an
+        /// `rref` property, as in conformance file C044): libheif 1.15 decodes it alone, grey.
+        func requireIndependent(_ id: UInt32) throws {
+            guard boxes.references("pred", from: id).isEmpty, boxes.property("rref", of: id) == nil else {
+                throw unsupported(
+                    "the primary image is predictively coded (it needs other images to decode), which this libheif (1.15) "
+                        + "decodes as flat grey")
+            }
+        }
+        /// Refuses a declared size over the limit: a derived image's `ispe` may say anything.
+        func requireWithinLimit(_ id: UInt32) throws {
+            if let (w, h) = boxes.spatialExtent(of: id), ImageDecoder.exceeds(w, h, maxPixels) {
+                throw ImageDecoder.overLimit(w, h, maxPixels, name: name)
+            }
+        }
+        /// Checks a grid: its tiles coded, its declared output within the limit, its tiles
+        /// of one size that fits it (as the specification says); returns its first tile.
+        func vetGrid(_ id: UInt32) throws -> UInt32 {
+            // The grid's own description (ImageGrid): version, flags (bit 0: 32-bit sizes),
+            // rows - 1, columns - 1, output width, output height.
+            guard let head = boxes.data(of: id, prefix: 8) else { throw HEIFCall.corrupt(name, "the grid is not described") }
+            let wide = head[1] & 1 != 0
+            guard let data = boxes.data(of: id, prefix: wide ? 12 : 8) else { throw HEIFCall.corrupt(name, "the grid is not described") }
+            func field(_ i: Int) -> Int {
+                wide ? data[4 + 4 * i..<8 + 4 * i].reduce(0) { $0 << 8 | Int($1) } : Int(data[4 + 2 * i]) << 8 | Int(data[5 + 2 * i])
+            }
+            let rows = Int(data[2]) + 1, columns = Int(data[3]) + 1
+            let (w, h) = (field(0), field(1))
+            if ImageDecoder.exceeds(w, h, maxPixels) { throw ImageDecoder.overLimit(w, h, maxPixels, name: name) }
+            try requireWithinLimit(id)
+            let tiles = boxes.references("dimg", from: id)
+            guard tiles.count == rows * columns, w > 0, h > 0 else { throw HEIFCall.corrupt(name, "the grid's tiles are missing") }
+            guard let size = boxes.spatialExtent(of: tiles[0]) else { throw HEIFCall.corrupt(name, "a grid tile has no size") }
+            for tile in tiles {
+                let type = boxes.items[tile]?.type ?? "?"
+                guard codedTypes.contains(type) else {
+                    throw unsupported("the primary image is a grid of '\(type)' images, which this libheif (1.15) cannot decode safely")
+                }
+                try requireIndependent(tile)
+                guard let s = boxes.spatialExtent(of: tile), s == size else {
+                    throw HEIFCall.corrupt(name, "the grid's tiles differ in size")
+                }
+            }
+            // Tiles up to a megapixel are ordinary (512² on iPhones); larger ones are held to the limit.
+            if ImageDecoder.exceeds(size.width, size.height, max(maxPixels, 1 << 20)) {
+                throw ImageDecoder.overLimit(size.width, size.height, maxPixels, name: name)
+            }
+            // The tiles cover the output, with less than one tile to spare each way.
+            guard (columns - 1) * size.width < w, w <= columns * size.width, (rows - 1) * size.height < h, h <= rows * size.height
+            else { throw HEIFCall.corrupt(name, "the grid's tiles do not fit its size") }
+            return tiles[0]
+        }
+        /// Checks what libheif decodes for `id` (coded or a grid) and returns its first coded item.
+        func vetPicture(_ id: UInt32, type: String) throws -> UInt32 {
+            try requireIndependent(id)
+            try requireWithinLimit(id)
+            switch type {
+            case _ where codedTypes.contains(type): return id
+            case "grid": return try vetGrid(id)
+            case "iovl":
+                throw unsupported("the primary image is an overlay (iovl), which this libheif (1.15) cannot decode safely")
+            case "iden":
+                throw unsupported(
+                    "the primary image is derived from a derived image (iden), which this libheif (1.15) cannot decode safely")
+            default:
+                throw unsupported("the primary image is of type '\(type)', which this libheif (1.15) cannot decode")
+            }
+        }
+
+        var coded: UInt32
+        if item.type == "iden" {
+            // An identity derivation (a crop or turn of another image): one level, of a coded image or grid.
+            let sources = boxes.references("dimg", from: primary)
+            guard sources.count == 1, let source = boxes.items[sources[0]] else {
+                throw HEIFCall.corrupt(name, "the derived image's source is missing")
+            }
+            try requireIndependent(primary)
+            try requireWithinLimit(primary)
+            coded = try vetPicture(sources[0], type: source.type)
+        } else {
+            coded = try vetPicture(primary, type: item.type)
+        }
+        // Its alpha plane, if any (an auxiliary image referring to it), is decoded too.
+        for alpha in boxes.referrers("auxl", to: primary) {
+            _ = try vetPicture(alpha, type: boxes.items[alpha]?.type ?? "?")
+        }
+        return Plan(primary: primary, coded: coded, monochrome: boxes.isMonochrome(coded))
     }
 
     /// What the pixels' colours mean, from the handle's `colr` boxes.

@@ -12,6 +12,34 @@ private func decodeError(_ name: String, maxPixels: Int = ImageDecoder.defaultMa
     } catch { return SweepError(.internalError, "\(error)") }
 }
 
+/// The bytes of the fixture `name`.
+private func fixtureBytes(_ name: String) throws -> [UInt8] {
+    [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture(name))))
+}
+
+/// The error a decode of `bytes` gives, if any.
+private func decodeError(bytes: [UInt8]) -> SweepError? {
+    do { _ = try ImageDecoder.decode(bytes: bytes, name: "memory"); return nil } catch let e as SweepError {
+        return e
+    } catch { return SweepError(.internalError, "\(error)") }
+}
+
+/// An ISO BMFF box: its size, its type, its body.
+private func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
+    let size = UInt32(8 + body.count)
+    return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: size >> $0) } + Array(type.utf8) + body
+}
+
+/// heic.heic (a 1×1 grid, item 2, over one 64×64 HEVC tile, item 1) with the grid's item type
+/// replaced by `type`: the same boxes, another kind of primary image.
+private func heicWithPrimaryType(_ type: String) throws -> [UInt8] {
+    var bytes = try fixtureBytes("heic.heic")
+    let infe = Array("infe".utf8) + [2, 0, 0, 0, 0, 2, 0, 0] + Array("grid".utf8)
+    let at = try #require((0...(bytes.count - infe.count)).first { Array(bytes[$0..<($0 + infe.count)]) == infe })
+    bytes.replaceSubrange((at + infe.count - 4)..<(at + infe.count), with: Array(type.utf8))
+    return bytes
+}
+
 /// Display P3 (D65, sRGB curve) → sRGB by the published matrices, in floats: the reference.
 private func displayP3ToSRGB(_ rgb: (Double, Double, Double)) -> (Double, Double, Double) {
     func dec(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
@@ -139,10 +167,99 @@ struct HEIFDecoderTests {
         #expect(decodeError(name, maxPixels: 48 * 32) == nil)
     }
 
-    @Test("A limit below one side is refused by libheif's own guard, still as the pixel limit")
+    @Test("A limit below one side is refused as the pixel limit (sweep's check, then libheif's own guard)")
     func libheifLimit() throws {
         let e = try #require(decodeError("heic.heic", maxPixels: 40))
         #expect(e.code == .dataError && e.field == .maxPixels, "\(e)")
+    }
+
+    /// The refusal comes from sweep's own reading of the boxes: libheif never decodes the file.
+    @Test("An overlay (iovl) as the primary image is refused before decoding, naming the limitation")
+    func overlayPrimary() throws {
+        let e = try #require(decodeError("heic-overlay.heic"))
+        #expect(e.code == .dataError && e.code.exitCode == 65 && e.subject == fixture("heic-overlay.heic"), "\(e)")
+        #expect(e.message.contains("overlay (iovl)") && e.message.contains("libheif (1.15)"), "\(e)")
+        #expect(e.fix?.contains("plain HEIC") == true, "\(e)")
+    }
+
+    @Test(
+        "Primary images libheif 1.15 cannot decode (by item type) are refused by name",
+        arguments: [
+            ("iovl", "an overlay (iovl)"), ("iden", "derived from a derived image"), ("jpeg", "of type 'jpeg'"),
+            ("unci", "of type 'unci'"), ("vvc1", "of type 'vvc1'"),
+        ])
+    func primaryTypes(type: String, phrase: String) throws {
+        // An iden here refers to the HEVC tile, one level: decoded. An iden of an iden is refused.
+        let bytes = try heicWithPrimaryType(type)
+        if type == "iden" {
+            let img = try ImageDecoder.decode(bytes: bytes, name: "memory")
+            #expect(img.width == 64 && img.height == 64 && close(img[12, 8], quadrants[0].c, 8))
+            let chain = try heicWithPrimaryType("iden")
+            var patched = chain
+            // The tile becomes an iden too (of itself): a chain, and a loop libheif would follow forever.
+            let tile = Array("infe".utf8) + [2, 0, 0, 1, 0, 1, 0, 0] + Array("hvc1".utf8)
+            let at = try #require((0...(chain.count - tile.count)).first { Array(chain[$0..<($0 + tile.count)]) == tile })
+            patched.replaceSubrange((at + tile.count - 4)..<(at + tile.count), with: Array("iden".utf8))
+            let e = try #require(decodeError(bytes: patched))
+            #expect(e.code == .dataError && e.message.contains(phrase), "\(e)")
+            return
+        }
+        let e = try #require(decodeError(bytes: bytes))
+        #expect(e.code == .dataError && e.subject == "memory" && e.message.contains(phrase), "\(e)")
+    }
+
+    @Test("A predictively coded primary image (a pred reference, as conformance file C044) is refused, not shown grey")
+    func predictedPrimary() throws {
+        let e = try #require(decodeError("heic-predicted.heic"))
+        #expect(e.code == .dataError && e.message.contains("predictively coded") && e.message.contains("grey"), "\(e)")
+    }
+
+    @Test("A grid declaring 30000×30000 behind a 48×32 ispe is refused from its grid data, before decoding")
+    func gridDeclaredSize() throws {
+        let e = try #require(decodeError("heic-grid-bomb.heic"))
+        #expect(e.code == .dataError && e.field == .maxPixels && e.message.contains("claims 30000×30000"), "\(e)")
+        // Under a limit that admits it, its one 64×64 tile cannot cover it: refused as corrupt.
+        let big = try #require(decodeError("heic-grid-bomb.heic", maxPixels: 30000 * 30000))
+        #expect(big.code == .dataError && big.field == nil && big.message.contains("tiles do not fit"), "\(big)")
+    }
+
+    @Test("An image sequence without a still (msf1 or avis, a moov box, no meta) is refused by name", arguments: ["msf1", "avis"])
+    func sequence(brand: String) throws {
+        let ftyp = box("ftyp", Array(brand.utf8) + [0, 0, 0, 0] + Array("\(brand)iso8mif1".utf8))
+        let moov = box("moov", box("mvhd", [UInt8](repeating: 0, count: 100)))
+        let e = try #require(decodeError(bytes: ftyp + moov + box("mdat", [UInt8](repeating: 0, count: 64))))
+        let kind = brand == "avis" ? "AVIF" : "HEIF"
+        #expect(e.code == .dataError && e.code.exitCode == 65, "\(e)")
+        #expect(e.message == "the file is an \(kind) image sequence, which sweep does not read", "\(e)")
+        #expect(e.fix == "export a still or an MP4", "\(e)")
+    }
+
+    @Test("The box walk never traps: every byte of the meta box changed, and every cut, read or refused")
+    func boxWalkHardening() throws {
+        let good = try fixtureBytes("heic.heic")
+        func walk(_ bytes: [UInt8]) {
+            guard let boxes = try? HEIFBoxes(bytes) else { return }
+            for id in boxes.items.keys {
+                _ = boxes.spatialExtent(of: id)
+                _ = boxes.isMonochrome(id)
+                _ = boxes.data(of: id, prefix: 12)
+                _ = boxes.references("dimg", from: id)
+            }
+        }
+        for i in 0..<min(good.count, 460) {
+            for v: UInt8 in [0, 1, 0x7F, 0x80, 0xFF] {
+                var bytes = good
+                bytes[i] = v
+                walk(bytes)
+            }
+            walk(Array(good[..<i]))
+        }
+        // And the decoder on a few, through libheif: read, or a data error.
+        for i in stride(from: 28, to: 460, by: 7) {
+            var bytes = good
+            bytes[i] ^= 0xFF
+            if let e = decodeError(bytes: bytes) { #expect(e.code == .dataError, "byte \(i): \(e)") }
+        }
     }
 
     @Test("Truncated and damaged HEIC/AVIF fail with data errors", arguments: ["heic.heic", "avif.avif"])
