@@ -24,7 +24,7 @@ enum HEIFDecoder {
     ///   photo, or one over `maxPixels` (checked from the header, before decoding).
     static func decode(bytes: [UInt8], name: String, background: RGBA8, maxPixels: Int) throws -> RGBAImage {
         if let failed = HEIFCall.initialisation { throw failed }
-        _ = try vet(bytes, name: name, maxPixels: maxPixels)
+        let plan = try vet(bytes, name: name, maxPixels: maxPixels)
         // Everything libheif holds lives inside this closure: the context reads `bytes` in
         // place (no copy of a large photo), so it must not outlive the pointer.
         let image = try bytes.withUnsafeBytes { raw throws -> RGBAImage in
@@ -41,10 +41,24 @@ enum HEIFDecoder {
             guard w > 0, h > 0 else { throw HEIFCall.corrupt(name) }
             if ImageDecoder.exceeds(w, h, maxPixels) { throw ImageDecoder.overLimit(w, h, maxPixels, name: name) }
             let colour = try Colour(of: handle, subject: name)
+            // libheif 1.15 copies 4:0:0 samples to RGB as they are, ignoring the range: limited-
+            // range black comes out at 16. The range is the nclx box's, else the bitstream's
+            // (libheif's rule for colour, and the browsers'), read by decoding the coded
+            // picture as it is: only for monochrome pictures without nclx, which are rare.
+            var expand = false
+            if plan.monochrome {
+                if let full = colour.fullRange {
+                    expand = !full
+                } else if plan.coded == plan.primary {
+                    expand = try !HEIFImage(decoding: handle, subject: name, native: true).fullRange
+                } else {
+                    expand = true  // a grid's tiles and an iden's source are out of libheif 1.15's reach; HEVC's default
+                }
+            }
             let decoded = try HEIFImage(decoding: handle, subject: name)
-            var image = try decoded.rgba(subject: name, maxPixels: maxPixels)
+            var image = try decoded.rgba(subject: name, maxPixels: maxPixels, expandLimitedRange: expand)
             // Before compositing, while alpha is still straight (as for the other formats).
-            switch colour {
+            switch colour.meaning {
             case .icc(let icc): ColorProfile.convertToSRGB(&image, icc: icc)
             case .primaries(let p): ColorProfile.convertToSRGB(&image, primaries: p)
             case .sRGB: break
@@ -175,11 +189,16 @@ enum HEIFDecoder {
         return Plan(primary: primary, coded: coded, monochrome: boxes.isMonochrome(coded))
     }
 
-    /// What the pixels' colours mean, from the handle's `colr` boxes.
-    private enum Colour {
-        case icc([UInt8])
-        case primaries(ColorProfile.Primaries)
-        case sRGB
+    /// What the pixels' colours mean, and their range, from the handle's `colr` boxes.
+    private struct Colour {
+        enum Meaning {
+            case icc([UInt8])
+            case primaries(ColorProfile.Primaries)
+            case sRGB
+        }
+        var meaning = Meaning.sRGB
+        /// The nclx box's full_range_flag; `nil` without an nclx box.
+        var fullRange: Bool?
 
         init(of handle: borrowing HEIFImageHandle, subject: String) throws {
             // Both boxes may be present; the nclx one is read for its transfer curve either way.
@@ -189,6 +208,7 @@ enum HEIFDecoder {
                 "the colour description is unreadable", subject: subject)
             defer { heif_nclx_color_profile_free(nclx) }
             if hasNclx, let n = nclx?.pointee {
+                fullRange = n.full_range_flag != 0
                 let tc = n.transfer_characteristics
                 if tc == heif_transfer_characteristic_ITU_R_BT_2100_0_PQ || tc == heif_transfer_characteristic_ITU_R_BT_2100_0_HLG {
                     let curve = tc == heif_transfer_characteristic_ITU_R_BT_2100_0_PQ ? "PQ" : "HLG"
@@ -213,17 +233,14 @@ enum HEIFDecoder {
                         heif_image_handle_get_raw_color_profile(handle.ptr, p.baseAddress),
                         "the colour profile is unreadable", subject: subject)
                 }
-                self = .icc(icc)
+                meaning = .icc(icc)
                 return
             }
             // BT.709 primaries are sRGB's, and "unspecified" is taken as sRGB, as browsers do.
             guard hasNclx, let n = nclx?.pointee, n.color_primaries != heif_color_primaries_ITU_R_BT_709_5,
                 n.color_primaries != heif_color_primaries_unspecified, n.color_primary_white_y > 0
-            else {
-                self = .sRGB
-                return
-            }
-            self = .primaries(
+            else { return }
+            meaning = .primaries(
                 ColorProfile.Primaries(
                     red: (Double(n.color_primary_red_x), Double(n.color_primary_red_y)),
                     green: (Double(n.color_primary_green_x), Double(n.color_primary_green_y)),
@@ -318,8 +335,9 @@ private struct HEIFImageHandle: ~Copyable {
 private struct HEIFImage: ~Copyable {
     let ptr: OpaquePointer
 
-    /// Decodes `handle` to interleaved 8-bit RGBA, transformations (`irot`, `imir`, `clap`) applied.
-    init(decoding handle: borrowing HEIFImageHandle, subject: String) throws {
+    /// Decodes `handle` to interleaved 8-bit RGBA, transformations (`irot`, `imir`, `clap`)
+    /// applied; or, if `native`, to the coded planes as they are (to learn their range).
+    init(decoding handle: borrowing HEIFImageHandle, subject: String, native: Bool = false) throws {
         guard let options = heif_decoding_options_alloc() else {
             throw SweepError(.internalError, "out of memory", subject: subject)
         }
@@ -328,15 +346,27 @@ private struct HEIFImage: ~Copyable {
         options.pointee.convert_hdr_to_8bit = 1  // 10-bit SDR photos come out as 8-bit RGBA
         var p: OpaquePointer?
         try HEIFCall.check(
-            heif_decode_image(handle.ptr, &p, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options),
+            heif_decode_image(
+                handle.ptr, &p, native ? heif_colorspace_undefined : heif_colorspace_RGB,
+                native ? heif_chroma_undefined : heif_chroma_interleaved_RGBA, options),
             "the image cannot be decoded", subject: subject)
         guard let p else { throw HEIFCall.corrupt(subject) }
         ptr = p
     }
     deinit { heif_image_release(ptr) }
 
-    /// The pixels, copied row by row out of libheif's padded plane.
-    func rgba(subject: String, maxPixels: Int) throws -> RGBAImage {
+    /// Whether the decoded planes are full range: the item's nclx box if it has one, else the
+    /// bitstream's (which libheif's decoders always report; full if neither does).
+    var fullRange: Bool {
+        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+        defer { heif_nclx_color_profile_free(nclx) }
+        guard heif_image_get_nclx_color_profile(ptr, &nclx).code == heif_error_Ok, let n = nclx?.pointee else { return true }
+        return n.full_range_flag != 0
+    }
+
+    /// The pixels, copied row by row out of libheif's padded plane; with
+    /// `expandLimitedRange`, grey levels 16...235 are stretched to 0...255 (BT.601's scale).
+    func rgba(subject: String, maxPixels: Int, expandLimitedRange: Bool = false) throws -> RGBAImage {
         let w = Int(heif_image_get_width(ptr, heif_channel_interleaved))
         let h = Int(heif_image_get_height(ptr, heif_channel_interleaved))
         guard w > 0, h > 0 else { throw HEIFCall.corrupt(subject) }
@@ -353,6 +383,11 @@ private struct HEIFImage: ~Copyable {
         image.pixels.withUnsafeMutableBufferPointer { dst in
             for y in 0..<h {
                 (dst.baseAddress! + y * w * 4).update(from: plane + y * Int(rowBytes), count: w * 4)
+            }
+            if expandLimitedRange {
+                // Premultiplied values are expanded as they are: libheif does the same for colour.
+                let table = (0..<256).map { UInt8(clamping: (($0 - 16) * 255 + 219 / 2) / 219) }
+                for i in 0..<dst.count where i & 3 != 3 { dst[i] = table[Int(dst[i])] }
             }
             guard premultiplied else { return }
             for i in stride(from: 0, to: dst.count, by: 4) {

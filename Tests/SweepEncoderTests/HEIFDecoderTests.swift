@@ -173,6 +173,48 @@ struct HEIFDecoderTests {
         #expect(e.code == .dataError && e.field == .maxPixels, "\(e)")
     }
 
+    /// The bands are black | 128 | white (x < 16, < 32, ≥ 32). libheif 1.15 alone gives 16 | 126 | 235
+    /// for the limited-range files.
+    @Test(
+        "Monochrome AVIF: limited range is expanded to black 0 and white 255, from the nclx box or the bitstream",
+        arguments: ["avif-mono-limited.avif", "avif-mono10-limited.avif", "avif-mono-limited-nocolr.avif", "avif-mono-full.avif"])
+    func monochromeRange(name: String) throws {
+        let img = try ImageDecoder.decode(path: fixture(name))
+        #expect(img.width == 48 && img.height == 32 && img.isOpaque)
+        for y in [2, 16, 30] {
+            let (black, grey, white) = (img[8, y], img[24, y], img[40, y])
+            for p in [black, grey, white] { #expect(p.r == p.g && p.g == p.b, "\(name): not grey \(p)") }
+            #expect(black.r <= 2 && white.r >= 253, "\(name) row \(y): black \(black.r), white \(white.r)")
+            #expect(abs(Int(grey.r) - 128) <= 2, "\(name) row \(y): grey \(grey.r)")
+        }
+    }
+
+    @Test("A monochrome grid in limited range is expanded too (its tiles are 4:0:0; the grid item says nothing)")
+    func monochromeGrid() throws {
+        let img = try ImageDecoder.decode(path: fixture("avif-mono-grid-limited.avif"))
+        #expect(img.width == 128 && img.height == 64)
+        // The bands, stretched 8/3: black below x 43, grey below 86, white after; both tiles.
+        let (black, grey, white) = (img[20, 32], img[64, 32], img[110, 32])
+        #expect(black.r <= 2 && white.r >= 253 && abs(Int(grey.r) - 128) <= 2, "\(black) \(grey) \(white)")
+    }
+
+    @Test("A full-range monochrome AVIF is left as libheif decodes it; the limited one matches it once expanded")
+    func monochromeFullUnchanged() throws {
+        let full = try ImageDecoder.decode(path: fixture("avif-mono-full.avif"))
+        let limited = try ImageDecoder.decode(path: fixture("avif-mono-limited.avif"))
+        // Expanding full range by mistake would move 128 to 130 and 1 to 0.
+        #expect(full[24, 16].r == 128 && full[8, 16].r == 0 && full[40, 16].r == 255, "\(full[24, 16])")
+        for (x, y) in [(8, 16), (24, 16), (40, 16), (15, 5), (33, 27)] {
+            #expect(close(full[x, y], limited[x, y], 2), "at \(x),\(y): \(full[x, y]) vs \(limited[x, y])")
+        }
+    }
+
+    @Test("Colour in limited range is expanded by libheif as before, not twice")
+    func colourLimitedRange() throws {
+        let img = try ImageDecoder.decode(path: fixture("avif-limited.avif"))
+        for q in quadrants { #expect(close(img[q.x, q.y], q.c, 8), "at \(q.x),\(q.y): \(img[q.x, q.y]) vs \(q.c)") }
+    }
+
     /// The refusal comes from sweep's own reading of the boxes: libheif never decodes the file.
     @Test("An overlay (iovl) as the primary image is refused before decoding, naming the limitation")
     func overlayPrimary() throws {
