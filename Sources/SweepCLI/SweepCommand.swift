@@ -428,9 +428,10 @@ package enum SweepCommand {
             func t(_ v: Double) -> String { (v * 10).rounded() == v * 10 ? String(format: "%.1f", v) : String(format: "%g", v) }
             length += ": \(t(split.hold)) s hold, \(t(split.sweep)) s sweep, \(t(split.hold)) s hold"
         }
+        let sound = r.sound.map { ", " + $0.phrase } ?? ""
         return String(
-            format: "wrote %@ (%@, %dx%d, %@, %@) in %.2f s", TerminalText.escape(r.output), size, r.width, r.height, frames, length,
-            r.seconds)
+            format: "wrote %@ (%@, %dx%d, %@, %@%@) in %.2f s", TerminalText.escape(r.output), size, r.width, r.height, frames, length,
+            TerminalText.escape(sound), r.seconds)
     }
 
     /// Prints one message line on stderr, control characters escaped (see ``TerminalText``);

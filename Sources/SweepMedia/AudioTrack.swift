@@ -5,11 +5,13 @@ import SweepSupport
 /// One input's first audio stream carried into a ``VideoWriter``'s file, cut to the
 /// output's span and fed as the video advances.
 ///
-/// Copy or re-encode: the packets are copied, re-timed but not decoded, when the output
-/// container takes the input's codec (`avformat_query_codec`: AAC into MP4/MOV/MKV, Opus or
-/// Vorbis into WebM/MKV, …); otherwise the audio is decoded, converted by libswresample and
-/// re-encoded with the first encoder the container takes: FFmpeg's `aac` (MP4, MOV, MKV),
-/// then `libopus` and `libvorbis` (WebM), then FFmpeg's experimental `opus` and `vorbis`.
+/// Copy or re-encode, by one rule per container (``copies(_:into:)``): MP4 and MOV carry
+/// AAC, and copy MP3 and ALAC too; WebM carries Opus, and copies Vorbis; Matroska copies
+/// whatever it can hold. The packets of a codec the rule copies are re-timed but not
+/// decoded; anything else is decoded, converted by libswresample and re-encoded: to AAC
+/// (FFmpeg's `aac`) for MP4, MOV and Matroska, to Opus (`libopus`, else `libvorbis`) for
+/// WebM. Apple's players and the social platforms play nothing else from an MP4, and FFmpeg
+/// 5.1 writes Opus or FLAC into MP4 only as an experiment.
 ///
 /// The cut: output time 0 is input time `start`.
 /// - A copy cuts at packet boundaries. Its first packet is the first that starts at or after
@@ -57,11 +59,16 @@ final class AudioTrack {
 
     /// Packets copied so far.
     private var packetsCopied = 0
+    /// Where the next copied packet starts, in samples of output time, once one was placed.
+    private var copiedSamples: Int64?
     /// Packets handed to the muxer so far (copied or encoded): shows the audio keeps pace with the video.
     var packetsWritten: Int { transcoder?.packetsWritten ?? packetsCopied }
 
     /// True when the input's packets are copied; false when re-encoded.
     var isCopy: Bool { transcoder == nil }
+    /// The input's audio codec and the output's (libavcodec names, e.g. "vorbis", "aac").
+    let inputCodec: String
+    let outputCodec: String
 
     /// Opens `audio.path`'s first audio stream and adds a stream for it to `muxer`.
     ///
@@ -98,8 +105,7 @@ final class AudioTrack {
         let tb = inStream.pointee.time_base
         inTimeBase = tb
         let micro = AVRational(num: 1, den: 1_000_000)
-        let start = ctx.pointee.start_time
-        origin = start != sweep_av_nopts_value() ? av_rescale_q(start, AVRational(num: 1, den: AV_TIME_BASE), tb) : 0
+        origin = Self.origin(ctx, audio: inStream)
         startTs = origin + av_rescale_q(Int64((audio.start * 1e6).rounded()), micro, tb)
         endTs = startTs + av_rescale_q(Int64((audio.duration * 1e6).rounded()), micro, tb)
         lastTs = startTs
@@ -108,7 +114,7 @@ final class AudioTrack {
         let ofmt = muxer.pointee.oformat!
         let container = String(cString: ofmt.pointee.name)
         let par = inStream.pointee.codecpar!
-        let copy = avformat_query_codec(ofmt, par.pointee.codec_id, sweep_compliance_normal) == 1
+        let copy = Self.copies(par.pointee.codec_id, into: ofmt)
         let encoders = copy ? [] : Self.encoders(for: ofmt)
         guard copy || !encoders.isEmpty else {
             throw SweepError(
@@ -119,6 +125,8 @@ final class AudioTrack {
             throw SweepError(.internalError, "cannot add an audio stream", subject: destination)
         }
         stream = out
+        inputCodec = String(cString: avcodec_get_name(par.pointee.codec_id))
+        outputCodec = copy ? inputCodec : String(cString: avcodec_get_name(encoders[0].pointee.id))
         if copy {
             transcoder = nil
             try FFmpegCall.check(
@@ -144,9 +152,42 @@ final class AudioTrack {
         }
     }
 
-    /// The encoders to try, best first, that `format` takes.
+    /// The input's time 0 in the audio stream's ticks: its video stream's start, the clock
+    /// ``VideoDecoder`` matches frames on; without video, the container's start, but not
+    /// before 0 (Opus's pre-skip starts its stream 6.5 ms early, samples no one hears).
+    static func origin(_ ctx: UnsafeMutablePointer<AVFormatContext>, audio: UnsafeMutablePointer<AVStream>) -> Int64 {
+        let none = sweep_av_nopts_value()
+        let video = av_find_best_stream(ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+        if video >= 0, let st = ctx.pointee.streams[Int(video)], st.pointee.start_time != none {
+            return av_rescale_q(st.pointee.start_time, st.pointee.time_base, audio.pointee.time_base)
+        }
+        let start = ctx.pointee.start_time
+        return start != none ? max(0, av_rescale_q(start, AVRational(num: 1, den: AV_TIME_BASE), audio.pointee.time_base)) : 0
+    }
+
+    /// The audio codecs each container carries as they are; `nil` means whatever the muxer takes.
+    static let copiedCodecs: [String: Set<AVCodecID>?] = [
+        "mp4": [AV_CODEC_ID_AAC, AV_CODEC_ID_MP3, AV_CODEC_ID_ALAC],
+        "mov": [AV_CODEC_ID_AAC, AV_CODEC_ID_MP3, AV_CODEC_ID_ALAC],
+        "webm": [AV_CODEC_ID_OPUS, AV_CODEC_ID_VORBIS],
+        "matroska": nil,
+    ]
+
+    /// The encoders, best first, for each container's re-encoded sound.
+    static let encoderNames: [String: [String]] = [
+        "mp4": ["aac"], "mov": ["aac"], "matroska": ["aac", "libopus"], "webm": ["libopus", "libvorbis"],
+    ]
+
+    /// True when `codec` is carried into `format` as it is, by the rule above (and the muxer takes it).
+    static func copies(_ codec: AVCodecID, into format: UnsafePointer<AVOutputFormat>) -> Bool {
+        let name = String(cString: format.pointee.name)
+        guard let rule = copiedCodecs[name] else { return false }
+        return (rule?.contains(codec) ?? true) && avformat_query_codec(format, codec, sweep_compliance_normal) == 1
+    }
+
+    /// The encoders to try, best first, for `format`'s re-encoded sound (none: it holds no sound).
     static func encoders(for format: UnsafePointer<AVOutputFormat>) -> [UnsafePointer<AVCodec>] {
-        ["aac", "libopus", "libvorbis", "opus", "vorbis"].compactMap { name in
+        (encoderNames[String(cString: format.pointee.name)] ?? []).compactMap { name in
             guard let codec = avcodec_find_encoder_by_name(name) else { return nil }
             return avformat_query_codec(format, codec.pointee.id, sweep_compliance_normal) == 1 ? codec : nil
         }
@@ -229,10 +270,27 @@ final class AudioTrack {
     /// cut are dropped (see the type's comment).
     private func copy(_ p: UnsafeMutablePointer<AVPacket>, at ts: Int64) throws {
         guard ts >= startTs else { return }
-        if p.pointee.duration > 0 && ts + p.pointee.duration > endTs { p.pointee.duration = endTs - ts }
-        p.pointee.pts = ts - startTs
-        p.pointee.dts = p.pointee.dts != sweep_av_nopts_value() ? max(p.pointee.dts - startTs, 0) : p.pointee.pts
-        av_packet_rescale_ts(p, inTimeBase, stream.pointee.time_base)
+        // Timed by samples where the codec says how many a packet holds (AAC, MP3, AC-3,
+        // FLAC, Opus, PCM, …): the first packet is placed by its timestamp, each one after
+        // where the one before ended. Matroska's millisecond timestamps would otherwise
+        // jitter by up to half a millisecond, and a player's resampler follows the jitter.
+        let samples = Int64(av_get_audio_frame_duration2(stream.pointee.codecpar, p.pointee.size))
+        let rate = stream.pointee.codecpar.pointee.sample_rate
+        if samples > 0, rate > 0 {
+            let sampleBase = AVRational(num: 1, den: rate)
+            let first = copiedSamples ?? av_rescale_q(ts - startTs, inTimeBase, sampleBase)
+            let end = av_rescale_q(endTs - startTs, inTimeBase, sampleBase)
+            guard first < end else { return }
+            (p.pointee.pts, p.pointee.dts, p.pointee.duration) = (first, first, min(samples, end - first))
+            copiedSamples = first + samples
+            av_packet_rescale_ts(p, sampleBase, stream.pointee.time_base)
+        } else {
+            copiedSamples = nil
+            if p.pointee.duration > 0 && ts + p.pointee.duration > endTs { p.pointee.duration = endTs - ts }
+            p.pointee.pts = ts - startTs
+            p.pointee.dts = p.pointee.dts != sweep_av_nopts_value() ? max(p.pointee.dts - startTs, 0) : p.pointee.pts
+            av_packet_rescale_ts(p, inTimeBase, stream.pointee.time_base)
+        }
         p.pointee.stream_index = stream.pointee.index
         p.pointee.pos = -1
         try Self.write(p, to: muxer, subject: destination)

@@ -5,6 +5,12 @@ import SweepSupport
 /// libswresample and re-encodes it for an ``AudioTrack`` whose container cannot take the
 /// input's codec.
 ///
+/// Sound is timed by its samples: only the first decoded frame's timestamp is read, to find
+/// the cut (or a late start, filled with silence); every sample after it follows the one
+/// before. Container timestamps are rounded (Matroska keeps milliseconds) or guessed (laced
+/// Vorbis packets carry none), and timing each frame by them inserted silence and drifted
+/// by seconds over a minute.
+///
 /// Sample precision: the first sample kept is the one at the cut, and it becomes output
 /// sample 0 (swresample keeps input and output aligned, holding back only its filter's
 /// delay, which the final flush returns). The encoder is given exactly the span's samples:
@@ -30,8 +36,10 @@ final class AudioTranscoder {
     private let inTimeBase: AVRational
     /// The cut, in input samples.
     private let startSample: Int64
-    /// The input sample the output expects next: where the last frame ended, or the cut.
+    /// The input sample the next decoded frame starts at: where the last one ended, or the cut.
     private var nextSample: Int64 = 0
+    /// The first frame has been placed by its timestamp; the rest follow it.
+    private var placed = false
     private let frameSize: Int32
     private let outRate: Int32
     /// Samples sent to the encoder so far.
@@ -84,10 +92,6 @@ final class AudioTranscoder {
         e.pointee.bit_rate = Int64(perChannel) * Int64(channels)
         e.pointee.time_base = AVRational(num: 1, den: e.pointee.sample_rate)
         if sweep_fmt_wants_global_header(muxer.pointee.oformat) != 0 { e.pointee.flags |= sweep_codec_flag_global_header }
-        // FFmpeg's own Opus and Vorbis encoders, the last resorts, are marked experimental.
-        if encoder.pointee.capabilities & sweep_codec_cap_experimental != 0 {
-            e.pointee.strict_std_compliance = sweep_compliance_experimental
-        }
         let encoderName = String(cString: encoder.pointee.name)
         try FFmpegCall.check(
             avcodec_open2(e, encoder, nil), "the \(encoderName) encoder refused the audio settings", subject: destination,
@@ -173,16 +177,20 @@ final class AudioTranscoder {
                 fix: "convert the audio to one format first (e.g. with ffmpeg)")
         }
         let n = Int64(f.nb_samples)
-        let ts = f.best_effort_timestamp != sweep_av_nopts_value() ? f.best_effort_timestamp : f.pts
-        let first =
-            ts != sweep_av_nopts_value() ? av_rescale_q(ts, inTimeBase, AVRational(num: 1, den: f.sample_rate)) : nextSample
+        var first = nextSample
+        if !placed {
+            placed = true
+            // `pts`, not the best-effort guess: only `pts` moves past a skip (Opus's pre-skip).
+            let ts = f.pts != sweep_av_nopts_value() ? f.pts : f.best_effort_timestamp
+            if ts != sweep_av_nopts_value() { first = av_rescale_q(ts, inTimeBase, AVRational(num: 1, den: f.sample_rate)) }
+            // Audio that begins after the cut is preceded by silence, so that it keeps its
+            // place; a late start within timestamp rounding (2 ms) is not one.
+            let late = first - startSample
+            if late > Int64(f.sample_rate) / 500 { try silence(av_rescale(late, Int64(outRate), Int64(f.sample_rate))) }
+        }
+        nextSample = first + n
         let skip = max(0, startSample - first)
         guard skip < n else { return }
-        // Audio that begins after the cut, or a hole in it, is filled with silence so that
-        // later samples keep their time; a hole within timestamp rounding (2 ms) is not one.
-        let gap = first + skip - nextSample
-        if gap > Int64(f.sample_rate) / 500 { try silence(av_rescale(gap, Int64(outRate), Int64(f.sample_rate))) }
-        nextSample = first + n
         // Point past the skipped samples: one pointer a channel for planar formats, one in all for packed.
         let format = AVSampleFormat(rawValue: f.format)
         let bytes = Int(av_get_bytes_per_sample(format))

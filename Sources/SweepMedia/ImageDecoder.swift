@@ -16,8 +16,9 @@ public enum ImageDecoder {
     /// The largest input file read (a 100-megapixel image is far smaller).
     public static let maxFileBytes = 1 << 30
 
-    /// The fix every "not an image" error gives: the formats sweep reads.
-    static let formatsFix = "give a JPEG, PNG, WebP, TIFF, BMP, GIF, HEIC or AVIF image"
+    /// The fix every "not an image" error gives: the formats sweep reads, stills and videos.
+    static let formatsFix =
+        "give a JPEG, PNG, WebP, TIFF, BMP, GIF, HEIC or AVIF image, or an MP4, MOV, MKV, WebM, AVI, MPEG-TS, 3GP or FLV video"
 
     /// The error for a picture of `w × h` over `maxPixels`, the same from every decoder.
     static func overLimit(_ w: Int, _ h: Int, _ maxPixels: Int, name: String, claims: Bool = true) -> SweepError {
@@ -49,7 +50,7 @@ public enum ImageDecoder {
     ) throws -> RGBAImage {
         _ = FFmpegCall.quiet
         let notImage = SweepError(
-            .dataError, "not an image sweep can read", subject: name,
+            .dataError, "not an image or video sweep can read", subject: name,
             fix: formatsFix)
         if let still = AnimatedWebP.firstFrame(bytes) {
             return try decode(bytes: still, name: name, background: background, maxPixels: maxPixels)
@@ -82,7 +83,7 @@ public enum ImageDecoder {
         // Declared after `avio`, so it is closed first: it reads through avio to the end.
         let input = try InputFormatContext(
             url: nil, prepared: prepared, format: av_find_input_format(demuxer),
-            what: "not an image sweep can read", subject: name,
+            what: "not an image or video sweep can read", subject: name,
             fix: formatsFix)
         let ctx = input.ptr
         // No avformat_find_stream_info: it would decode a frame with no pixel limit. The
@@ -105,7 +106,7 @@ public enum ImageDecoder {
         let padded = w > 0 && h > 0 ? (w + 128) * (h + 128) : maxPixels + maxPixels / 16
         dec.pointee.max_pixels = Int64(min(padded, Int(Int32.max)))
         try FFmpegCall.check(
-            avcodec_open2(dec, codec, nil), "not an image sweep can read", subject: name, kind: .dataError,
+            avcodec_open2(dec, codec, nil), "not an image or video sweep can read", subject: name, kind: .dataError,
             fix: formatsFix)
         let frameHandle = try FrameHandle(), packetHandle = try PacketHandle()
         let frame = frameHandle.ptr, packet = packetHandle.ptr

@@ -3,7 +3,7 @@ import SweepSupport
 /// Tells a still picture from a moving one by content, before any decoder runs.
 ///
 /// Videos are recognised by their container's signature (ISO BMFF that is not HEIF/AVIF,
-/// Matroska/WebM, AVI, MPEG-TS); GIF and PNG count as moving when they hold more than one
+/// Matroska/WebM, AVI, MPEG-TS, FLV); GIF and PNG count as moving when they hold more than one
 /// frame (an animated GIF, an APNG). Everything else is left to ``ImageDecoder``, which
 /// refuses what it cannot read.
 public enum MediaProbe {
@@ -41,13 +41,18 @@ public enum MediaProbe {
         return isVideoContainer(head) ? .video : .image
     }
 
+    /// Box types an ISO BMFF or QuickTime file can start with.
+    static let isobmffFirstBoxes = ["ftyp", "moov", "mdat", "wide", "skip", "free", "pnot"]
+
     /// Signatures of the video containers sweep opens.
     static func isVideoContainer(_ b: [UInt8]) -> Bool {
         func at(_ i: Int, _ s: [UInt8]) -> Bool { b.count >= i + s.count && b[i..<(i + s.count)].elementsEqual(s) }
-        if at(4, Array("ftyp".utf8)) { return true }  // MP4/MOV (HEIF and AVIF were taken as images)
-        if at(4, Array("moov".utf8)) || at(4, Array("mdat".utf8)) || at(4, Array("wide".utf8)) { return true }  // old QuickTime
+        // MP4/MOV (HEIF and AVIF were taken as images). QuickTime writers may put any of
+        // these boxes first; `ftyp` is optional in a .mov.
+        if isobmffFirstBoxes.contains(where: { at(4, Array($0.utf8)) }) { return true }
         if at(0, [0x1A, 0x45, 0xDF, 0xA3]) { return true }  // Matroska/WebM
         if at(0, Array("RIFF".utf8)) && at(8, Array("AVI ".utf8)) { return true }
+        if at(0, Array("FLV".utf8) + [1]) { return true }
         if b.count > 376 && b[0] == 0x47 && b[188] == 0x47 && b[376] == 0x47 { return true }  // MPEG-TS
         return false
     }

@@ -17,8 +17,16 @@ public final class VideoDecoder {
     /// The picture's upright size (rotation metadata applied).
     public let width: Int
     public let height: Int
-    /// Frames per second: the stream's average rate (its nominal rate when it has none).
+    /// Frames per second: the stream's nominal rate (15 for a phone clip averaging 14.99),
+    /// else its average rate, else 25; see ``nominalRate(real:average:)``.
     public let frameRate: Double
+    /// The pixel's shape (sample aspect ratio, width over height): 12/11 for a PAL-wide DV
+    /// frame, 1 for square pixels. Frames are drawn with square pixels.
+    public let pixelAspect: Double
+    /// How far after `t` a frame's timestamp may fall and still count as on screen at `t`:
+    /// half the stream's time-base step, at least 1 ms. Matroska stores milliseconds, so a
+    /// 30 fps frame due at 66.67 ms carries 67 ms.
+    let timeTolerance: Double
     /// Seconds from the first frame to the end of the last.
     public private(set) var duration: Double = 0
     /// EXIF-style orientation (1, 3, 6 or 8) taken from the stream's display matrix.
@@ -47,11 +55,11 @@ public final class VideoDecoder {
 
     /// Containers sweep opens as video (libavformat demuxer names); everything else is refused
     /// before a demuxer meant for something else (HLS, concat lists, …) could run.
-    static let containers = ["mov", "mp4", "m4a", "3gp", "3g2", "mj2", "matroska", "webm", "avi", "mpegts", "gif", "apng"]
+    static let containers = ["mov", "mp4", "m4a", "3gp", "3g2", "mj2", "matroska", "webm", "avi", "mpegts", "flv", "gif", "apng"]
     /// Decoders sweep lets FFmpeg use for video.
     static let codecs = [
         "h264", "hevc", "vp8", "vp9", "av1", "libdav1d", "libaom-av1", "mpeg4", "mpeg2video", "mpeg1video", "mjpeg",
-        "prores", "gif", "apng", "png", "dnxhd", "ffv1", "qtrle", "rawvideo", "theora", "h263", "libvpx", "libvpx-vp9",
+        "prores", "gif", "apng", "png", "dnxhd", "ffv1", "qtrle", "rawvideo", "theora", "h263", "flv", "libvpx", "libvpx-vp9",
     ]
 
     /// Opens the video at `path` and decodes its first frame.
@@ -67,7 +75,7 @@ public final class VideoDecoder {
         self.maxPixels = maxPixels
         try FileBytes.checkReadable(path)
         let notVideo = "not a video sweep can read"
-        let fix = "give an MP4, MOV, MKV, WebM, AVI, MPEG-TS, GIF or APNG video, or an image"
+        let fix = "give an MP4, MOV, MKV, WebM, AVI, MPEG-TS, 3GP, FLV, GIF or APNG video, or an image"
         input = try InputFormatContext(
             url: path, what: notVideo, subject: path, fix: fix,
             options: [("protocol_whitelist", "file"), ("format_whitelist", Self.containers.joined(separator: ","))])
@@ -126,9 +134,12 @@ public final class VideoDecoder {
             avcodec_open2(dec, codec, nil), "cannot open the \(name) decoder", subject: path, kind: .unavailable,
             fix: "convert the clip to H.264 first")
         timeBase = av_q2d(st.pointee.time_base)
-        let avg = st.pointee.avg_frame_rate, real = st.pointee.r_frame_rate
-        let rate = avg.num > 0 && avg.den > 0 ? av_q2d(avg) : (real.num > 0 && real.den > 0 ? av_q2d(real) : 25)
-        frameRate = rate.isFinite && rate > 0 && rate <= 1000 ? rate : 25
+        timeTolerance = max(timeBase / 2, 0.001)
+        frameRate = Self.nominalRate(real: st.pointee.r_frame_rate, average: st.pointee.avg_frame_rate)
+        let sar = st.pointee.sample_aspect_ratio.num > 0 ? st.pointee.sample_aspect_ratio : par.pointee.sample_aspect_ratio
+        let aspect = sar.num > 0 && sar.den > 0 ? av_q2d(sar) : 1
+        // Beyond 1:4…4:1 a tag is damage, not a pixel shape.
+        pixelAspect = aspect.isFinite && aspect >= 0.25 && aspect <= 4 ? aspect : 1
         orientation = Self.orientation(st)
         current = try FrameHandle()
         upcoming = try FrameHandle()
@@ -137,7 +148,8 @@ public final class VideoDecoder {
         let streamDuration = st.pointee.duration != sweep_av_nopts_value() ? Double(st.pointee.duration) * timeBase : nil
         let formatDuration =
             ctx.pointee.duration != sweep_av_nopts_value() ? Double(ctx.pointee.duration) / Double(sweep_av_time_base) : nil
-        let codedW = w > 0 ? w : Int(dec.pointee.width), codedH = h > 0 ? h : Int(dec.pointee.height)
+        let codedH = h > 0 ? h : Int(dec.pointee.height)
+        let codedW = Self.displayWidth(w > 0 ? w : Int(dec.pointee.width), pixelAspect)
         (width, height) = orientation >= 5 ? (codedH, codedW) : (codedW, codedH)
         var length = streamDuration ?? formatDuration ?? 0
         if length <= 0 { length = try Self.scanLength(path, stream: index, timeBase: timeBase) }
@@ -170,6 +182,28 @@ public final class VideoDecoder {
         }
         if length <= 0 { length = 1 / frameRate }
         duration = length
+    }
+
+    /// The rate a clip is meant to play at: the stream's nominal rate (`r_frame_rate`, the
+    /// rate its timestamps are laid out on) when it is a plausible frame rate (1…240), else
+    /// the average over its length, else 25. The average of a phone's 15 fps clip with one late frame is
+    /// 14.99; played at 14.99 the output would drop one frame and double another.
+    static func nominalRate(real: AVRational, average: AVRational) -> Double {
+        func plausible(_ r: AVRational) -> Double? {
+            guard r.num > 0, r.den > 0 else { return nil }
+            let v = av_q2d(r)
+            return v.isFinite && v >= 1 && v <= 240 ? v : nil
+        }
+        let rate = plausible(real) ?? plausible(average) ?? 25
+        // Millisecond timestamps give rates such as 59.94006 for 59.94: take the standard
+        // rate within 0.01 %, so that the output's rate is exact.
+        let standard = [24, 25, 30, 48, 50, 60, 120].flatMap { [Double($0), Double($0 * 1000) / 1001] }
+        return standard.first { abs($0 - rate) < rate * 1e-4 } ?? rate
+    }
+
+    /// A stored width in square pixels.
+    static func displayWidth(_ stored: Int, _ pixelAspect: Double) -> Int {
+        pixelAspect == 1 ? stored : max(1, Int((Double(stored) * pixelAspect).rounded()))
     }
 
     /// The length of a stream whose container does not say (APNG): the end of its last
@@ -210,9 +244,8 @@ public final class VideoDecoder {
 
     /// Makes the frame on screen at `t` (clip seconds) current; past the end the last frame stays.
     public func advance(to t: Double) throws {
-        // A frame is on screen from its timestamp on; a hair of slack absorbs rounding in
-        // time bases such as 1/30 000.
-        while hasUpcoming, !hasCurrent || seconds(upcoming.ptr) <= t + 1e-4 {
+        // A frame is on screen from its timestamp on, give or take the timestamps' rounding.
+        while hasUpcoming, !hasCurrent || seconds(upcoming.ptr) <= t + timeTolerance {
             swap(&current, &upcoming)
             hasCurrent = true
             frameNumber += 1
@@ -409,7 +442,9 @@ public final class VideoDecoder {
     ) -> (x: Int, y: Int, w: Int, h: Int) {
         let s = place.source
         // Fill crops are centred, so in stored orientation they are centred too: swap axes.
-        let (x, y, w, h) = turned ? (s.y, s.x, s.height, s.width) : (s.x, s.y, s.width, s.height)
+        var (x, y, w, h) = turned ? (s.y, s.x, s.height, s.width) : (s.x, s.y, s.width, s.height)
+        // The placement counts square pixels; stored pixels are `pixelAspect` of them wide.
+        (x, w) = (x / pixelAspect, w / pixelAspect)
         // Within the frame as decoded (a stream may change size part-way).
         let storedW = Int(f.pointee.width), storedH = Int(f.pointee.height)
         let cx = min(Int(x.rounded()) & ~1, max(0, storedW - 1) & ~1), cy = min(Int(y.rounded()) & ~1, max(0, storedH - 1) & ~1)
@@ -419,7 +454,7 @@ public final class VideoDecoder {
     /// Where the decoded frame lands in an output frame: from its own size, which may differ
     /// from the stream's first (a resolution change part-way).
     private func placement(of f: UnsafeMutablePointer<AVFrame>, in w: Int, _ h: Int, fit: FitMode) -> FitPlacement {
-        let fw = Int(f.pointee.width), fh = Int(f.pointee.height)
+        let fw = Self.displayWidth(Int(f.pointee.width), pixelAspect), fh = Int(f.pointee.height)
         let (uw, uh) = orientation >= 5 ? (fh, fw) : (fw, fh)
         return FitPlacement(sourceWidth: uw, sourceHeight: uh, width: w, height: h, mode: fit)
     }

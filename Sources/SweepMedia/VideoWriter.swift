@@ -34,6 +34,11 @@ public final class VideoWriter {
     private var finished = false
     /// Audio packets handed to the muxer so far (none without audio).
     var audioPacketsWritten: Int { audioTrack?.packetsWritten ?? 0 }
+    /// The sound carried along: the input's codec and this file's (libavcodec names such as
+    /// "vorbis" and "aac"), and whether the packets were copied; `nil` without sound.
+    public var audioCodecs: (input: String, output: String, copied: Bool)? {
+        audioTrack.map { ($0.inputCodec, $0.outputCodec, $0.isCopy) }
+    }
     /// Frames sent to the encoder.
     public private(set) var framesWritten = 0
 

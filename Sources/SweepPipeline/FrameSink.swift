@@ -13,6 +13,8 @@ protocol FrameSink: ~Copyable {
     var framesWritten: Int { get }
     /// A GIF's palette size (visible colours of its global table); nil for other formats.
     var paletteColors: Int? { get }
+    /// The sound a video carries: the input's codec, the file's, and whether it was copied.
+    var audioCodecs: (input: String, output: String, copied: Bool)? { get }
 
     /// Writes every frame of `plan`, showing each finished frame to `observer`.
     mutating func write(_ plan: FramePlan, observer: FrameObserver) throws
@@ -23,4 +25,5 @@ protocol FrameSink: ~Copyable {
 
 extension FrameSink where Self: ~Copyable {
     var paletteColors: Int? { nil }
+    var audioCodecs: (input: String, output: String, copied: Bool)? { nil }
 }

@@ -22,4 +22,6 @@ public struct RenderResult: Sendable, Equatable, Codable {
     /// A GIF's palette size: the visible colours of its global table (a frame's own table,
     /// fitted to the same budget, may hold a few more); nil for other formats.
     public var colors: Int? = nil
+    /// What became of the sound: set for every video and for any render of a clip.
+    public var sound: SoundOutcome? = nil
 }

@@ -188,17 +188,24 @@ public enum Renderer {
         plan.clipTimes = clipTimes
         let observer = FrameObserver(fps: spec.fps, total: plan.count, progress: progress, watch: watch)
 
+        var silence: String?
+        var audioInput: AudioInput?
         func finish<Sink: FrameSink & ~Copyable>(_ sink: consuming Sink) throws -> RenderResult {
             try sink.write(plan, observer: observer)
             if !still, let warning = try observer.flashWarning(refuse: spec.refuseFlashes, output: path) {
                 notes.append(warning)
             }
-            let result = RenderResult(
+            var result = RenderResult(
                 output: path, format: sink.formatName, bytes: sink.bytes, width: plan.width,
                 height: plan.height, frames: kind == .html ? 1 : plan.count,  // a page's frames are drawn by the browser
                 framesWritten: sink.framesWritten,
                 fps: still ? 0 : spec.fps, duration: still ? 0 : length,
                 seconds: Date().timeIntervalSince(start), notes: notes, colors: sink.paletteColors)
+            if let (input, output, copied) = sink.audioCodecs, let carried = audioInput {
+                result.sound = .carried(from: carried.path, codec: input, to: output, copied: copied)
+            } else if let silence {
+                result.sound = .none(silence)
+            }
             try accept(result)
             try sink.commit()
             return result
@@ -208,13 +215,20 @@ public enum Renderer {
             if clipTimes != nil, spec.clip.audio == .before || spec.clip.audio == .after {
                 notes.append("a GIF has no sound: the \(spec.clip.audio.rawValue) clip's audio is left out")
             }
+            if clipTimes != nil { silence = "a GIF holds no sound" }
             return try finish(GIFSink(spec: spec, plan: plan, destination: path))
         case let .video(codec, container):
             // The sound lasts as long as the frames do (whole frames: a little over `length`).
             let frames = Double(states.count) / spec.fps
-            let audio = clipTimes == nil || still ? nil : try soundtrack(spec, source: source, length: frames, codec: codec)
+            if still {
+                silence = "a still"
+            } else if clipTimes == nil {
+                silence = "the inputs are pictures"
+            } else {
+                (audioInput, silence) = try soundtrack(spec, source: source, length: frames, codec: codec)
+            }
             return try finish(
-                VideoSink(spec: spec, plan: plan, codec: codec, container: container, destination: path, audio: audio))
+                VideoSink(spec: spec, plan: plan, codec: codec, container: container, destination: path, audio: audioInput))
         case .pngSequence: return try finish(PNGSequenceSink(pattern: path, keeping: Set(inputFiles(spec).map(\.id))))
         case .html: return try finish(HTMLSink(spec: spec, destination: path))
         case let .still(format): return try finish(StillSink(format: format, quality: quality, destination: path))
@@ -222,29 +236,35 @@ public enum Renderer {
     }
 
     /// The sound a video with clip inputs carries (``ClipOptions/audio``): the chosen clip's
-    /// audio from the start, as long as the output; `nil` for none.
+    /// audio from the start, as long as the output; by default the before clip's, else the
+    /// after clip's. Without sound, the reason instead.
     ///
     /// - Throws: `.usage` when the chosen side is a picture or has no audio.
     static func soundtrack(
         _ spec: RenderSpec, source: FrameSource, length: Double, codec: VideoCodec
-    ) throws -> AudioInput? {
+    ) throws -> (AudioInput?, reason: String?) {
         let sides: [ClipOptions.Audio: (InputSource, ClipSide?)] = [
             .before: (spec.before, source.beforeClip), .after: (spec.after ?? spec.before, source.afterClip),
         ]
         let choice = spec.clip.audio
         switch choice {
-        case .none: return nil
+        case .none: return (nil, "none was asked for")
         case .auto:
-            guard case let .file(path) = spec.before, source.beforeClip != nil, AudioProbe.hasAudio(path: path) else { return nil }
-            if codec == .webp || codec == .apng { return nil }  // animated images hold no sound
-            return AudioInput(path: path, start: spec.clip.start, duration: length)
+            if codec == .webp || codec == .apng { return (nil, "an animated \(codec.name.uppercased()) holds no sound") }
+            // The before clip's sound, else the after clip's (a photo before a clip keeps the clip's).
+            for side in [ClipOptions.Audio.before, .after] {
+                guard let (input, clip) = sides[side], case let .file(path) = input, clip != nil, AudioProbe.hasAudio(path: path)
+                else { continue }
+                return (AudioInput(path: path, start: spec.clip.start, duration: length), nil)
+            }
+            return (nil, "the inputs have none")
         case .before, .after:
             guard let (input, clip) = sides[choice], case let .file(path) = input, clip != nil else {
                 throw SweepError(
                     .usage, "the \(choice.rawValue) input is a picture, which has no sound", fix: "take the other clip's sound, or none",
                     field: .audio)
             }
-            return AudioInput(path: path, start: spec.clip.start, duration: length)
+            return (AudioInput(path: path, start: spec.clip.start, duration: length), nil)
         }
     }
 

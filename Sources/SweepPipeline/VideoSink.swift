@@ -14,6 +14,7 @@ struct VideoSink: FrameSink, ~Copyable {
     let formatName: String
     private(set) var bytes: Int
     var framesWritten: Int { writer.framesWritten }
+    var audioCodecs: (input: String, output: String, copied: Bool)? { writer.audioCodecs }
 
     /// - Parameter audio: a clip's sound to carry along (see ``Renderer/soundtrack``).
     init(spec: RenderSpec, plan: FramePlan, codec: VideoCodec, container: String, destination: String, audio: AudioInput? = nil) throws {

@@ -237,7 +237,15 @@ struct EverydayBinaryTests {
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         // A GIF's summary has every field, its palette size (the one optional field) too.
         #expect(Set(summary.keys) == Set(summarySchema["required"] as! [String]).union(["colors"]))
-        #expect(Set(summary.keys) == Set((summarySchema["properties"] as! [String: Any]).keys))
+        // Only `sound` is left out: it is for videos and clips.
+        #expect(Set(summary.keys).union(["sound"]) == Set((summarySchema["properties"] as! [String: Any]).keys))
+        let video = try runSweep([
+            "render", dir + "/before.png", dir + "/after.png", "-o", dir + "/j.mp4", "--size", "32x24", "--fps", "5", "--duration", "1",
+            "--json",
+        ])
+        let videoSummary = try #require(try JSONSerialization.jsonObject(with: Data(video.stdout.utf8)) as? [String: Any])
+        let sound = try #require(videoSummary["sound"] as? [String: Any])
+        #expect(sound["action"] as? String == "none" && sound["reason"] as? String == "the inputs are pictures", "\(sound)")
         #expect((summary["colors"] as? Int).map { (1...255).contains($0) } == true)
         let errorSchema = try schema("error.schema.json")
         let inner = ((errorSchema["properties"] as! [String: Any])["error"] as! [String: Any])["required"] as! [String]
@@ -249,7 +257,7 @@ struct EverydayBinaryTests {
         #expect(error["exit"] as? Int == 64 && error["code"] as? String == "usage" && error["subject"] as? String == "--fps")
         // The README names every field.
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        for key in summary.keys { #expect(readme.contains("`\(key)`"), "\(key)") }
+        for key in Set(summary.keys).union(videoSummary.keys) { #expect(readme.contains("`\(key)`"), "\(key)") }
     }
 
     @Test("A binary copied anywhere has its presets; an unknown one says where sweep looked")

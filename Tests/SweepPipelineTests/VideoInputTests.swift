@@ -179,13 +179,7 @@ import Testing
                 "format=gray,geq=lum='if(lt(Y\\,8)\\,255\\,0)',format=yuv420p",
                 "-c:v", "libx264", "-qp", "0", dir + "/r.mp4",
             ])
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/r.mp4")))
-        let tkhd = try #require((0..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual("tkhd".utf8) })
-        let matrix: [Int32] = [0, 0x10000, 0, -0x10000, 0, 0, 0, 0, 0x4000_0000]
-        for (i, v) in matrix.enumerated() {
-            for k in 0..<4 { bytes[tkhd + 44 + i * 4 + k] = UInt8(truncatingIfNeeded: UInt32(bitPattern: v) >> (24 - 8 * k)) }
-        }
-        try Data(bytes).write(to: URL(fileURLWithPath: dir + "/r.mp4"))
+        try ClipMaker.rotate(dir + "/r.mp4", clockwise: 90)
         var s = spec(dir + "/r.mp4", nil)
         s.width = nil
         s.height = nil

@@ -40,6 +40,31 @@ public enum ClipMaker {
             ] + extra + [path])
     }
 
+    /// Tags the MP4/MOV at `path` to be shown turned `degrees` clockwise (90, 180 or 270), by
+    /// writing its track header's matrix as phones do. FFmpeg 5.1's command line cannot: its
+    /// `rotate` metadata is no longer written.
+    public static func rotate(_ path: String, clockwise degrees: Int) throws {
+        let url = URL(fileURLWithPath: path)
+        var bytes = [UInt8](try Data(contentsOf: url))
+        guard let tkhd = (0..<(bytes.count - 4)).first(where: { bytes[$0..<($0 + 4)].elementsEqual("tkhd".utf8) }) else {
+            throw Failure(description: "\(path): no tkhd box")
+        }
+        let one: Int32 = 0x10000
+        let (a, b, c, d): (Int32, Int32, Int32, Int32) =
+            switch degrees {
+            case 90: (0, one, -one, 0)
+            case 180: (-one, 0, 0, -one)
+            case 270: (0, -one, one, 0)
+            default: (one, 0, 0, one)
+            }
+        let matrix: [Int32] = [a, b, 0, c, d, 0, 0, 0, 0x4000_0000]
+        // Version 0: the matrix follows 44 bytes of times, ids, layer, volume and reserved fields.
+        for (i, v) in matrix.enumerated() {
+            for k in 0..<4 { bytes[tkhd + 44 + i * 4 + k] = UInt8(truncatingIfNeeded: UInt32(bitPattern: v) >> (24 - 8 * k)) }
+        }
+        try Data(bytes).write(to: url)
+    }
+
     /// The counter shown at column `x` of `image` (bands spread over rows `top..<top+height`).
     public static func read(_ image: RGBAImage, x: Int, top: Int = 0, height: Int? = nil) -> Int {
         let h = height ?? image.height - top

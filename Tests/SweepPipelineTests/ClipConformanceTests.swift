@@ -1,0 +1,209 @@
+import Foundation
+import SweepImaging
+import SweepMedia
+import SweepPipeline
+import SweepSupport
+import SweepTestSupport
+import SweepTimeline
+import Testing
+
+/// One clip of the conformance matrix, made by FFmpeg's command line as real files are:
+/// a container, a time base and a frame rate. The clip carries a burned-in frame counter
+/// (``ClipMaker``), the oracle every output frame is checked against.
+struct ClipRow: Sendable, CustomStringConvertible {
+    let description: String
+    /// The file's extension, which picks FFmpeg's muxer.
+    let ext: String
+    /// The rate as FFmpeg takes it ("30000/1001").
+    let rate: String
+    /// More output options (codec, time scale).
+    var extra: [String] = []
+    /// A box type written over the leading `ftyp` (same size, so every offset stays right):
+    /// QuickTime files that start with `skip`, `wide` or `free`.
+    var firstBox: String? = nil
+
+    /// The rate as a number.
+    var fps: Double {
+        let parts = rate.split(separator: "/").compactMap { Double($0) }
+        return parts.count == 2 ? parts[0] / parts[1] : parts[0]
+    }
+
+    /// Writes the 2 s counter clip into `dir`.
+    func make(in dir: String) throws -> String {
+        let path = dir + "/row." + ext
+        try ClipMaker.ffmpeg(
+            [
+                "-f", "lavfi", "-i", "color=c=black:s=96x64:r=\(rate):d=2", "-vf",
+                "format=gray,geq=lum='if(bitand(N\\,pow(2\\,floor(Y*8/H)))\\,255\\,0)',format=yuv420p",
+                "-c:v", "libx264", "-qp", "0", "-g", "12",
+            ] + extra + [path])
+        if let firstBox {
+            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            try #require(bytes[4..<8].elementsEqual("ftyp".utf8))
+            bytes.replaceSubrange(4..<8, with: Array(firstBox.utf8))
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        }
+        return path
+    }
+}
+
+/// Real-world clips (#46): whatever the container, time base or rate, every output frame
+/// shows, from each side, the source frame whose interval holds its instant.
+@Suite struct ClipConformanceTests {
+    let dir: String
+
+    init() throws {
+        dir = try Scratch.folder("conformance")
+    }
+
+    static let rows: [ClipRow] = [
+        ClipRow(description: "MP4, 30 fps, 1/15360", ext: "mp4", rate: "30"),
+        ClipRow(description: "MP4, 29.97 fps, 1/30000", ext: "mp4", rate: "30000/1001", extra: ["-video_track_timescale", "30000"]),
+        ClipRow(description: "MP4, 24 fps, 1/90000", ext: "mp4", rate: "24", extra: ["-video_track_timescale", "90000"]),
+        ClipRow(description: "MP4, 50 fps, starting with free", ext: "mp4", rate: "50", firstBox: "free"),
+        ClipRow(description: "MOV, 23.976 fps, starting with skip", ext: "mov", rate: "24000/1001", firstBox: "skip"),
+        ClipRow(description: "MOV, 25 fps, starting with wide", ext: "mov", rate: "25", firstBox: "wide"),
+        ClipRow(description: "MKV, 30 fps, 1/1000", ext: "mkv", rate: "30"),
+        ClipRow(description: "MKV, 29.97 fps, 1/1000", ext: "mkv", rate: "30000/1001"),
+        ClipRow(description: "MKV, 23.976 fps, 1/1000", ext: "mkv", rate: "24000/1001"),
+        ClipRow(description: "MKV, 60 fps, 1/1000", ext: "mkv", rate: "60"),
+        ClipRow(
+            description: "WebM (VP9), 59.94 fps, 1/1000", ext: "webm", rate: "60000/1001", extra: ["-c:v", "libvpx-vp9", "-lossless", "1"]),
+        ClipRow(description: "WebM (VP8), 30 fps, 1/1000", ext: "webm", rate: "30", extra: ["-c:v", "libvpx", "-b:v", "2M", "-qmin", "0"]),
+        ClipRow(description: "AVI (MPEG-4), 25 fps", ext: "avi", rate: "25", extra: ["-c:v", "mpeg4", "-q:v", "2"]),
+        ClipRow(description: "MPEG-TS, 59.94 fps, 1/90000", ext: "ts", rate: "60000/1001"),
+        ClipRow(description: "3GP, 15 fps", ext: "3gp", rate: "15"),
+        ClipRow(description: "FLV, 25 fps, 1/1000", ext: "flv", rate: "25"),
+        ClipRow(description: "FLV, 29.97 fps, 1/1000", ext: "flv", rate: "30000/1001"),
+    ]
+
+    /// A spec holding the split in the middle, nothing drawn over the pictures.
+    func spec(_ before: String, _ after: String?) -> RenderSpec {
+        var s = RenderSpec(
+            before: .file(before), after: after.map { .file($0) },
+            animation: Animation(
+                position: Track(constant: 0.5), before: Track(constant: .identity), after: Track(constant: .identity), loop: .forever))
+        s.style.showHandle = false
+        s.style.showLabels = false
+        s.width = 96
+        s.height = 64
+        return s
+    }
+
+    /// Renders to PNGs and reads each frame's counters, left (before) and right (after).
+    func counters(_ spec: RenderSpec, _ name: String) throws -> (RenderResult, [(Int, Int)]) {
+        let pattern = dir + "/\(name)-%04d.png"
+        let result = try Renderer.render(spec, to: pattern)
+        let sides = try (0..<result.frames).map { i -> (Int, Int) in
+            let image = try ImageDecoder.decode(path: String(format: pattern, i))
+            return (ClipMaker.read(image, x: 8), ClipMaker.read(image, x: image.width - 8))
+        }
+        return (result, sides)
+    }
+
+    /// The frames of a clip at `fps` that may be on screen at `t`: the one whose interval
+    /// holds `t`, and the next when it is due within 1 ms (the decoder's tolerance).
+    static func onScreen(at t: Double, fps: Double) -> ClosedRange<Int> {
+        let k = Int((t * fps + 1e-9).rounded(.down))
+        return Double(k + 1) / fps - t < 0.001 ? k...(k + 1) : k...k
+    }
+
+    @Test("Each output frame shows the frame on screen, on both sides", arguments: rows)
+    func framesByTime(row: ClipRow) throws {
+        let clip = try row.make(in: dir)
+        let reference = dir + "/reference.mp4"
+        try ClipMaker.counter(reference, fps: 25, seconds: 3)
+        // The row's clip before: the output runs at its nominal rate and shows every frame once.
+        let (first, sides) = try counters(spec(clip, reference), "a")
+        #expect(abs(first.fps - row.fps) < 1e-6, "\(row): output at \(first.fps) fps")
+        #expect(first.frames >= Int(2 * row.fps) - 1, "\(row): \(first.frames) frames")
+        for (i, s) in sides.enumerated() {
+            let t = Double(i) / first.fps
+            #expect(s.0 == i, "\(row): frame \(i) shows before frame \(s.0)")
+            #expect(Self.onScreen(at: t, fps: 25).contains(s.1), "\(row): frame \(i) shows after frame \(s.1)")
+        }
+        // The row's clip after, sampled at the reference's 25 fps.
+        let (second, other) = try counters(spec(reference, clip), "b")
+        #expect(second.fps == 25)
+        for (i, s) in other.enumerated() {
+            let t = Double(i) / 25
+            #expect(s.0 == i, "\(row): frame \(i) shows before frame \(s.0)")
+            #expect(Self.onScreen(at: t, fps: row.fps).contains(s.1), "\(row): frame \(i) at \(t) s shows after frame \(s.1)")
+        }
+    }
+
+    @Test(
+        "Rotation tags turn the picture and keep every frame",
+        arguments: [(90, "90° clockwise"), (180, "upside down"), (270, "90° counter-clockwise")])
+    func rotation(degrees: Int, label: String) throws {
+        let path = dir + "/rot.mp4"
+        try ClipMaker.counter(path, width: 64, height: 32, fps: 30, seconds: 1)
+        try ClipMaker.rotate(path, clockwise: degrees)
+        var s = spec(path, nil)
+        (s.width, s.height) = (nil, nil)
+        let pattern = dir + "/rot-%04d.png"
+        let result = try Renderer.render(s, to: pattern)
+        #expect(result.frames == 30)
+        let turned = degrees != 180
+        #expect((result.width, result.height) == (turned ? 32 : 64, turned ? 64 : 32), "\(label): \(result.width)x\(result.height)")
+        for i in 0..<result.frames {
+            let image = try ImageDecoder.decode(path: String(format: pattern, i))
+            // The counter's bands run from the stored top: bit b's band, wherever the turn put it.
+            var k = 0
+            for bit in 0..<8 {
+                let along = (2 * bit + 1) * (turned ? image.width : image.height) / 16
+                let (x, y): (Int, Int) =
+                    switch degrees {
+                    case 90: (image.width - 1 - along, image.height / 2)  // the stored top is now the right edge
+                    case 270: (along, image.height / 2)  // … the left edge
+                    default: (image.width / 2, image.height - 1 - along)
+                    }
+                if image[x, y].g > 128 { k |= 1 << bit }
+            }
+            #expect(k == i, "\(label): frame \(i) reads \(k)")
+        }
+    }
+
+    @Test("Non-square pixels are drawn square: a 12:11 clip keeps its circles round")
+    func pixelAspect() throws {
+        // 88×64 stored, 12:11 pixels: 96×64 on screen. The left half of the stored picture is white.
+        let path = dir + "/sar.mkv"
+        try ClipMaker.ffmpeg(
+            [
+                "-f", "lavfi", "-i", "color=c=black:s=88x64:r=25:d=1", "-vf",
+                "format=gray,geq=lum='if(lt(X\\,44)\\,255\\,0)',setsar=12/11,format=yuv420p", "-c:v", "libx264", "-qp", "0", path,
+            ])
+        var s = spec(path, nil)
+        (s.width, s.height) = (nil, nil)
+        let result = try Renderer.render(s, to: dir + "/sar-%04d.png")
+        #expect((result.width, result.height) == (96, 64))
+        let image = try ImageDecoder.decode(path: dir + "/sar-0000.png")
+        // The edge sits at 48 of 96 on screen (at 44 it would be were pixels taken as square).
+        #expect(image[45, 32].g > 200 && image[46, 32].g > 200, "\(image[45, 32]) \(image[46, 32])")
+        #expect(image[50, 32].g < 50 && image[49, 32].g < 60, "\(image[49, 32]) \(image[50, 32])")
+        // Fitted into a square frame, the picture keeps its 3:2 shape: bars top and bottom.
+        s.width = 96
+        s.height = 96
+        s.fit = .fit
+        _ = try Renderer.render(s, to: dir + "/fit-%04d.png")
+        let fitted = try ImageDecoder.decode(path: dir + "/fit-0000.png")
+        #expect(fitted[20, 10].g < 20 && fitted[20, 48].g > 200, "\(fitted[20, 10]) \(fitted[20, 48])")
+    }
+
+    @Test("A phone clip averaging 14.99 fps plays at its nominal 15 fps: no frame dropped or doubled")
+    func nominalRate() throws {
+        // 30 frames at 15 fps; the last one comes 0.1 s late, as a phone's recorder leaves it.
+        let path = dir + "/phone.mp4"
+        try ClipMaker.ffmpeg(
+            [
+                "-f", "lavfi", "-i", "color=c=black:s=96x64:r=15:d=2", "-vf",
+                "format=gray,geq=lum='if(bitand(N\\,pow(2\\,floor(Y*8/H)))\\,255\\,0)',format=yuv420p,setpts='N/15/TB+if(eq(N\\,29)\\,0.1/TB\\,0)'",
+                "-vsync", "vfr", "-c:v", "libx264", "-qp", "0", "-g", "12", "-video_track_timescale", "15360", path,
+            ])
+        let decoder = try VideoDecoder(path: path)
+        #expect(decoder.frameRate == 15)
+        let (result, sides) = try counters(spec(path, path), "phone")
+        #expect(result.fps == 15)
+        for (i, s) in sides.prefix(29).enumerated() { #expect(s.0 == i && s.1 == i, "frame \(i): \(s)") }
+    }
+}
