@@ -3,7 +3,7 @@
 #   make test   installs what is missing, builds and runs the whole test suite (Swift, then the browser tests)
 
 # Debian packages sweep builds and tests against (headers, fonts, the ffmpeg CLI for checks).
-DEB_PACKAGES := pkg-config libgif-dev libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev \
+DEB_PACKAGES := pkg-config libgif-dev libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev libavfilter-dev \
                 libpango1.0-dev libcairo2-dev liblcms2-dev zlib1g-dev libheif-dev libwebp-dev fonts-dejavu-core fonts-noto-core fonts-noto-cjk ffmpeg \
                 chromium python3-venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Side-by-side benchmarks: sweep against the FFmpeg CLI (and gifsicle), same inputs, same run.
-#   Benchmarks/run.sh [gif] [gifcurves] [mp4] [codecs] [memory] [frame] [video]    (default: all but gifcurves)
-# Needs: ffmpeg, gifsicle, python3 with numpy (pip install numpy). Results: Benchmarks/work/.
+#   Benchmarks/run.sh [gif] [gifcurves] [mp4] [codecs] [memory] [frame] [video] [hdr]    (default: all but gifcurves and hdr)
+# Needs: ffmpeg, gifsicle, python3 with numpy (pip install numpy; hdr also pillow and scikit-image). Results: Benchmarks/work/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product sweep >/dev/null
@@ -13,6 +13,7 @@ for w in $what; do
   case $w in
     frame) .build/release/sweep-framebench ;;
     video) python3 Benchmarks/video.py ;;
+    hdr) python3 Benchmarks/hdr.py ;;
     gifcurves) python3 Benchmarks/gifcurves.py --json Benchmarks/work/gifcurves.json --plot docs/gif-curves.png ;;
     *) python3 Benchmarks/compare.py "$w" ;;
   esac

@@ -7,7 +7,7 @@ enum OptionNames {
         .maxPixels: "--max-pixels", .maxBytes: "--max-bytes", .look: "--look", .beforeLook: "--before-look",
         .preset: "--preset", .format: "--format",
         .duration: "--duration", .crf: "--crf", .poster: "--poster",
-        .start: "--start", .end: "--end", .audio: "--audio",
+        .start: "--start", .end: "--end", .audio: "--audio", .hdr: "--hdr",
     ]
 
     /// The flag for `field`, or the field's own name for one the CLI has no flag for.

@@ -40,7 +40,8 @@ package enum SweepCommand {
         \(animationHelp)
         video inputs:
               --start T, --end T  where the comparison begins and ends in the clips (12.5, 1:02.5)
-              --audio before|after|none   the output's sound (default: the before clip's, if any)
+              --audio before|after|none   the output's sound (default: the before clip's, else the after clip's)
+              --hdr tonemap|refuse  HDR clips (PQ, HLG: iPhone video) tone-mapped to SDR (default), or refused
               --first-frame       an animated GIF, APNG or WebP shows its first frame, as a photo
               (--fps defaults to the before clip's rate; --duration shortens the output;
                --loop repeats the animation at its own length instead of stretching it)

@@ -20,6 +20,8 @@ public protocol ClipDecoder: AnyObject {
     /// The frames can go to a BT.709 4:2:0 video without an RGB round trip
     /// (``draw(into:fit:)-yuv`` may be called).
     var convertsToVideoYUVDirectly: Bool { get }
+    /// Tells the decoder the output frame it will draw into (it may prepare frames at that size).
+    func expectOutput(width: Int, height: Int, fit: FitMode)
     /// Makes the frame on screen at clip time `t` current; past the end the last one stays.
     /// ``frameNumber`` tells whether it changed.
     func advance(to t: Double) throws
@@ -31,3 +33,8 @@ public protocol ClipDecoder: AnyObject {
 }
 
 extension VideoDecoder: ClipDecoder {}
+
+extension ClipDecoder {
+    /// Nothing to prepare by default.
+    public func expectOutput(width: Int, height: Int, fit: FitMode) {}
+}

@@ -52,6 +52,16 @@ public final class VideoDecoder {
     private var scaler: ScalerHandle?
     private var scalerKey: [Int] = []
     private let maxPixels: Int
+    /// HDR frames go through it before anything else sees them; nil for SDR clips.
+    private let toneMapper: ToneMapper?
+    /// A decoded HDR frame on its way to the tone mapper.
+    private let hdrFrame: FrameHandle
+    /// "PQ" or "HLG" when the clip is HDR and tone-mapped to SDR; nil otherwise.
+    public let hdrTransfer: String?
+    /// The stored frame size (before rotation and pixel aspect).
+    private let storedWidth: Int, storedHeight: Int
+    /// The size HDR frames are scaled to before tone-mapping: the output's share of them.
+    private var toneMapSize: (width: Int32, height: Int32)?
 
     /// Containers sweep opens as video (libavformat demuxer names); everything else is refused
     /// before a demuxer meant for something else (HLS, concat lists, …) could run.
@@ -67,9 +77,12 @@ public final class VideoDecoder {
     /// - Parameters:
     ///   - start: seconds into the clip to begin from (its frame on screen then becomes time 0).
     ///   - maxPixels: the largest picture accepted (a decompression bomb is refused).
+    ///   - hdr: tone-map an HDR clip to SDR (the default), or refuse it.
     /// - Throws: `.noInput` (missing, unreadable), `.dataError` (not a video, no video stream,
-    ///   corrupt, HDR), `.unavailable` (a codec this FFmpeg cannot decode, DRM).
-    public init(path: String, start: Double = 0, maxPixels: Int = ImageDecoder.defaultMaxPixels) throws {
+    ///   corrupt, HDR when refused), `.unavailable` (a codec this FFmpeg cannot decode, DRM).
+    public init(
+        path: String, start: Double = 0, maxPixels: Int = ImageDecoder.defaultMaxPixels, hdr: HDRHandling = .tonemap
+    ) throws {
         _ = FFmpegCall.quiet
         self.path = path
         self.maxPixels = maxPixels
@@ -105,13 +118,16 @@ public final class VideoDecoder {
         let w = Int(par.pointee.width), h = Int(par.pointee.height)
         if w > 0, h > 0, ImageDecoder.exceeds(w, h, maxPixels) { throw ImageDecoder.overLimit(w, h, maxPixels, name: path) }
         let trc = par.pointee.color_trc
-        if trc == AVCOL_TRC_SMPTE2084 || trc == AVCOL_TRC_ARIB_STD_B67 {
+        let transfer = trc == AVCOL_TRC_SMPTE2084 ? "PQ" : (trc == AVCOL_TRC_ARIB_STD_B67 ? "HLG" : nil)
+        if let transfer, hdr == .refuse {
             throw SweepError(
-                .dataError, "the video is HDR (\(trc == AVCOL_TRC_SMPTE2084 ? "PQ" : "HLG")), which sweep does not tone-map", subject: path,
-                fix:
-                    "convert it to SDR BT.709 first, e.g. ffmpeg -i IN -vf zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=hable,zscale=t=bt709:m=bt709:r=tv,format=yuv420p OUT.mp4"
-            )
+                .dataError, "the video is HDR (\(transfer)), and HDR inputs are refused", subject: path,
+                fix: "let sweep tone-map it to SDR (the default), or convert it first: ffmpeg -i IN -vf \(ToneMapper.chain) OUT.mp4",
+                field: .hdr)
         }
+        hdrTransfer = transfer
+        toneMapper = transfer == nil ? nil : ToneMapper(subject: path)
+        hdrFrame = try FrameHandle()
         let name = String(cString: avcodec_get_name(par.pointee.codec_id))
         guard let codec = avcodec_find_decoder(par.pointee.codec_id) else {
             throw SweepError(
@@ -149,7 +165,8 @@ public final class VideoDecoder {
         let formatDuration =
             ctx.pointee.duration != sweep_av_nopts_value() ? Double(ctx.pointee.duration) / Double(sweep_av_time_base) : nil
         let codedH = h > 0 ? h : Int(dec.pointee.height)
-        let codedW = Self.displayWidth(w > 0 ? w : Int(dec.pointee.width), pixelAspect)
+        (storedWidth, storedHeight) = (w > 0 ? w : Int(dec.pointee.width), codedH)
+        let codedW = Self.displayWidth(storedWidth, pixelAspect)
         (width, height) = orientation >= 5 ? (codedH, codedW) : (codedW, codedH)
         var length = streamDuration ?? formatDuration ?? 0
         if length <= 0 { length = try Self.scanLength(path, stream: index, timeBase: timeBase) }
@@ -224,6 +241,22 @@ public final class VideoDecoder {
         return first.map { Double(end - $0) * timeBase } ?? 0
     }
 
+    /// Tells the decoder the output frame it draws into, so that HDR frames are tone-mapped at
+    /// the size they are shown (a 4K phone clip in a 1080p video: a quarter of the work).
+    /// Frames of the size the output takes skip a second scale. Without it, or for SDR
+    /// clips, nothing changes.
+    public func expectOutput(width w: Int, height h: Int, fit: FitMode) {
+        guard toneMapper != nil, w > 0, h > 0 else { return }
+        let place = FitPlacement(sourceWidth: width, sourceHeight: height, width: w, height: h, mode: fit)
+        let s = max(Double(place.destination.width) / place.source.width, Double(place.destination.height) / place.source.height)
+        guard s.isFinite, s > 0, s < 0.95 else {
+            toneMapSize = nil
+            return
+        }
+        func even(_ v: Int) -> Int32 { Int32(max(2, Int((Double(v) * s / 2).rounded(.up)) * 2)) }
+        toneMapSize = (even(storedWidth), even(storedHeight))
+    }
+
     /// The orientation tag for the stream's display matrix: the turn a player applies.
     static func orientation(_ st: UnsafeMutablePointer<AVStream>) -> Int {
         guard let m = av_stream_get_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, nil) else { return 1 }
@@ -266,7 +299,8 @@ public final class VideoDecoder {
 
     /// Decodes the next frame in presentation order into `frame`; `false` at the end.
     private func decodeNext(into frame: borrowing FrameHandle) throws -> Bool {
-        let dec = decoder.ptr, f = frame.ptr
+        // An HDR frame is decoded aside and tone-mapped into `frame`.
+        let dec = decoder.ptr, f = toneMapper == nil ? frame.ptr : hdrFrame.ptr
         while true {
             let got = avcodec_receive_frame(dec, f)
             if got >= 0 {
@@ -280,6 +314,10 @@ public final class VideoDecoder {
                 }
                 let fw = Int(f.pointee.width), fh = Int(f.pointee.height)
                 if ImageDecoder.exceeds(fw, fh, maxPixels) { throw ImageDecoder.overLimit(fw, fh, maxPixels, name: path, claims: false) }
+                if let toneMapper {
+                    defer { av_frame_unref(f) }
+                    try toneMapper.map(f, into: frame.ptr, size: toneMapSize)
+                }
                 return true
             }
             if got == sweep_averror_eof() { return false }

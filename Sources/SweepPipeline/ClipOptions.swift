@@ -1,10 +1,12 @@
+import SweepMedia
+
 /// How video inputs are played: trimming, length, rate, audio.
 ///
 /// Stills ignore all of it; a still beside a video is held for the whole clip.
 public struct ClipOptions: Sendable, Equatable {
     /// Which input's sound the output carries.
     public enum Audio: String, Sendable, CaseIterable {
-        /// The before input's, when it has sound.
+        /// The before clip's sound, else the after clip's.
         case auto
         case before
         case after
@@ -27,6 +29,8 @@ public struct ClipOptions: Sendable, Equatable {
     public var firstFrame = false
     /// The output's sound (`--audio`).
     public var audio = Audio.auto
+    /// HDR clips (PQ, HLG) are tone-mapped to SDR, or refused (`--hdr`).
+    public var hdr = HDRHandling.tonemap
 
     public init() {}
 }

@@ -29,6 +29,7 @@ final class ClipSide: @unchecked Sendable {
         self.fit = fit
         self.reopen = reopen
         self.decoder = decoder
+        decoder.expectOutput(width: width, height: height, fit: fit)
         frame = RGBAImage(width: width, height: height, fill: background)
     }
 
@@ -59,6 +60,7 @@ final class ClipSide: @unchecked Sendable {
     /// Plays from the start again (after frames were sampled ahead, e.g. for a GIF palette).
     func rewind() throws {
         decoder = try reopen()
+        decoder.expectOutput(width: frame.width, height: frame.height, fit: fit)
         drawnRGBA = -1
         drawnYUV = -1
         try advance(to: 0)

@@ -110,6 +110,10 @@ public final class FrameSource {
         clipRate = clips.first?.decoder.frameRate
         clipDuration = clips.map(\.decoder.duration).min()
         var notes: [String] = []
+        for (side, clip) in [("before", beforeClip), ("after", afterClip === beforeClip ? nil : afterClip)] {
+            guard let video = clip?.decoder as? VideoDecoder, let transfer = video.hdrTransfer else { continue }
+            notes.append("the \(side) clip is HDR (\(transfer)): tone-mapped to SDR BT.709")
+        }
         var insets = spec.safeInsets
         // Two pictures of one shape are spoken of once.
         let sameShape = loaded.count == 2 && before.width * after.height == after.width * before.height

@@ -28,8 +28,9 @@ enum LoadedSide {
     /// The file at `path` opened as a clip from `clip.start`, or `nil` when it is a still.
     static func openClip(_ path: String, clip: ClipOptions, background: RGBA8, maxPixels: Int) throws -> (any ClipDecoder)? {
         switch try MediaProbe.kind(of: path) {
-        case .video: return try VideoDecoder(path: path, start: clip.start, maxPixels: maxPixels)
-        case .animation where !clip.firstFrame: return try VideoDecoder(path: path, start: clip.start, maxPixels: maxPixels)
+        case .video,
+            .animation where !clip.firstFrame:
+            return try VideoDecoder(path: path, start: clip.start, maxPixels: maxPixels, hdr: clip.hdr)
         case .animatedWebP where !clip.firstFrame:
             return try AnimatedWebPDecoder(path: path, start: clip.start, background: background, maxPixels: maxPixels)
         default: return nil

@@ -50,6 +50,8 @@ public struct SweepError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let end = Field("end")
         /// Which input's sound goes into a video, if any.
         public static let audio = Field("audio")
+        /// What becomes of HDR inputs (tone-mapped or refused).
+        public static let hdr = Field("hdr")
     }
 
     public let code: Code

@@ -237,13 +237,15 @@ import Testing
         let sound = #expect(throws: SweepError.self) { try Renderer.render(spec(dir + "/sound.m4a", nil), to: dir + "/o.mp4") }
         #expect(sound?.code == .dataError)
         #expect(sound?.message.contains("no video stream") == true, "\(String(describing: sound))")
-        // HDR (PQ) is refused rather than shown washed out.
+        // HDR (PQ) is refused when asked (tone-mapped otherwise: HDRClipTests).
         try ClipMaker.ffmpeg(
             [
                 "-f", "lavfi", "-i", "color=c=gray:s=64x64:r=10:d=0.5", "-c:v", "libx264", "-color_trc", "smpte2084",
                 "-color_primaries", "bt2020", "-colorspace", "bt2020nc", dir + "/hdr.mp4",
             ])
-        let hdr = #expect(throws: SweepError.self) { try Renderer.render(spec(dir + "/hdr.mp4", nil), to: dir + "/o.mp4") }
+        var refusing = spec(dir + "/hdr.mp4", nil)
+        refusing.clip.hdr = .refuse
+        let hdr = #expect(throws: SweepError.self) { try Renderer.render(refusing, to: dir + "/o.mp4") }
         #expect(hdr?.code == .dataError)
         #expect(hdr?.message.contains("HDR") == true)
         // Encrypted (CENC): exit 69.

@@ -1,0 +1,104 @@
+import CFFmpeg
+import SweepSupport
+
+/// Turns HDR frames (PQ or HLG transfer, BT.2020 primaries) into SDR BT.709 frames through
+/// libavfilter, by the chain FFmpeg's own documentation gives: linear light at a nominal
+/// 100 cd/m² peak, BT.709 primaries in linear float, Hable's curve without desaturation,
+/// then the BT.709 transfer and matrix in limited range, 8-bit 4:2:0.
+///
+/// Every iPhone records HLG HEVC by default; shown as SDR without this, its pictures are
+/// flat and washed out. One graph serves every frame of a size and format (zimg caches its
+/// conversion); a frame of another size or format builds a new one.
+package final class ToneMapper {
+    /// The filters between the source and the sink; the same text `ffmpeg -vf` takes.
+    package static let chain = chain(size: nil)
+
+    /// The chain, scaling to `size` in its first step when given.
+    static func chain(size: (width: Int32, height: Int32)?) -> String {
+        let scale = size.map { "w=\($0.width):h=\($0.height):f=bicubic:" } ?? ""
+        return "zscale=\(scale)t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=tonemap=hable:desat=0,"
+            + "zscale=t=bt709:m=bt709:r=tv,format=yuv420p"
+    }
+
+    /// The file, named in errors.
+    let subject: String
+    private var graph: UnsafeMutablePointer<AVFilterGraph>?
+    private var source: UnsafeMutablePointer<AVFilterContext>?
+    private var sink: UnsafeMutablePointer<AVFilterContext>?
+    /// What the graph was built for: width, height, pixel format, and the size it scales to.
+    private var key: [Int32] = []
+
+    init(subject: String) {
+        self.subject = subject
+    }
+
+    deinit { avfilter_graph_free(&graph) }
+
+    /// Tone-maps `input` into `output` (which is reset first), keeping its timestamps; with
+    /// `size`, scaled to it first (bicubic, as FFmpeg's own chain would be given `w` and `h`),
+    /// so that the float stages work on no more pixels than the output shows.
+    func map(_ input: UnsafeMutablePointer<AVFrame>, into output: UnsafeMutablePointer<AVFrame>, size: (width: Int32, height: Int32)?)
+        throws
+    {
+        let f = input.pointee
+        let wanted = [f.width, f.height, f.format, size?.width ?? 0, size?.height ?? 0]
+        if wanted != key || graph == nil { try build(for: input, size: size, key: wanted) }
+        guard let source, let sink else { throw failure("no filter graph") }
+        try check(av_buffersrc_add_frame_flags(source, input, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)), "cannot pass the frame on")
+        av_frame_unref(output)
+        try check(av_buffersink_get_frame(sink, output), "the tone-mapping gave no frame")
+        output.pointee.best_effort_timestamp = f.best_effort_timestamp
+        output.pointee.pts = f.pts
+    }
+
+    /// Builds `buffer → chain → buffersink` for frames like `frame`.
+    private func build(for frame: UnsafeMutablePointer<AVFrame>, size: (width: Int32, height: Int32)?, key wanted: [Int32]) throws {
+        avfilter_graph_free(&graph)
+        (source, sink) = (nil, nil)
+        guard let g = avfilter_graph_alloc() else { throw failure("out of memory") }
+        graph = g
+        g.pointee.nb_threads = 0  // as many as there are cores: zscale works in slices
+        let f = frame.pointee
+        let aspect = f.sample_aspect_ratio.num > 0 && f.sample_aspect_ratio.den > 0 ? f.sample_aspect_ratio : AVRational(num: 1, den: 1)
+        let args =
+            "video_size=\(f.width)x\(f.height):pix_fmt=\(f.format):time_base=1/90000:pixel_aspect=\(aspect.num)/\(aspect.den)"
+        var src: UnsafeMutablePointer<AVFilterContext>?
+        var snk: UnsafeMutablePointer<AVFilterContext>?
+        try check(
+            avfilter_graph_create_filter(&src, avfilter_get_by_name("buffer"), "in", args, nil, g), "cannot feed frames to libavfilter")
+        try check(
+            avfilter_graph_create_filter(&snk, avfilter_get_by_name("buffersink"), "out", nil, nil, g),
+            "cannot take frames from libavfilter")
+        // The graph's open ends: its input is the source's output, its output the sink's input.
+        // Parsing consumes both lists and leaves in them what it did not link; freed after.
+        var outputs = avfilter_inout_alloc()
+        var inputs = avfilter_inout_alloc()
+        defer {
+            avfilter_inout_free(&outputs)
+            avfilter_inout_free(&inputs)
+        }
+        guard let o = outputs, let i = inputs else { throw failure("out of memory") }
+        o.pointee.name = av_strdup("in")
+        o.pointee.filter_ctx = src
+        o.pointee.pad_idx = 0
+        i.pointee.name = av_strdup("out")
+        i.pointee.filter_ctx = snk
+        i.pointee.pad_idx = 0
+        try check(
+            avfilter_graph_parse_ptr(g, Self.chain(size: size), &inputs, &outputs, nil), "this FFmpeg cannot tone-map (zscale, tonemap)")
+        try check(avfilter_graph_config(g, nil), "cannot set up the tone-mapping")
+        (source, sink) = (src, snk)
+        key = wanted
+    }
+
+    private func failure(_ what: String) -> SweepError {
+        SweepError(
+            .unavailable, "HDR to SDR: \(what)", subject: subject,
+            fix: "install an FFmpeg with zscale (libzimg), or convert the clip to SDR first", field: .hdr)
+    }
+
+    private func check(_ code: Int32, _ what: String) throws {
+        guard code < 0 else { return }
+        throw failure("\(what) (\(FFmpegCall.message(code)))")
+    }
+}
