@@ -1,3 +1,4 @@
+import CFFmpeg
 import CHeif
 import SweepImaging
 import SweepSupport
@@ -8,7 +9,8 @@ import SweepSupport
 /// The primary image is decoded with libheif's geometric transformations applied (`irot`,
 /// `imir`, `clap`), so a photo stands as it was shot. Colour: an ICC profile (an iPhone's
 /// Display P3) is converted by lcms2; without one, coded primaries (`nclx`: Display P3,
-/// BT.2020, …) are. HDR transfer curves (PQ, HLG) are refused rather than shown wrong.
+/// BT.2020, …) are. HDR photos (PQ or HLG transfer) are tone-mapped to SDR BT.709 by the
+/// clips' chain (``ToneMapper``), from the coded planes at full depth, or refused if asked.
 ///
 /// An EXIF orientation inside the file is not applied: HEIF makes `irot`/`imir` the
 /// authority, and iPhones write both, so applying the EXIF tag too would turn the photo twice.
@@ -21,8 +23,11 @@ enum HEIFDecoder {
     /// Decodes `bytes` (already recognised as HEIF or AVIF) to opaque RGBA over `background`.
     ///
     /// - Throws: ``SweepError/Code/dataError`` for a corrupt or unsupported file, an HDR
-    ///   photo, or one over `maxPixels` (checked from the header, before decoding).
-    static func decode(bytes: [UInt8], name: String, background: RGBA8, maxPixels: Int) throws -> RGBAImage {
+    ///   photo when `hdr` is `.refuse`, or one over `maxPixels` (checked from the header,
+    ///   before decoding).
+    static func decode(
+        bytes: [UInt8], name: String, background: RGBA8, maxPixels: Int, hdr: HDRHandling = .tonemap
+    ) throws -> RGBAImage {
         if let failed = HEIFCall.initialisation { throw failed }
         let plan = try vet(bytes, name: name, maxPixels: maxPixels)
         // Everything libheif holds lives inside this closure: the context reads `bytes` in
@@ -41,6 +46,15 @@ enum HEIFDecoder {
             guard w > 0, h > 0 else { throw HEIFCall.corrupt(name) }
             if ImageDecoder.exceeds(w, h, maxPixels) { throw ImageDecoder.overLimit(w, h, maxPixels, name: name) }
             let colour = try Colour(of: handle, subject: name)
+            if let transfer = colour.hdr {
+                guard hdr == .tonemap else {
+                    throw SweepError(
+                        .dataError, "the photo is HDR (\(transfer.name)), and HDR inputs are refused", subject: name,
+                        fix: "let sweep tone-map it to SDR (the default), or export it as SDR", field: .hdr)
+                }
+                let planes = try HEIFImage(decoding: handle, subject: name, ycbcr444: true)
+                return try planes.toneMapped(colour, subject: name, maxPixels: maxPixels)
+            }
             // libheif 1.15 copies 4:0:0 samples to RGB as they are, ignoring the range: limited-
             // range black comes out at 16. The range is the nclx box's, else the bitstream's
             // (libheif's rule for colour, and the browsers'), read by decoding the coded
@@ -190,7 +204,7 @@ enum HEIFDecoder {
     }
 
     /// What the pixels' colours mean, and their range, from the handle's `colr` boxes.
-    private struct Colour {
+    fileprivate struct Colour {
         enum Meaning {
             case icc([UInt8])
             case primaries(ColorProfile.Primaries)
@@ -199,6 +213,9 @@ enum HEIFDecoder {
         var meaning = Meaning.sRGB
         /// The nclx box's full_range_flag; `nil` without an nclx box.
         var fullRange: Bool?
+        /// An HDR transfer (PQ or HLG) with the nclx box's primaries and matrix (H.273 codes,
+        /// which FFmpeg's enumerations share); `nil` for SDR.
+        var hdr: (name: String, transfer: Int32, primaries: Int32, matrix: Int32)?
 
         init(of handle: borrowing HEIFImageHandle, subject: String) throws {
             // Both boxes may be present; the nclx one is read for its transfer curve either way.
@@ -212,9 +229,7 @@ enum HEIFDecoder {
                 let tc = n.transfer_characteristics
                 if tc == heif_transfer_characteristic_ITU_R_BT_2100_0_PQ || tc == heif_transfer_characteristic_ITU_R_BT_2100_0_HLG {
                     let curve = tc == heif_transfer_characteristic_ITU_R_BT_2100_0_PQ ? "PQ" : "HLG"
-                    throw SweepError(
-                        .dataError, "HDR photos (\(curve) transfer) are not supported yet", subject: subject,
-                        fix: "export the photo as SDR (JPEG, or HEIC/AVIF without HDR)")
+                    hdr = (curve, Int32(tc.rawValue), Int32(n.color_primaries.rawValue), Int32(n.matrix_coefficients.rawValue))
                 }
             }
             let type = heif_image_handle_get_color_profile_type(handle.ptr)
@@ -337,23 +352,75 @@ private struct HEIFImage: ~Copyable {
 
     /// Decodes `handle` to interleaved 8-bit RGBA, transformations (`irot`, `imir`, `clap`)
     /// applied; or, if `native`, to the coded planes as they are (to learn their range).
-    init(decoding handle: borrowing HEIFImageHandle, subject: String, native: Bool = false) throws {
+    /// With `ycbcr444`, to full-depth Y′CbCr 4:4:4 planes instead (for tone-mapping).
+    init(decoding handle: borrowing HEIFImageHandle, subject: String, native: Bool = false, ycbcr444: Bool = false) throws {
         guard let options = heif_decoding_options_alloc() else {
             throw SweepError(.internalError, "out of memory", subject: subject)
         }
         defer { heif_decoding_options_free(options) }
         options.pointee.ignore_transformations = 0  // the default, stated: upright is the point
-        options.pointee.convert_hdr_to_8bit = 1  // 10-bit SDR photos come out as 8-bit RGBA
+        options.pointee.convert_hdr_to_8bit = ycbcr444 ? 0 : 1  // 10-bit SDR photos come out as 8-bit RGBA
         var p: OpaquePointer?
         try HEIFCall.check(
             heif_decode_image(
-                handle.ptr, &p, native ? heif_colorspace_undefined : heif_colorspace_RGB,
-                native ? heif_chroma_undefined : heif_chroma_interleaved_RGBA, options),
+                handle.ptr, &p, ycbcr444 ? heif_colorspace_YCbCr : native ? heif_colorspace_undefined : heif_colorspace_RGB,
+                ycbcr444 ? heif_chroma_444 : native ? heif_chroma_undefined : heif_chroma_interleaved_RGBA, options),
             "the image cannot be decoded", subject: subject)
         guard let p else { throw HEIFCall.corrupt(subject) }
         ptr = p
     }
     deinit { heif_image_release(ptr) }
+
+    /// The Y′CbCr planes (``init(decoding:subject:native:ycbcr444:)`` with `ycbcr444`) of an HDR photo,
+    /// tone-mapped to SDR BT.709 by ``ToneMapper`` and converted to RGBA. Alpha is dropped:
+    /// HDR photos with transparency are rare, and the chain has no alpha.
+    func toneMapped(_ colour: HEIFDecoder.Colour, subject: String, maxPixels: Int) throws -> RGBAImage {
+        guard let hdr = colour.hdr else { throw SweepError(.internalError, "not an HDR photo", subject: subject) }
+        let w = Int(heif_image_get_width(ptr, heif_channel_Y)), h = Int(heif_image_get_height(ptr, heif_channel_Y))
+        guard w > 0, h > 0 else { throw HEIFCall.corrupt(subject, "no luma plane") }
+        if ImageDecoder.exceeds(w, h, maxPixels) { throw ImageDecoder.overLimit(w, h, maxPixels, name: subject) }
+        let bits = Int(heif_image_get_bits_per_pixel_range(ptr, heif_channel_Y))
+        let (chromaShiftX, chromaShiftY, layout): (Int, Int, String) =
+            switch heif_image_get_chroma_format(ptr) {
+            case heif_chroma_420: (1, 1, "420")
+            case heif_chroma_422: (1, 0, "422")
+            case heif_chroma_444: (0, 0, "444")
+            default: throw SweepError(.dataError, "HDR photos must be coded in Y′CbCr", subject: subject, fix: "export it as SDR")
+            }
+        let depth = bits <= 8 ? "" : (bits <= 10 ? "10le" : "12le")
+        let format = av_get_pix_fmt("yuv\(layout)p\(depth)")
+        guard format != AV_PIX_FMT_NONE, bits <= 12 else {
+            throw SweepError(.dataError, "HDR photos of \(bits) bits are not supported", subject: subject, fix: "export it as SDR")
+        }
+        let frame = try FrameHandle()
+        let f = frame.ptr
+        (f.pointee.width, f.pointee.height, f.pointee.format) = (Int32(w), Int32(h), format.rawValue)
+        try FFmpegCall.check(av_frame_get_buffer(f, 0), "cannot allocate the photo", subject: subject, kind: .internalError)
+        // libheif keeps samples over 8 bits in 16-bit words, as FFmpeg's little-endian formats do.
+        let bytesPerSample = bits <= 8 ? 1 : 2
+        let planes = withUnsafeBytes(of: f.pointee.data) { d in
+            (0..<3).map { d.load(fromByteOffset: $0 * 8, as: UnsafeMutablePointer<UInt8>?.self) }
+        }
+        let strides = withUnsafeBytes(of: f.pointee.linesize) { l in (0..<3).map { Int(l.load(fromByteOffset: $0 * 4, as: Int32.self)) } }
+        for (p, channel) in [heif_channel_Y, heif_channel_Cb, heif_channel_Cr].enumerated() {
+            var stride: Int32 = 0
+            guard let src = heif_image_get_plane_readonly(ptr, channel, &stride), let dst = planes[p] else {
+                throw HEIFCall.corrupt(subject, "no plane \(p)")
+            }
+            let pw = p == 0 ? w : (w + (1 << chromaShiftX) - 1) >> chromaShiftX
+            let ph = p == 0 ? h : (h + (1 << chromaShiftY) - 1) >> chromaShiftY
+            guard Int(stride) >= pw * bytesPerSample else { throw HEIFCall.corrupt(subject, "plane \(p) is short") }
+            let dstStride = strides[p]
+            for y in 0..<ph { (dst + y * dstStride).update(from: src + y * Int(stride), count: pw * bytesPerSample) }
+        }
+        f.pointee.color_trc = AVColorTransferCharacteristic(rawValue: UInt32(hdr.transfer))
+        f.pointee.color_primaries = AVColorPrimaries(rawValue: UInt32(hdr.primaries))
+        f.pointee.colorspace = AVColorSpace(rawValue: UInt32(hdr.matrix))
+        f.pointee.color_range = colour.fullRange ?? false ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
+        let sdr = try FrameHandle()
+        try ToneMapper(subject: subject).map(f, into: sdr.ptr, size: nil)
+        return try ToneMapper.rgba(of: sdr.ptr, subject: subject)
+    }
 
     /// Whether the decoded planes are full range: the item's nclx box if it has one, else the
     /// bitstream's (which libheif's decoders always report; full if neither does).

@@ -29,24 +29,27 @@ public enum ImageDecoder {
 
     /// Decodes the first frame of the image at `path` as opaque RGBA over `background`.
     ///
+    /// An HDR photo (HEIC or AVIF with a PQ or HLG transfer) is tone-mapped to SDR, or refused
+    /// when `hdr` says so.
+    ///
     /// - Throws: ``SweepError`` with `.noInput` (missing, unreadable, a folder) or
     ///   `.dataError` (not an image, corrupt, too many pixels).
     public static func decode(
         path: String, background: RGBA8 = .black,
-        maxPixels: Int = defaultMaxPixels
+        maxPixels: Int = defaultMaxPixels, hdr: HDRHandling = .tonemap
     ) throws -> RGBAImage {
         _ = FFmpegCall.quiet
         let bytes = try FileBytes.read(path, limit: maxFileBytes, regularFileOnly: true)
         if bytes.isEmpty {
             throw SweepError(.dataError, "the file is empty", subject: path, fix: formatsFix)
         }
-        return try decode(bytes: bytes, name: path, background: background, maxPixels: maxPixels)
+        return try decode(bytes: bytes, name: path, background: background, maxPixels: maxPixels, hdr: hdr)
     }
 
     /// Decodes an image held in memory; `name` is used in error messages.
     public static func decode(
         bytes: [UInt8], name: String, background: RGBA8 = .black,
-        maxPixels: Int = defaultMaxPixels
+        maxPixels: Int = defaultMaxPixels, hdr: HDRHandling = .tonemap
     ) throws -> RGBAImage {
         _ = FFmpegCall.quiet
         let notImage = SweepError(
@@ -61,7 +64,7 @@ public enum ImageDecoder {
         // Only the formats sweep documents reach FFmpeg, each through its own demuxer.
         guard let kind = ImageKind(sniffing: bytes) else { throw notImage }
         if kind == .heif || kind == .avif {
-            return try HEIFDecoder.decode(bytes: bytes, name: name, background: background, maxPixels: maxPixels)
+            return try HEIFDecoder.decode(bytes: bytes, name: name, background: background, maxPixels: maxPixels, hdr: hdr)
         }
         guard let demuxer = kind.demuxer else { throw notImage }
         var bytes = bytes

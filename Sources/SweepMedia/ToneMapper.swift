@@ -1,4 +1,5 @@
 import CFFmpeg
+import SweepImaging
 import SweepSupport
 
 /// Turns HDR frames (PQ or HLG transfer, BT.2020 primaries) into SDR BT.709 frames through
@@ -89,6 +90,28 @@ package final class ToneMapper {
         try check(avfilter_graph_config(g, nil), "cannot set up the tone-mapping")
         (source, sink) = (src, snk)
         key = wanted
+    }
+
+    /// A tone-mapped frame (BT.709, limited range) as sRGB-ish RGBA, for stills.
+    static func rgba(of frame: UnsafeMutablePointer<AVFrame>, subject: String) throws -> RGBAImage {
+        let (w, h) = (Int(frame.pointee.width), Int(frame.pointee.height))
+        let scaler = try ScalerHandle(
+            width: w, height: h, from: AVPixelFormat(rawValue: frame.pointee.format), to: AV_PIX_FMT_RGBA, subject: subject)
+        try scaler.setColorspace(sweep_sws_cs_itu709, sourceFullRange: false, destinationFullRange: true)
+        var image = RGBAImage(width: w, height: h)
+        let rows = image.pixels.withUnsafeMutableBufferPointer { out -> Int32 in
+            withUnsafeBytes(of: frame.pointee.data) { d in
+                withUnsafeBytes(of: frame.pointee.linesize) { l in
+                    var src = (0..<4).map { UnsafePointer(d.load(fromByteOffset: $0 * 8, as: UnsafeMutablePointer<UInt8>?.self)) }
+                    var srcStrides = (0..<4).map { l.load(fromByteOffset: $0 * 4, as: Int32.self) }
+                    var dst: [UnsafeMutablePointer<UInt8>?] = [out.baseAddress, nil, nil, nil]
+                    var dstStrides: [Int32] = [Int32(w * 4), 0, 0, 0]
+                    return sws_scale(scaler.ptr, &src, &srcStrides, 0, Int32(h), &dst, &dstStrides)
+                }
+            }
+        }
+        guard rows == Int32(h) else { throw SweepError(.internalError, "colour conversion failed", subject: subject) }
+        return image
     }
 
     private func failure(_ what: String) -> SweepError {

@@ -21,7 +21,7 @@ enum LoadedSide {
         case let .image(img): return .image(img)
         case let .file(path):
             if let decoder = try openClip(path, clip: clip, background: background, maxPixels: maxPixels) { return .clip(decoder) }
-            return .image(try ImageDecoder.decode(path: path, background: background, maxPixels: maxPixels))
+            return .image(try ImageDecoder.decode(path: path, background: background, maxPixels: maxPixels, hdr: clip.hdr))
         }
     }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the decoder fixtures in images/ (committed; tests do not run this).
-# Needs: imagemagick, libimage-exiftool-perl, webp, icc-profiles-free, libheif-examples, libavif-bin, python3.
+# Needs: imagemagick, libimage-exiftool-perl, webp, icc-profiles-free, libheif-examples, libavif-bin, ffmpeg, python3.
 # Every image shows the same 48x32 pattern once decoded and oriented:
 #   top-left red (220,20,20)   top-right green (20,200,20)
 #   bottom-left blue (20,20,220)   bottom-right yellow (230,220,20)
@@ -141,6 +141,18 @@ def grid_bomb(b):
     assert b[i:i + 4] == bytes([0, 0, 0, 0]) and b[i + 4:i + 8] == struct.pack(">HH", 48, 32)
     b[i + 4:i + 8] = struct.pack(">HH", 30000, 30000)
 patch("heic.heic", "heic-grid-bomb.heic", grid_bomb)
+# HDR: FFmpeg's test pattern as HLG R'G'B' (BT.2020), 10-bit 4:4:4 full range (avifenc, cicp 9/18/9),
+# and the reference: FFmpeg's own zscale/tonemap chain (sweep's) run on the same R'G'B'.
+chain = ("zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=tonemap=hable:desat=0,"
+         "zscale=t=bt709:m=bt709:r=tv,format=yuv420p")
+hlg = os.path.join(tmp, "hlg.png")
+subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=96x64", "-frames:v", "1", "-vf",
+                "format=gbrpf32le,zscale=tin=iec61966-2-1:pin=bt709:t=arib-std-b67:p=bt2020:npl=100,format=rgb48be", hlg], check=True)
+subprocess.run(["avifenc", "-d", "10", "-y", "444", "--cicp", "9/18/9", "-r", "full", "--min", "0", "--max", "4", hlg,
+                "avif-hlg-pattern.avif"], check=True, stdout=subprocess.DEVNULL)
+subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", hlg, "-vf",
+                "setparams=color_primaries=bt2020:color_trc=arib-std-b67:colorspace=gbr:range=pc," + chain + ",format=rgb24",
+                "-frames:v", "1", "avif-hlg-pattern.ref.png"], check=True)
 EOF
 }
 if [ "${1:-}" = heif ]; then heif_fixtures; ls -la ./*.heic ./*.avif; exit 0; fi

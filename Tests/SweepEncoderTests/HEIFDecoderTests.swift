@@ -1,6 +1,7 @@
 import Foundation
 import SweepImaging
 import SweepSupport
+import SweepTestSupport
 import Testing
 
 @testable import SweepMedia
@@ -153,10 +154,27 @@ struct HEIFDecoderTests {
             "\(p) vs \(ref)")
     }
 
-    @Test("HDR photos (PQ, HLG) are refused with a clear data error", arguments: ["avif-pq.avif", "avif-hlg.avif"])
+    @Test(
+        "HDR photos (PQ, HLG) are tone-mapped, or refused with a clear data error when asked", arguments: ["avif-pq.avif", "avif-hlg.avif"])
     func hdr(name: String) throws {
-        let e = try #require(decodeError(name))
-        #expect(e.code == .dataError && e.message.contains("HDR") && e.message.contains("not supported yet"), "\(e)")
+        let image = try ImageDecoder.decode(path: fixture(name))
+        #expect(image.width == 48 && image.height == 32 && image.isOpaque)
+        // A flat colour stays flat; HDR coding of SDR values tone-maps to a reddish colour, not to grey or black.
+        let p = image[24, 16]
+        #expect(image[0, 0] == p && p.r > p.g && p.r > p.b && p.r > 60, "\(p)")
+        let e = try #require(throws: SweepError.self) { try ImageDecoder.decode(path: fixture(name), hdr: .refuse) }
+        #expect(e.code == .dataError && e.message.contains("HDR") && e.field == .hdr, "\(e)")
+    }
+
+    @Test("An HLG AVIF comes out near FFmpeg's own tone-mapping of the same picture")
+    func hdrAgainstFFmpeg() throws {
+        // FFmpeg's test pattern as HLG R'G'B' (BT.2020), coded 10-bit 4:4:4 by avifenc; the
+        // reference is FFmpeg's zscale/tonemap chain run on the same R'G'B' (make-fixtures.sh).
+        let ours = try ImageDecoder.decode(path: fixture("avif-hlg-pattern.avif"))
+        let reference = try ImageDecoder.decode(path: fixture("avif-hlg-pattern.ref.png"))
+        let mean = ColorDifference.meanDeltaE2000(ours, reference)
+        // Measured 3.6 (clips: 0.95); the target is 3, not yet met for full-range photos (#46).
+        #expect(mean < 4, "mean ΔE2000 \(mean)")
     }
 
     @Test("An oversize HEIC or AVIF is refused from its header, before decoding", arguments: ["heic.heic", "avif.avif"])
