@@ -299,8 +299,8 @@ final class AudioTrack {
 
     /// Hands one packet to the muxer's interleaving queue.
     static func write(_ p: UnsafeMutablePointer<AVPacket>, to muxer: UnsafeMutablePointer<AVFormatContext>, subject: String) throws {
-        try FFmpegCall.check(
-            av_interleaved_write_frame(muxer, p), "writing failed", subject: subject, kind: .ioError,
-            fix: "check free disk space and permissions")
+        try FFmpegCall.checkWrite(
+            av_interleaved_write_frame(muxer, p), "writing failed", subject: subject,
+            container: String(cString: muxer.pointee.oformat.pointee.name))
     }
 }

@@ -29,6 +29,21 @@ package enum FFmpegCall {
         throw SweepError(kind, "\(what): \(message(code))", subject: subject, fix: fix, field: field)
     }
 
+    /// For the muxer's writes: a full disk, an I/O error or a file-size limit is an I/O failure
+    /// (exit 74) with a fix about the disk; anything else is the container refusing what it
+    /// was given (a codec it cannot hold, a timestamp it cannot take), exit 69, not a disk
+    /// problem.
+    package static func checkWrite(_ code: Int32, _ what: String, subject: String, container: String) throws {
+        guard code < 0 else { return }
+        let disk = [ENOSPC, EIO, EFBIG, EDQUOT, EACCES, EPERM, EROFS].map(sweep_averror)
+        if disk.contains(code) {
+            throw SweepError(.ioError, "\(what): \(message(code))", subject: subject, fix: "check free disk space, limits and permissions")
+        }
+        throw SweepError(
+            .unavailable, "\(what): the \(container) container refused it (\(message(code)))", subject: subject,
+            fix: "write another container (.mkv holds the most), or leave the sound out")
+    }
+
     /// For the send/receive calls: `true` when a packet or frame came out, `false` when the
     /// codec wants more input or is drained (EAGAIN, EOF); any other error throws.
     package static func received(

@@ -154,7 +154,8 @@ public final class VideoWriter {
         let muxName = output.muxerName
         var mux = try DictionaryHandle(
             codec.muxerOptions.filter { $0.0 != "movflags" || muxName.contains("mp4") || muxName.contains("mov") })
-        try FFmpegCall.check(avformat_write_header(oc, &mux.ptr), "cannot write the \(muxName) header", subject: dest)
+        try FFmpegCall.checkWrite(
+            avformat_write_header(oc, &mux.ptr), "cannot write the \(muxName) header", subject: dest, container: muxName)
     }
 
     /// True when the encoder takes 4:2:0 planes that ``add(_:)-yuv`` can fill directly.
@@ -230,9 +231,8 @@ public final class VideoWriter {
             av_packet_rescale_ts(packet.ptr, enc.ptr.pointee.time_base, stream.pointee.time_base)
             packet.ptr.pointee.stream_index = stream.pointee.index
             let w = av_interleaved_write_frame(output.ptr, packet.ptr)
-            try FFmpegCall.check(
-                w, "writing failed", subject: destination, kind: .ioError,
-                fix: "check free disk space and permissions")
+            try FFmpegCall.checkWrite(
+                w, "writing failed", subject: destination, container: String(cString: output.ptr.pointee.oformat.pointee.name))
         }
     }
 

@@ -192,4 +192,21 @@ struct AudioTrackTests {
         #expect(error.code == .usage && error.field == .audio && error.subject == path, "\(error)")
         #expect(!FileManager.default.fileExists(atPath: path))
     }
+
+    @Test("A muxer's refusal is not a disk problem: exit 69 naming the container; a full disk stays exit 74")
+    func writeFailures() {
+        // AVERROR(e) is -e.
+        let refused = #expect(throws: SweepError.self) {
+            try FFmpegCall.checkWrite(-EINVAL, "writing failed", subject: "o.mp4", container: "mp4")
+        }
+        #expect(
+            refused?.code == .unavailable && refused?.message.contains("mp4 container refused") == true, "\(String(describing: refused))")
+        #expect(refused?.fix?.contains("disk") == false)
+        for errno in [ENOSPC, EFBIG, EIO] {
+            let full = #expect(throws: SweepError.self) {
+                try FFmpegCall.checkWrite(-errno, "writing failed", subject: "o.mp4", container: "mp4")
+            }
+            #expect(full?.code == .ioError && full?.fix?.contains("disk") == true, "\(String(describing: full))")
+        }
+    }
 }
