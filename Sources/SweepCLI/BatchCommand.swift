@@ -105,8 +105,14 @@ enum BatchCommand {
             }
         }
         var inputs: [(path: String, line: Int?)] = [(file, nil)]
+        // A job refused at validation still names files (its inputs are a user's photos):
+        // the results file replaces none of them either.
+        var named: [(path: String, line: Int)] = []
         for j in jobs {
-            guard case let .success((job, _)) = j.job else { continue }
+            guard case let .success((job, _)) = j.job else {
+                named += Self.strings(in: j.text).map { ($0, j.line) }
+                continue
+            }
             for input in job.inputs {
                 inputs.append((input, j.line))
                 if let other = outputs[OutputRoot.canonical(input)] {
@@ -119,7 +125,7 @@ enum BatchCommand {
         let resultsKey = OutputRoot.canonical(results)
         var resultsInfo = stat()
         let resultsExists = stat(results, &resultsInfo) == 0
-        for input in inputs {
+        for input in inputs + named.map({ ($0.path, Optional($0.line)) }) {
             var info = stat()
             let same =
                 OutputRoot.canonical(input.path) == resultsKey
@@ -134,6 +140,19 @@ enum BatchCommand {
         if let line = outputs[resultsKey] {
             throw SweepError(.usage, "the results file is line \(line)'s output", subject: "--results", fix: "choose another results file")
         }
+    }
+
+    /// Every string in a job line (values of any key, in arrays too), or none when the line is
+    /// not JSON: what a refused job may name as a path.
+    static func strings(in text: String) -> [String] {
+        func collect(_ v: Any) -> [String] {
+            if let s = v as? String { return [s] }
+            if let a = v as? [Any] { return a.flatMap(collect) }
+            if let o = v as? [String: Any] { return o.values.flatMap(collect) }
+            return []
+        }
+        guard let value = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) else { return [] }
+        return collect(value).filter { !$0.isEmpty }
     }
 
     /// Creates the folder an output goes in: a batch lays out many outputs (`out/2026/a.gif`),

@@ -39,11 +39,7 @@ final class GIFFileSink {
             if fclose(file) != 0 && failure == 0 { failure = errno }
             self.file = nil
         }
-        if failure != 0 {
-            throw SweepError(
-                .ioError, "writing failed (\(String(cString: strerror(failure))))", subject: destination,
-                fix: "check free disk space and permissions")
-        }
+        if failure != 0 { throw SweepError.writeFailed("writing failed", errno: failure, subject: destination) }
     }
 
     deinit { if let file { fclose(file) } }

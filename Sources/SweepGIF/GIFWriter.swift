@@ -221,11 +221,7 @@ public final class GIFWriter {
     }
 
     private func gifError(_ code: Int32, _ what: String) -> SweepError {
-        if sink.failure != 0 {
-            return SweepError(
-                .ioError, "\(what): \(String(cString: strerror(sink.failure)))", subject: destination,
-                fix: "check free disk space and permissions")
-        }
+        if sink.failure != 0 { return .writeFailed(what, errno: sink.failure, subject: destination) }
         let text = GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
         return SweepError(.ioError, "\(what): \(text)", subject: destination, fix: nil)
     }

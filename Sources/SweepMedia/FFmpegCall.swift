@@ -36,6 +36,7 @@ package enum FFmpegCall {
     package static func checkWrite(_ code: Int32, _ what: String, subject: String, container: String) throws {
         guard code < 0 else { return }
         let disk = [ENOSPC, EIO, EFBIG, EDQUOT, EACCES, EPERM, EROFS].map(sweep_averror)
+        if code == sweep_averror(EFBIG) { throw SweepError.writeFailed(what, errno: EFBIG, subject: subject) }
         if disk.contains(code) {
             throw SweepError(.ioError, "\(what): \(message(code))", subject: subject, fix: "check free disk space, limits and permissions")
         }

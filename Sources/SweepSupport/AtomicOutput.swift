@@ -158,10 +158,8 @@ package struct AtomicOutput: ~Copyable {
         if finalMode >= 0 { fchmod(descriptor, mode_t(finalMode)) }
         close(descriptor)
         var failure: SweepError?
-        if synced == EIO || synced == ENOSPC || synced == EDQUOT {
-            failure = SweepError(
-                .ioError, "writing failed (\(String(cString: strerror(synced))))", subject: destination,
-                fix: "check free disk space and the device")
+        if synced == EIO || synced == ENOSPC || synced == EDQUOT || synced == EFBIG {
+            failure = .writeFailed("writing failed", errno: synced, subject: destination)
         } else if rename(temporaryPath, destination) != 0 {
             failure = SweepError(
                 .cannotCreate, "cannot move the finished file into place (\(String(cString: strerror(errno))))",

@@ -16,11 +16,7 @@ package enum FileBytes {
         var failed = n != bytes.count ? errno : 0
         if fflush(f) != 0 && failed == 0 { failed = errno }
         if fclose(f) != 0 && failed == 0 { failed = errno }
-        if failed != 0 {
-            throw SweepError(
-                .ioError, "writing failed (\(String(cString: strerror(failed))))", subject: reportAs,
-                fix: "check free disk space and permissions")
-        }
+        if failed != 0 { throw SweepError.writeFailed("writing failed", errno: failed, subject: reportAs) }
     }
 
     /// Reads at most `limit` bytes of the file at `path` (a regular file, a pipe or a

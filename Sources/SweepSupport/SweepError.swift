@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A failure a user can act on: what went wrong, where, and what to do.
 ///
 /// Every layer throws this one type so that the CLI can print one line and pick the exit
@@ -86,5 +90,20 @@ public struct SweepError: Error, Sendable, Equatable, CustomStringConvertible {
         if let fix { s += "; \(fix)" }
         if let flag, flag != subject { s += " (\(flag))" }
         return s
+    }
+}
+
+extension SweepError {
+    /// A write that failed with `errno` (exit 74): the file-size limit named as such, since
+    /// "File too large" reads like a problem with the picture; anything else with its system
+    /// text and a fix about the disk.
+    public static func writeFailed(_ what: String, errno code: Int32, subject: String) -> SweepError {
+        if code == EFBIG {
+            return SweepError(
+                .ioError, "\(what): the file reached the file-size limit (ulimit -f)", subject: subject,
+                fix: "raise the limit, or make a smaller file")
+        }
+        return SweepError(
+            .ioError, "\(what) (\(String(cString: strerror(code))))", subject: subject, fix: "check free disk space and permissions")
     }
 }

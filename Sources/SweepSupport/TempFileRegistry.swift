@@ -98,10 +98,11 @@ package final class TempFileRegistry: Sendable {
     /// The signals whose default action ends the process and that can be caught: each
     /// removes the temporary files first. (SIGKILL cannot be caught; its leftovers are
     /// hidden `.NAME.PID.N.tmp` files and folders, safe to delete. SIGPIPE is ignored
-    /// instead, so that writing to a closed pipe fails where the CLI can act on it.)
+    /// instead, so that writing to a closed pipe fails where the CLI can act on it; so is
+    /// SIGXFSZ, so that a write past the file-size limit fails with EFBIG and is reported
+    /// as exit 74 naming the limit, instead of killing the process with a half-made file.)
     static let terminatingSignals: [Int32] = [
-        SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU,
-        SIGXFSZ, SIGVTALRM, SIGPROF,
+        SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGVTALRM, SIGPROF,
     ]
 
     /// Installs handlers for every catchable terminating signal that remove the temporary
@@ -120,7 +121,16 @@ package final class TempFileRegistry: Sendable {
             // the cores, each blocked in a render) held every thread, and a SIGINT waited
             // 13–31 s, until most jobs had finished and written their outputs.
             let queue = DispatchQueue(label: "sweep.signals")
+            signal(SIGXFSZ, SIG_IGN)
             for sig in Self.terminatingSignals {
+                // A signal ignored when sweep starts stays ignored: a shell ignores SIGINT and
+                // SIGQUIT for its background jobs, and `nohup` SIGHUP.
+                var inherited = sigaction()
+                if sigaction(sig, nil, &inherited) == 0, let handler = inherited.__sigaction_handler.sa_handler,
+                    unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+                {
+                    continue
+                }
                 signal(sig, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
                 source.setEventHandler { [weak self] in
