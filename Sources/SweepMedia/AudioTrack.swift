@@ -13,11 +13,12 @@ import SweepSupport
 /// WebM. Apple's players and the social platforms play nothing else from an MP4, and FFmpeg
 /// 5.1 writes Opus or FLAC into MP4 only as an experiment.
 ///
-/// The cut: output time 0 is input time `start`.
+/// The cut: output time 0 is input time `start`, counted from the input's time 0 (see
+/// ``origin(_:audio:)``).
 /// - A copy cuts at packet boundaries. Its first packet is the first that starts at or after
 ///   `start`, so the track may open with less than one audio frame (≤ 21 ms of AAC at
-///   48 kHz, 20 ms of Opus) of silence, but every packet keeps its exact time, so sync is
-///   exact and no container needs negative timestamps or an edit list. The packet that
+///   48 kHz, 20 ms of Opus) of silence, and no container needs negative timestamps or an
+///   edit list. Packets are then timed by their samples (see ``copy(_:at:)``). The packet that
 ///   covers the end is kept with its duration shortened to end there (a player may still
 ///   sound the rest of that one frame). A copy is not decoded, so only damage that stops
 ///   the demuxer is caught; re-encoding also catches what stops the decoder.
@@ -38,7 +39,7 @@ final class AudioTrack {
     private let input: InputFormatContext
     private let inIndex: Int32
     private let inTimeBase: AVRational
-    /// The input's time 0 (the container's start time), in `inTimeBase`.
+    /// The input's time 0, in `inTimeBase`: see ``origin(_:audio:)``.
     private let origin: Int64
     /// The muxer, borrowed from the ``VideoWriter`` that owns it and this track.
     private let muxer: UnsafeMutablePointer<AVFormatContext>
@@ -61,6 +62,8 @@ final class AudioTrack {
     private var packetsCopied = 0
     /// Where the next copied packet starts, in samples of output time, once one was placed.
     private var copiedSamples: Int64?
+    /// The last copied packet's output time (the stream's time base).
+    private var lastCopiedPts: Int64?
     /// Packets handed to the muxer so far (copied or encoded): shows the audio keeps pace with the video.
     var packetsWritten: Int { transcoder?.packetsWritten ?? packetsCopied }
 
@@ -104,10 +107,9 @@ final class AudioTrack {
         for i in 0..<Int(ctx.pointee.nb_streams) where i != Int(index) { ctx.pointee.streams[i]?.pointee.discard = AVDISCARD_ALL }
         let tb = inStream.pointee.time_base
         inTimeBase = tb
-        let micro = AVRational(num: 1, den: 1_000_000)
         origin = Self.origin(ctx, audio: inStream)
-        startTs = origin + av_rescale_q(Int64((audio.start * 1e6).rounded()), micro, tb)
-        endTs = startTs + av_rescale_q(Int64((audio.duration * 1e6).rounded()), micro, tb)
+        startTs = origin + Ticks.of(seconds: audio.start, in: tb)
+        endTs = startTs + Ticks.of(seconds: audio.duration, in: tb)
         lastTs = startTs
         packet = try PacketHandle()
 
@@ -137,7 +139,8 @@ final class AudioTrack {
             out.pointee.time_base = tb
         } else {
             transcoder = try AudioTranscoder(
-                from: inStream, to: out, encoder: encoders[0], muxer: muxer, startTs: startTs, source: audio.path,
+                from: inStream, to: out, encoder: encoders[0], muxer: muxer, startTs: startTs,
+                span: audio.duration, source: audio.path,
                 destination: destination)
         }
         if startTs > origin {
@@ -145,7 +148,7 @@ final class AudioTrack {
             // cut (AAC's overlap, MP3's bit reservoir, Opus's pre-roll); those samples are
             // dropped. A failed seek (a stream that cannot seek) is not an error: reading
             // from the beginning and dropping everything before the cut gives the same audio.
-            let lead = copy ? 0 : av_rescale_q(500_000, micro, tb)
+            let lead = copy ? 0 : Ticks.of(seconds: 0.5, in: tb)
             _ = try? FFmpegCall.check(
                 av_seek_frame(ctx, index, max(origin, startTs - lead), sweep_avseek_flag_backward), "cannot seek",
                 subject: audio.path)
@@ -155,14 +158,16 @@ final class AudioTrack {
     /// The input's time 0 in the audio stream's ticks: its video stream's start, the clock
     /// ``VideoDecoder`` matches frames on; without video, the container's start, but not
     /// before 0 (Opus's pre-skip starts its stream 6.5 ms early, samples no one hears).
+    /// A time a crafted file makes unusable counts as 0.
     static func origin(_ ctx: UnsafeMutablePointer<AVFormatContext>, audio: UnsafeMutablePointer<AVStream>) -> Int64 {
-        let none = sweep_av_nopts_value()
+        let tb = audio.pointee.time_base
         let video = av_find_best_stream(ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
-        if video >= 0, let st = ctx.pointee.streams[Int(video)], st.pointee.start_time != none {
-            return av_rescale_q(st.pointee.start_time, st.pointee.time_base, audio.pointee.time_base)
+        if video >= 0, let st = ctx.pointee.streams[Int(video)],
+            let start = Ticks.rescale(st.pointee.start_time, st.pointee.time_base, tb)
+        {
+            return start
         }
-        let start = ctx.pointee.start_time
-        return start != none ? max(0, av_rescale_q(start, AVRational(num: 1, den: AV_TIME_BASE), audio.pointee.time_base)) : 0
+        return max(0, Ticks.rescale(ctx.pointee.start_time, AVRational(num: 1, den: AV_TIME_BASE), tb) ?? 0)
     }
 
     /// The audio codecs each container carries as they are; `nil` means whatever the muxer takes.
@@ -210,12 +215,12 @@ final class AudioTrack {
 
     /// Seconds in input ticks.
     private func ticks(_ seconds: Double) -> Int64 {
-        av_rescale_q(Int64((seconds * 1e6).rounded()), AVRational(num: 1, den: 1_000_000), inTimeBase)
+        Ticks.of(seconds: seconds, in: inTimeBase)
     }
 
     /// Input time of `ts`, in seconds from the file's start, for errors.
     private func inputSeconds(_ ts: Int64) -> String {
-        String(format: "%.2f", Double(ts - origin) * Double(inTimeBase.num) / Double(inTimeBase.den))
+        String(format: "%.2f", (Double(ts) - Double(origin)) * Double(inTimeBase.num) / Double(inTimeBase.den))
     }
 
     /// Reads and passes on packets that end by `limit` (all that start before the span's
@@ -229,16 +234,16 @@ final class AudioTrack {
                     break
                 }
             }
-            var ts = p.pointee.pts != sweep_av_nopts_value() ? p.pointee.pts : p.pointee.dts
-            // A packet without any time follows the one before it.
-            if ts == sweep_av_nopts_value() { ts = lastTs }
+            // A packet without a usable time follows the one before it.
+            let ts = Ticks.sane(p.pointee.pts) ?? Ticks.sane(p.pointee.dts) ?? lastTs
+            p.pointee.duration = min(max(p.pointee.duration, 0), Ticks.bound)
             if ts >= endTs {
                 av_packet_unref(p)
                 pending = false
                 exhausted = true
                 break
             }
-            if !final && ts + max(p.pointee.duration, 0) > limit {
+            if !final && ts + p.pointee.duration > limit {
                 pending = true
                 return
             }
@@ -246,12 +251,12 @@ final class AudioTrack {
             lastTs = ts
             defer { av_packet_unref(p) }
             if let transcoder {
-                try transcoder.decode(p, at: inputSeconds(ts))
+                try transcoder.decode(p, ts: ts, at: inputSeconds(ts))
             } else {
                 try copy(p, at: ts)
             }
         }
-        if final { try transcoder?.decode(nil, at: inputSeconds(lastTs)) }
+        if final { try transcoder?.decode(nil, ts: lastTs, at: inputSeconds(lastTs)) }
     }
 
     /// Reads the next packet of the audio stream into `packet`; false at the end of the file.
@@ -268,29 +273,40 @@ final class AudioTrack {
 
     /// Re-times one input packet to output time and writes it; packets that start before the
     /// cut are dropped (see the type's comment).
+    ///
+    /// Timed by samples where the codec says how many a packet holds (AAC, MP3, AC-3, FLAC,
+    /// Opus, PCM, …): the first packet is placed by its timestamp, each one after where the
+    /// one before ended. Matroska's millisecond timestamps would otherwise jitter by up to
+    /// half a millisecond, and a player's resampler follows the jitter. A packet whose
+    /// timestamp is more than 40 ms from that place is placed by its timestamp: the gap is
+    /// real, or the codec's count is wrong, and either way the timestamp keeps the sync.
+    /// Output times only ever increase, as every muxer demands.
     private func copy(_ p: UnsafeMutablePointer<AVPacket>, at ts: Int64) throws {
         guard ts >= startTs else { return }
-        // Timed by samples where the codec says how many a packet holds (AAC, MP3, AC-3,
-        // FLAC, Opus, PCM, …): the first packet is placed by its timestamp, each one after
-        // where the one before ended. Matroska's millisecond timestamps would otherwise
-        // jitter by up to half a millisecond, and a player's resampler follows the jitter.
-        let samples = Int64(av_get_audio_frame_duration2(stream.pointee.codecpar, p.pointee.size))
         let rate = stream.pointee.codecpar.pointee.sample_rate
-        if samples > 0, rate > 0 {
-            let sampleBase = AVRational(num: 1, den: rate)
-            let first = copiedSamples ?? av_rescale_q(ts - startTs, inTimeBase, sampleBase)
-            let end = av_rescale_q(endTs - startTs, inTimeBase, sampleBase)
-            guard first < end else { return }
-            (p.pointee.pts, p.pointee.dts, p.pointee.duration) = (first, first, min(samples, end - first))
-            copiedSamples = first + samples
-            av_packet_rescale_ts(p, sampleBase, stream.pointee.time_base)
+        let samples = rate > 0 ? Int64(av_get_audio_frame_duration2(stream.pointee.codecpar, p.pointee.size)) : 0
+        let base: AVRational
+        var pts: Int64, length: Int64
+        if samples > 0, let byTime = Ticks.rescale(ts - startTs, inTimeBase, AVRational(num: 1, den: rate)),
+            let end = Ticks.rescale(endTs - startTs, inTimeBase, AVRational(num: 1, den: rate))
+        {
+            base = AVRational(num: 1, den: rate)
+            pts = byTime
+            if let next = copiedSamples, abs(next - byTime) <= Int64(rate) / 25 { pts = next }
+            guard pts < end else { return }
+            length = min(samples, end - pts)
+            copiedSamples = pts + samples
         } else {
+            base = inTimeBase
+            pts = ts - startTs
+            length = p.pointee.duration > 0 ? min(p.pointee.duration, endTs - ts) : 0
             copiedSamples = nil
-            if p.pointee.duration > 0 && ts + p.pointee.duration > endTs { p.pointee.duration = endTs - ts }
-            p.pointee.pts = ts - startTs
-            p.pointee.dts = p.pointee.dts != sweep_av_nopts_value() ? max(p.pointee.dts - startTs, 0) : p.pointee.pts
-            av_packet_rescale_ts(p, inTimeBase, stream.pointee.time_base)
         }
+        let out = stream.pointee.time_base
+        var outPts = av_rescale_q(pts, base, out)
+        if let last = lastCopiedPts, outPts <= last { outPts = last + 1 }
+        lastCopiedPts = outPts
+        (p.pointee.pts, p.pointee.dts, p.pointee.duration) = (outPts, outPts, av_rescale_q(length, base, out))
         p.pointee.stream_index = stream.pointee.index
         p.pointee.pos = -1
         try Self.write(p, to: muxer, subject: destination)

@@ -40,6 +40,10 @@ final class AudioTranscoder {
     private var nextSample: Int64 = 0
     /// The first frame has been placed by its timestamp; the rest follow it.
     private var placed = false
+    /// The span's length in output samples: the most silence a late start can need.
+    private let spanSamples: Int64
+    /// The input time of the packet last sent to the decoder, for a frame that carries none.
+    private var packetTs: Int64
     private let frameSize: Int32
     private let outRate: Int32
     /// Samples sent to the encoder so far.
@@ -55,7 +59,7 @@ final class AudioTranscoder {
     init(
         from input: UnsafeMutablePointer<AVStream>, to output: UnsafeMutablePointer<AVStream>,
         encoder: UnsafePointer<AVCodec>, muxer: UnsafeMutablePointer<AVFormatContext>, startTs: Int64,
-        source: String, destination: String
+        span: Double, source: String, destination: String
     ) throws {
         self.source = source
         self.destination = destination
@@ -111,8 +115,10 @@ final class AudioTranscoder {
         encoderFrame = try FrameHandle()
         outPacket = try PacketHandle()
         let inRate = AVRational(num: 1, den: d.pointee.sample_rate)
-        startSample = av_rescale_q(startTs, inTimeBase, inRate)
+        startSample = Ticks.rescale(startTs, inTimeBase, inRate) ?? 0
         nextSample = startSample
+        packetTs = startTs
+        spanSamples = Ticks.of(seconds: span, in: AVRational(num: 1, den: outRate))
         try Self.prepare(encoderFrame.ptr, like: e, samples: frameSize, subject: destination)
     }
 
@@ -148,9 +154,13 @@ final class AudioTranscoder {
 
     /// Decodes one packet (`nil` drains the decoder) and queues its samples inside the span.
     ///
-    /// - Parameter time: the packet's input time, named when the audio is corrupt.
+    /// - Parameters:
+    ///   - ts: the packet's input time (`pts`, else `dts`, else the last packet's), used for
+    ///     a first frame that carries no time of its own.
+    ///   - time: the same in seconds, named when the audio is corrupt.
     /// - Throws: `.dataError` naming the input and the time when the audio is corrupt.
-    func decode(_ packet: UnsafeMutablePointer<AVPacket>?, at time: String) throws {
+    func decode(_ packet: UnsafeMutablePointer<AVPacket>?, ts: Int64, at time: String) throws {
+        if packet != nil { packetTs = ts }
         if packet == nil {
             guard !flushed else { return }
             flushed = true
@@ -181,12 +191,17 @@ final class AudioTranscoder {
         if !placed {
             placed = true
             // `pts`, not the best-effort guess: only `pts` moves past a skip (Opus's pre-skip).
-            let ts = f.pts != sweep_av_nopts_value() ? f.pts : f.best_effort_timestamp
-            if ts != sweep_av_nopts_value() { first = av_rescale_q(ts, inTimeBase, AVRational(num: 1, den: f.sample_rate)) }
+            // Without one, the packet's time: after a seek, the decoder's first frame is up
+            // to half a second before the cut, and placing it at the cut would delay the sound.
+            let rate = AVRational(num: 1, den: f.sample_rate)
+            let ts = Ticks.sane(f.pts) ?? Ticks.sane(f.best_effort_timestamp) ?? packetTs
+            first = Ticks.rescale(ts, inTimeBase, rate) ?? first
             // Audio that begins after the cut is preceded by silence, so that it keeps its
             // place; a late start within timestamp rounding (2 ms) is not one.
             let late = first - startSample
-            if late > Int64(f.sample_rate) / 500 { try silence(av_rescale(late, Int64(outRate), Int64(f.sample_rate))) }
+            if late > Int64(f.sample_rate) / 500 {
+                try silence(min(av_rescale(late, Int64(outRate), Int64(f.sample_rate)), spanSamples))
+            }
         }
         nextSample = first + n
         let skip = max(0, startSample - first)
@@ -250,7 +265,7 @@ final class AudioTranscoder {
     /// `final`, which also sends the shorter last frame and drains the encoder.
     func encode(upTo seconds: Double, final: Bool) throws {
         if final { try convert(nil, count: 0) }
-        let target = Int64((seconds * Double(outRate)).rounded())
+        let target = Ticks.of(seconds: seconds, in: AVRational(num: 1, den: outRate))
         while true {
             let queued = Int64(av_audio_fifo_size(fifo.ptr))
             let room = target - samplesEncoded

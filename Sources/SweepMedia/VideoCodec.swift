@@ -77,6 +77,9 @@ public struct VideoCodec: Sendable, Equatable {
         }
     }
 
+    /// True when `container` (a libavformat muxer name) can carry sound, by ``AudioTrack``'s rule.
+    public static func holdsSound(_ container: String) -> Bool { AudioTrack.encoderNames[container] != nil }
+
     /// The default codec for a container.
     public static func forContainer(_ container: String) -> VideoCodec? {
         switch container {

@@ -150,8 +150,11 @@ public final class VideoDecoder {
             avcodec_open2(dec, codec, nil), "cannot open the \(name) decoder", subject: path, kind: .unavailable,
             fix: "convert the clip to H.264 first")
         timeBase = av_q2d(st.pointee.time_base)
-        timeTolerance = max(timeBase / 2, 0.001)
         frameRate = Self.nominalRate(real: st.pointee.r_frame_rate, average: st.pointee.avg_frame_rate)
+        // Timestamps rounded to the time base may come up to half a tick late. A time base of
+        // half a frame or more counts whole frames (AVI's is one frame): nothing is rounded,
+        // and half a tick would show each frame early.
+        timeTolerance = timeBase * frameRate >= 0.5 ? 0.001 : max(timeBase / 2, 0.001)
         let sar = st.pointee.sample_aspect_ratio.num > 0 ? st.pointee.sample_aspect_ratio : par.pointee.sample_aspect_ratio
         let aspect = sar.num > 0 && sar.den > 0 ? av_q2d(sar) : 1
         // Beyond 1:4…4:1 a tag is damage, not a pixel shape.
@@ -177,41 +180,54 @@ public final class VideoDecoder {
         }
         // Seek near `start` (to the key frame before it), then decode up to it.
         if start > 0 {
-            let target = Int64(start / timeBase) + (st.pointee.start_time != sweep_av_nopts_value() ? st.pointee.start_time : 0)
+            let target = Ticks.of(seconds: start, in: st.pointee.time_base) + (Ticks.sane(st.pointee.start_time) ?? 0)
             _ = av_seek_frame(ctx, index, target, sweep_avseek_flag_backward)
             avcodec_flush_buffers(dec)
         }
         guard try decodeNext(into: upcoming) else {
             throw SweepError(.dataError, "the video has no frames it can decode", subject: path, fix: "re-export the clip")
         }
-        let startPTS = st.pointee.start_time != sweep_av_nopts_value() ? st.pointee.start_time : upcoming.ptr.pointee.best_effort_timestamp
         let first = upcoming.ptr.pointee.best_effort_timestamp
-        origin = first
+        origin = Self.origin(streamStart: st.pointee.start_time, firstFrame: first, timeBase: timeBase)
         hasUpcoming = true
         if start > 0 {
-            // The clip's time 0 becomes `start` after its first frame.
-            let startTicks = Int64((start / timeBase).rounded())
-            origin = min(first, startPTS) + startTicks
+            // The clip's time 0 becomes `start` after its time 0.
+            origin += Ticks.of(seconds: start, in: st.pointee.time_base)
             try advance(to: 0)
             length -= start
         } else {
-            length -= Double(first - startPTS) * timeBase
+            length -= Double(first - origin) * timeBase
         }
         if length <= 0 { length = 1 / frameRate }
         duration = length
     }
 
+    /// The clip's time 0 in stream ticks: the stream's start, as a player and ``AudioTrack``
+    /// count it, so that sound and frames stay together when the first frames cannot be
+    /// decoded (a transport stream cut mid-GOP: its first decodable frame is shown from time 0
+    /// until the next one is due). The first decoded frame when the stream gives no start,
+    /// or one more than 10 s away from it (a crafted time).
+    static func origin(streamStart: Int64, firstFrame: Int64, timeBase: Double) -> Int64 {
+        guard let start = Ticks.sane(streamStart), Double(abs(firstFrame - start)) * timeBase <= 10 else { return firstFrame }
+        return min(start, firstFrame)
+    }
+
     /// The rate a clip is meant to play at: the stream's nominal rate (`r_frame_rate`, the
-    /// rate its timestamps are laid out on) when it is a plausible frame rate (1…240), else
-    /// the average over its length, else 25. The average of a phone's 15 fps clip with one late frame is
-    /// 14.99; played at 14.99 the output would drop one frame and double another.
+    /// rate its timestamps are laid out on) when it is a plausible frame rate (1…240) within
+    /// 5 % of the average over its length, else the average, else 25. The average of a
+    /// phone's 15 fps clip with one late frame is 14.99; played at 14.99 the output would drop
+    /// one frame and double another. Further apart, the nominal rate is not the rate frames
+    /// come at: 50 for a 25 fps interlaced broadcast (a field rate), or the 60 or 120 ticks
+    /// of a screen recording with variable timing.
     static func nominalRate(real: AVRational, average: AVRational) -> Double {
         func plausible(_ r: AVRational) -> Double? {
             guard r.num > 0, r.den > 0 else { return nil }
             let v = av_q2d(r)
             return v.isFinite && v >= 1 && v <= 240 ? v : nil
         }
-        let rate = plausible(real) ?? plausible(average) ?? 25
+        let nominal = plausible(real), mean = plausible(average)
+        let rate: Double
+        if let nominal, let mean { rate = abs(nominal - mean) <= mean * 0.05 ? nominal : mean } else { rate = nominal ?? mean ?? 25 }
         // Millisecond timestamps give rates such as 59.94006 for 59.94: take the standard
         // rate within 0.01 %, so that the output's rate is exact.
         let standard = [24, 25, 30, 48, 50, 60, 120].flatMap { [Double($0), Double($0 * 1000) / 1001] }
@@ -234,9 +250,9 @@ public final class VideoDecoder {
         while av_read_frame(input.ptr, packet.ptr) >= 0 {
             defer { av_packet_unref(packet.ptr) }
             let p = packet.ptr.pointee
-            guard p.stream_index == stream, p.pts != sweep_av_nopts_value() else { continue }
-            first = min(first ?? p.pts, p.pts)
-            end = max(end, p.pts + max(0, p.duration))
+            guard p.stream_index == stream, let pts = Ticks.sane(p.pts) else { continue }
+            first = min(first ?? pts, pts)
+            end = max(end, pts + min(max(0, p.duration), Ticks.bound))
         }
         return first.map { Double(end - $0) * timeBase } ?? 0
     }
@@ -272,7 +288,7 @@ public final class VideoDecoder {
 
     /// The clip's time of a decoded frame.
     private func seconds(_ f: UnsafeMutablePointer<AVFrame>) -> Double {
-        Double(f.pointee.best_effort_timestamp - origin) * timeBase
+        (Double(f.pointee.best_effort_timestamp) - Double(origin)) * timeBase
     }
 
     /// Makes the frame on screen at `t` (clip seconds) current; past the end the last frame stays.
@@ -309,7 +325,8 @@ public final class VideoDecoder {
                 {
                     throw corrupt(at: hasCurrent ? seconds(f) : 0)
                 }
-                if f.pointee.best_effort_timestamp == sweep_av_nopts_value() {
+                // A frame without a usable time follows the one before it.
+                if Ticks.sane(f.pointee.best_effort_timestamp) == nil {
                     f.pointee.best_effort_timestamp = hasCurrent ? current.ptr.pointee.best_effort_timestamp + 1 : 0
                 }
                 let fw = Int(f.pointee.width), fh = Int(f.pointee.height)
@@ -423,12 +440,21 @@ public final class VideoDecoder {
         }
     }
 
-    /// Draws the current frame into 4:2:0 planes (BT.709, limited range) filling `image`;
-    /// only when ``convertsToVideoYUVDirectly`` and the placement covers the frame.
+    /// Draws the current frame into 4:2:0 planes (BT.709, limited range) filling `image`.
+    ///
+    /// Meant for clips whose frames are ``convertsToVideoYUVDirectly`` and cover the output,
+    /// chosen from the first frame. A clip may change size or pixel format part-way (an MJPEG
+    /// AVI turning greyscale, a stream whose resolution changes): such a frame is drawn in
+    /// RGBA, with black bars, and converted.
     public func draw(into image: inout YUVImage, fit: FitMode) throws {
         let f = current.ptr
         let place = placement(of: f, in: image.width, image.height, fit: fit)
-        precondition(place.coversFrame && convertsToVideoYUVDirectly)
+        guard place.coversFrame && convertsToVideoYUVDirectly else {
+            var rgba = RGBAImage(width: image.width, height: image.height)
+            try draw(into: &rgba, fit: fit)
+            image = try VideoWriter.yuv420(rgba, subject: path)
+            return
+        }
         let fullRange = f.pointee.color_range == AVCOL_RANGE_JPEG
         let rect = crop(place, f, turned: false)
         try prepareScaler(for: f, crop: rect, to: AV_PIX_FMT_YUV420P, width: image.width, height: image.height) { s in

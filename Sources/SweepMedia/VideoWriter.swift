@@ -166,7 +166,26 @@ public final class VideoWriter {
     public func convert(_ image: RGBAImage) throws -> YUVImage {
         precondition(image.width == width && image.height == height && acceptsYUV420)
         try convertIntoFrame(image)
+        return Self.planes(of: frame.ptr, width: width, height: height)
+    }
+
+    /// The same conversion on its own, for a caller without a writer (or on another thread).
+    static func yuv420(_ image: RGBAImage, subject: String) throws -> YUVImage {
+        let scaler = try ScalerHandle(
+            width: image.width, height: image.height, from: AV_PIX_FMT_RGBA, to: AV_PIX_FMT_YUV420P, subject: subject)
+        try scaler.setColorspace(sweep_sws_cs_itu709, sourceFullRange: true, destinationFullRange: false)
+        let frame = try FrameHandle()
         let f = frame.ptr
+        (f.pointee.width, f.pointee.height, f.pointee.format) = (Int32(image.width), Int32(image.height), AV_PIX_FMT_YUV420P.rawValue)
+        try FFmpegCall.check(av_frame_get_buffer(f, 0), "cannot allocate a frame", subject: subject, kind: .internalError)
+        try image.pixels.withUnsafeBufferPointer { p in
+            try scaler.scale(packed: p.baseAddress!, stride: image.width * 4, height: image.height, into: f)
+        }
+        return planes(of: f, width: image.width, height: image.height)
+    }
+
+    /// A 4:2:0 frame's planes, copied out.
+    private static func planes(of f: UnsafeMutablePointer<AVFrame>, width: Int, height: Int) -> YUVImage {
         var out = YUVImage(width: width, height: height)
         func copy(_ plane: Int, _ dst: inout [UInt8], _ w: Int, _ h: Int) {
             let stride = Int(withUnsafeBytes(of: f.pointee.linesize) { $0.load(fromByteOffset: plane * 4, as: Int32.self) })
@@ -244,9 +263,9 @@ public final class VideoWriter {
         try FFmpegCall.check(avcodec_send_frame(enc.ptr, nil), "encoding failed", subject: destination)
         try drain()
         try audioTrack?.finish(videoEnd: Double(nextPTS) * frameDuration)
-        try FFmpegCall.check(
-            av_write_trailer(output.ptr), "cannot finish the file", subject: destination, kind: .ioError,
-            fix: "check free disk space")
+        try FFmpegCall.checkWrite(
+            av_write_trailer(output.ptr), "cannot finish the file", subject: destination,
+            container: String(cString: output.ptr.pointee.oformat.pointee.name))
         try output.closeFile()
     }
 }

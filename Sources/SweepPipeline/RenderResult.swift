@@ -22,6 +22,7 @@ public struct RenderResult: Sendable, Equatable, Codable {
     /// A GIF's palette size: the visible colours of its global table (a frame's own table,
     /// fitted to the same budget, may hold a few more); nil for other formats.
     public var colors: Int? = nil
-    /// What became of the sound: set for every video and for any render of a clip.
+    /// What became of the sound: set for every video and for a GIF of clips; nil for stills,
+    /// PNG sequences and HTML pages, which never hold sound.
     public var sound: SoundOutcome? = nil
 }

@@ -225,7 +225,8 @@ public enum Renderer {
             } else if clipTimes == nil {
                 silence = "the inputs are pictures"
             } else {
-                (audioInput, silence) = try soundtrack(spec, source: source, length: frames, codec: codec)
+                (audioInput, silence) = try soundtrack(
+                    spec, source: source, length: frames, codec: codec, container: container)
             }
             return try finish(
                 VideoSink(spec: spec, plan: plan, codec: codec, container: container, destination: path, audio: audioInput))
@@ -241,7 +242,7 @@ public enum Renderer {
     ///
     /// - Throws: `.usage` when the chosen side is a picture or has no audio.
     static func soundtrack(
-        _ spec: RenderSpec, source: FrameSource, length: Double, codec: VideoCodec
+        _ spec: RenderSpec, source: FrameSource, length: Double, codec: VideoCodec, container: String
     ) throws -> (AudioInput?, reason: String?) {
         let sides: [ClipOptions.Audio: (InputSource, ClipSide?)] = [
             .before: (spec.before, source.beforeClip), .after: (spec.after ?? spec.before, source.afterClip),
@@ -250,7 +251,7 @@ public enum Renderer {
         switch choice {
         case .none: return (nil, "none was asked for")
         case .auto:
-            if codec == .webp || codec == .apng { return (nil, "an animated \(codec.name.uppercased()) holds no sound") }
+            if !VideoCodec.holdsSound(container) { return (nil, "an animated \(codec.name.uppercased()) holds no sound") }
             // The before clip's sound, else the after clip's (a photo before a clip keeps the clip's).
             for side in [ClipOptions.Audio.before, .after] {
                 guard let (input, clip) = sides[side], case let .file(path) = input, clip != nil, AudioProbe.hasAudio(path: path)

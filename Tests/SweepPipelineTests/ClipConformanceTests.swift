@@ -71,6 +71,8 @@ struct ClipRow: Sendable, CustomStringConvertible {
             description: "WebM (VP9), 59.94 fps, 1/1000", ext: "webm", rate: "60000/1001", extra: ["-c:v", "libvpx-vp9", "-lossless", "1"]),
         ClipRow(description: "WebM (VP8), 30 fps, 1/1000", ext: "webm", rate: "30", extra: ["-c:v", "libvpx", "-b:v", "2M", "-qmin", "0"]),
         ClipRow(description: "AVI (MPEG-4), 25 fps", ext: "avi", rate: "25", extra: ["-c:v", "mpeg4", "-q:v", "2"]),
+        // A time base of one frame: sampled at 25 fps, a frame must not show early.
+        ClipRow(description: "AVI (MPEG-4), 10 fps", ext: "avi", rate: "10", extra: ["-c:v", "mpeg4", "-q:v", "2"]),
         ClipRow(description: "MPEG-TS, 59.94 fps, 1/90000", ext: "ts", rate: "60000/1001"),
         ClipRow(description: "3GP, 15 fps", ext: "3gp", rate: "15"),
         ClipRow(description: "FLV, 25 fps, 1/1000", ext: "flv", rate: "25"),
@@ -205,5 +207,64 @@ struct ClipRow: Sendable, CustomStringConvertible {
         let (result, sides) = try counters(spec(path, path), "phone")
         #expect(result.fps == 15)
         for (i, s) in sides.prefix(29).enumerated() { #expect(s.0 == i && s.1 == i, "frame \(i): \(s)") }
+    }
+
+    @Test("A transport stream cut mid-GOP: its sound stays with its frames, counted from the stream's start")
+    func cutMidGOP() throws {
+        // 6 s at 25 fps, a key frame every 2 s; frame 13 of each second flashes white (0.52 s)
+        // and a 10 ms click sounds at 0.50 s. Cut at 1.2 s keeping the frames before the next
+        // key frame, which cannot be decoded: the first picture comes 0.8 s after the start.
+        let full = dir + "/full.ts", cut = dir + "/cut.ts"
+        try ClipMaker.ffmpeg(
+            [
+                "-f", "lavfi", "-i", "color=c=black:s=96x64:r=25:d=6", "-f", "lavfi", "-i",
+                "aevalsrc=0.5*sin(2*PI*1000*t)*lt(mod(t\\,1)-0.5\\,0.01)*gte(mod(t\\,1)\\,0.5):s=48000:d=6",
+                "-vf", "geq=lum='if(eq(mod(N\\,25)\\,13)\\,255\\,0)':cb=128:cr=128,format=yuv420p",
+                "-c:v", "libx264", "-g", "50", "-keyint_min", "50", "-sc_threshold", "0", "-c:a", "aac", "-f", "mpegts", full,
+            ])
+        try ClipMaker.ffmpeg(["-i", full, "-ss", "1.2", "-copyinkf", "-c", "copy", cut])
+        let out = dir + "/cut.mp4"
+        let result = try Renderer.render(spec(cut, cut), to: out)
+        #expect(result.fps == 25)
+        // Each flash, in output frames, against each click, in output samples.
+        let gray = try SoundReader.run("ffmpeg", ["-i", out, "-vf", "scale=8:8,format=gray", "-f", "rawvideo", "-"])
+        let frames = stride(from: 0, to: gray.count, by: 64).map { gray[$0..<min($0 + 64, gray.count)].reduce(0) { $0 + Int($1) } / 64 }
+        let flashes = frames.indices.filter { frames[$0] > 128 }.map { Double($0) / 25 }
+        let clicks = SoundReader.onsets(try SoundReader.timeline(out)).map { Double($0) / 48_000 }
+        // The flash at 0.32 s cannot be decoded; those at 1.32, 2.32 and 3.32 s can.
+        #expect(flashes.count == 3 && clicks.count >= 4, "flashes \(flashes), clicks \(clicks)")
+        for flash in flashes {
+            // The click 20 ms before its flash, give or take an AAC frame (21 ms) and a video frame.
+            let click = clicks.min { abs($0 - flash) < abs($1 - flash) } ?? .nan
+            #expect(abs(flash - 0.02 - click) < 0.045, "flash at \(flash) s, nearest click at \(click) s")
+        }
+    }
+
+    @Test("A clip whose frames change size part-way is drawn whole, letterboxed from then on (#48)")
+    func sizeChange() throws {
+        // 1 s at 96×64, then 1 s at 48×64, in one MJPEG AVI: under --fit fit the first size
+        // fills the 96×64 output, the second leaves bars, which the Y′CbCr fast path cannot draw.
+        let wide = dir + "/wide.avi", narrow = dir + "/narrow.avi", list = dir + "/list.txt", clip = dir + "/sizes.avi"
+        for (path, width) in [(wide, 96), (narrow, 48)] {
+            try ClipMaker.ffmpeg(["-f", "lavfi", "-i", "color=c=white:s=\(width)x64:r=25:d=1", "-c:v", "mjpeg", "-q:v", "2", path])
+        }
+        try "file '\(wide)'\nfile '\(narrow)'\n".write(toFile: list, atomically: true, encoding: .utf8)
+        try ClipMaker.ffmpeg(["-f", "concat", "-safe", "0", "-i", list, "-c", "copy", clip])
+        var s = spec(clip, clip)
+        s.fit = .fit
+        let out = dir + "/sizes.mp4"
+        let result = try Renderer.render(s, to: out)
+        #expect(result.frames == 50)
+        // Mean brightness of the left and middle 8 columns in the first and last frame.
+        let gray = try SoundReader.run("ffmpeg", ["-i", out, "-vf", "format=gray", "-f", "rawvideo", "-"])
+        let frame = 96 * 64
+        #expect(gray.count == 50 * frame)
+        func mean(_ k: Int, columns: Range<Int>) -> Int {
+            var sum = 0
+            for y in 0..<64 { for x in columns { sum += Int(gray[gray.startIndex + k * frame + y * 96 + x]) } }
+            return sum / (64 * columns.count)
+        }
+        #expect(mean(0, columns: 0..<8) > 200 && mean(0, columns: 44..<52) > 200)
+        #expect(mean(49, columns: 0..<8) < 40 && mean(49, columns: 44..<52) > 200, "\(mean(49, columns: 0..<8))")
     }
 }
