@@ -216,6 +216,16 @@ package struct InputFormatContext: ~Copyable {
         ptr = ctx
     }
 
+    /// Opens a user's file, which may come from a stranger: only as a local file (no
+    /// `concat:`, `http:` or other protocol a crafted playlist could reach for) and only with
+    /// the demuxers of the containers sweep reads (``VideoDecoder/containers``). Every open of
+    /// a user's clip, for its frames or its sound, goes through here.
+    package init(untrusted path: String, what: String, fix: String? = nil) throws {
+        try self.init(
+            url: path, what: what, subject: path, fix: fix,
+            options: [("protocol_whitelist", "file"), ("format_whitelist", VideoDecoder.containers.joined(separator: ","))])
+    }
+
     deinit { var p: UnsafeMutablePointer<AVFormatContext>? = ptr; avformat_close_input(&p) }
 }
 

@@ -11,7 +11,7 @@ public enum AudioProbe {
     /// - Returns: whether ``VideoWriter`` can take audio from it.
     public static func hasAudio(path: String) -> Bool {
         _ = FFmpegCall.quiet
-        guard let input = try? InputFormatContext(url: path, what: "cannot open", subject: path) else { return false }
+        guard let input = try? InputFormatContext(untrusted: path, what: "cannot open") else { return false }
         let ctx = input.ptr
         // Most containers describe their streams in the header; the rest need a look at packets.
         if !hasDecodableAudio(ctx) {

@@ -92,7 +92,7 @@ final class AudioTrack {
         guard FileManager.default.fileExists(atPath: audio.path) else {
             throw SweepError(.noInput, "no such file", subject: audio.path, field: .audio)
         }
-        input = try InputFormatContext(url: audio.path, what: "cannot open the audio input", subject: audio.path)
+        input = try InputFormatContext(untrusted: audio.path, what: "cannot open the audio input")
         let ctx = input.ptr
         try FFmpegCall.check(
             avformat_find_stream_info(ctx, nil), "cannot read the stream info", subject: audio.path, kind: .dataError)

@@ -89,9 +89,7 @@ public final class VideoDecoder {
         try FileBytes.checkReadable(path)
         let notVideo = "not a video sweep can read"
         let fix = "give an MP4, MOV, MKV, WebM, AVI, MPEG-TS, 3GP, FLV, GIF or APNG video, or an image"
-        input = try InputFormatContext(
-            url: path, what: notVideo, subject: path, fix: fix,
-            options: [("protocol_whitelist", "file"), ("format_whitelist", Self.containers.joined(separator: ","))])
+        input = try InputFormatContext(untrusted: path, what: notVideo, fix: fix)
         let ctx = input.ptr
         ctx.pointee.codec_whitelist = av_strdup(Self.codecs.joined(separator: ","))
         container = String(cString: ctx.pointee.iformat.pointee.name)
@@ -171,8 +169,13 @@ public final class VideoDecoder {
         (storedWidth, storedHeight) = (w > 0 ? w : Int(dec.pointee.width), codedH)
         let codedW = Self.displayWidth(storedWidth, pixelAspect)
         (width, height) = orientation >= 5 ? (codedH, codedW) : (codedW, codedH)
-        var length = streamDuration ?? formatDuration ?? 0
-        if length <= 0 { length = try Self.scanLength(path, stream: index, timeBase: timeBase) }
+        // The container's length is the video's only when it holds nothing else: a browser's
+        // or OBS's recording often has sound running past its last frame.
+        var length = streamDuration ?? (ctx.pointee.nb_streams == 1 ? formatDuration : nil) ?? 0
+        if length <= 0 {
+            length = try Self.scanLength(
+                path, stream: index, timeBase: timeBase, start: Ticks.sane(st.pointee.start_time), near: formatDuration)
+        }
         if start > 0, length > 0, start >= length {
             throw SweepError(
                 .usage, String(format: "the clip lasts %.2f s, so nothing is left from %g s on", length, start), subject: path,
@@ -239,14 +242,21 @@ public final class VideoDecoder {
         pixelAspect == 1 ? stored : max(1, Int((Double(stored) * pixelAspect).rounded()))
     }
 
-    /// The length of a stream whose container does not say (APNG): the end of its last
-    /// packet, read without decoding, from the stream's first timestamp.
-    static func scanLength(_ path: String, stream: Int32, timeBase: Double) throws -> Double {
-        let input = try InputFormatContext(
-            url: path, what: "not a video sweep can read", subject: path,
-            options: [("protocol_whitelist", "file"), ("format_whitelist", containers.joined(separator: ","))])
+    /// The length of a stream whose container does not say (APNG, Matroska's tracks): the end
+    /// of its last packet, read without decoding, from the stream's first timestamp.
+    ///
+    /// Given the stream's `start` and the container's length (`near`, seconds), only the last
+    /// 10 s are read: the seek lands on a key frame before them.
+    static func scanLength(_ path: String, stream: Int32, timeBase: Double, start: Int64? = nil, near: Double? = nil) throws
+        -> Double
+    {
+        let input = try InputFormatContext(untrusted: path, what: "not a video sweep can read")
         let packet = try PacketHandle()
         var first: Int64?, end: Int64 = 0
+        if let start, let near, near.isFinite, near > 20, near < 1e9 {
+            let target = Int64((near - 10) * Double(sweep_av_time_base))
+            if av_seek_frame(input.ptr, -1, target, sweep_avseek_flag_backward) >= 0 { first = start }
+        }
         while av_read_frame(input.ptr, packet.ptr) >= 0 {
             defer { av_packet_unref(packet.ptr) }
             let p = packet.ptr.pointee

@@ -209,4 +209,24 @@ struct AudioTrackTests {
             #expect(full?.code == .ioError && full?.fix?.contains(fix) == true, "\(String(describing: full))")
         }
     }
+
+    @Test("A playlist or concat list is never opened for its sound: only local files in the containers sweep reads (#48)")
+    func untrustedOpen() throws {
+        let source = try clip("listed.m4a", audio: ["-c:a", "aac"], video: false)
+        #expect(AudioProbe.hasAudio(path: source))
+        // Each would make FFmpeg open another file (or a URL) that the user never named.
+        let playlist = tempPath("list.m3u8"), concat = tempPath("list.ffconcat")
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\n\(source)\n#EXT-X-ENDLIST\n".write(
+            toFile: playlist, atomically: true, encoding: .utf8)
+        try "ffconcat version 1.0\nfile '\(source)'\n".write(toFile: concat, atomically: true, encoding: .utf8)
+        for list in [playlist, concat] {
+            #expect(!AudioProbe.hasAudio(path: list), "\(list)")
+            let out = tempPath("listed.mp4")
+            let error = #expect(throws: SweepError.self) {
+                _ = try render("listed.mp4", seconds: 1, audio: AudioInput(path: list, duration: 1))
+            }
+            #expect(error?.code == .dataError && error?.subject == list, "\(String(describing: error))")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+    }
 }

@@ -267,4 +267,23 @@ struct ClipRow: Sendable, CustomStringConvertible {
         #expect(mean(0, columns: 0..<8) > 200 && mean(0, columns: 44..<52) > 200)
         #expect(mean(49, columns: 0..<8) < 40 && mean(49, columns: 44..<52) > 200, "\(mean(49, columns: 0..<8))")
     }
+
+    @Test(
+        "A recording whose sound runs past its last frame (a browser's MediaRecorder, OBS) ends with its video (#48)",
+        arguments: [
+            ("webm", ["-c:v", "libvpx", "-b:v", "500k", "-c:a", "libopus"]), ("mkv", ["-c:v", "libx264", "-c:a", "aac"]),
+        ])
+    func soundPastVideo(ext: String, codecs: [String]) throws {
+        // 3 s of video, 4.5 s of sound; the container says 4.5 s and the video track nothing.
+        let clip = dir + "/recording." + ext
+        try ClipMaker.ffmpeg(
+            ["-f", "lavfi", "-i", "testsrc=s=96x64:r=30:d=3", "-f", "lavfi", "-i", "sine=f=440:d=4.5"] + codecs + [clip])
+        let decoder = try VideoDecoder(path: clip)
+        #expect(abs(decoder.duration - 3) < 0.05, "\(decoder.duration)")
+        let out = dir + "/recording.mp4"
+        let result = try Renderer.render(spec(clip, clip), to: out)
+        #expect(result.frames == 90, "\(result.frames) frames")
+        let streams = try SoundReader.streams(out)
+        #expect(streams.map(\.type).sorted() == ["audio", "video"], "\(streams)")
+    }
 }
