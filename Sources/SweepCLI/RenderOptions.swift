@@ -193,6 +193,10 @@ package struct RenderOptions: Sendable {
     /// Loads the animation preset (with the shortcuts applied) and the named looks, and
     /// applies the looks (and the direct values) to both sides' tracks.
     package mutating func resolveLooks(_ library: PresetLibrary) throws {
+        let named: [(option: String, value: String?)] = [
+            ("--format", format), ("--preset", preset), ("--before-look", beforeLook), ("--look", afterLook),
+        ]
+        spec.settingsFiles = named.compactMap { option, value in value.flatMap { PresetLibrary.isPath($0) ? (option, $0) : nil } }
         if let format {
             let f = try library.format(format)
             // What was given on the command line wins over the format.

@@ -87,7 +87,7 @@ public struct PresetLibrary: Sendable {
     public func source(_ nameOrPath: String, kind: Kind, field: SweepError.Field, subject: String? = nil) throws -> (
         data: Data, label: String
     ) {
-        if nameOrPath.hasSuffix(".json") || nameOrPath.contains("/") {
+        if Self.isPath(nameOrPath) {
             guard FileManager.default.fileExists(atPath: nameOrPath) else {
                 throw SweepError(.noInput, "no such preset file", subject: nameOrPath, fix: "check the path")
             }
@@ -107,6 +107,11 @@ public struct PresetLibrary: Sendable {
         throw SweepError(
             .usage, "unknown \(kind.rawValue.dropLast()) '\(nameOrPath)' (looked in \(searched(kind)))",
             subject: subject, fix: hint, field: field)
+    }
+
+    /// Whether a preset's name is read as a file's path: it ends in `.json` or names a folder.
+    public static func isPath(_ nameOrPath: String) -> Bool {
+        nameOrPath.hasSuffix(".json") || nameOrPath.contains("/")
     }
 
     /// The largest preset file read (1 MiB: the built-in ones are under 2 KiB).

@@ -46,6 +46,9 @@ public struct RenderSpec: Sendable {
     public var clip = ClipOptions()
     /// Interactive page options (`.html` output).
     public var html = HTMLExport.Options()
+    /// The files the settings were read from (a look, preset or format given as a file),
+    /// each with the option that named it: no output may replace them.
+    package var settingsFiles: [(option: String, path: String)] = []
 
     public init(before: InputSource, after: InputSource?, animation: Animation<Adjustments>) {
         self.before = before

@@ -78,19 +78,20 @@ public enum Renderer {
             guard stat(output, &out) == 0 else { continue }
             if let side = inputs.first(where: { $0.id == FileID(out) })?.side {
                 throw SweepError(
-                    .usage, "the output is the \(side) image, which the render would replace", subject: output,
+                    .usage, "the output is \(side), which the render would replace", subject: output,
                     fix: "choose another output path")
             }
         }
     }
 
-    /// The input files that exist, by device and inode.
+    /// The files a render reads that exist, by device and inode: its inputs and the files
+    /// its settings came from.
     static func inputFiles(_ spec: RenderSpec) -> [(side: String, id: FileID)] {
-        [("before", spec.before), ("after", spec.after)].compactMap { side, input in
-            guard case let .file(file)? = input else { return nil }
-            var info = stat()
-            return stat(file, &info) == 0 ? (side, FileID(info)) : nil
+        let sides = [("before", spec.before), ("after", spec.after)].compactMap { side, input -> (String, FileID)? in
+            guard case let .file(file)? = input, let id = FileID(path: file) else { return nil }
+            return ("the \(side) image", id)
         }
+        return sides + spec.settingsFiles.compactMap { option, path in FileID(path: path).map { ("the file \(option) reads", $0) } }
     }
 
     /// Checks, before anything is written, that `path` could take an extra output of this

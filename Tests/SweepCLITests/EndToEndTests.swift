@@ -363,6 +363,34 @@ struct AtomicOutputTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/in.png")) == png)
     }
 
+    @Test("An output that is a look, preset or format file the command reads is refused, and the file survives")
+    func outputIsSettingsFile() throws {
+        let dir = try setup()
+        let files = [
+            "look.gif": #"{"version": 1, "contrast": 1.2}"#,
+            "still.png": #"{"version": 1, "saturation": 0}"#,
+            "anim.gif": #"{"version": 1, "position": [{"time": 0, "value": 1}, {"time": 1, "value": 0}]}"#,
+            "fmt.gif": #"{"version": 1, "size": "64x", "fps": 5, "duration": 1, "extension": "gif", "codec": "gif"}"#,
+        ]
+        for (name, text) in files { try Data(text.utf8).write(to: URL(fileURLWithPath: dir + "/" + name)) }
+        try FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: true)
+        try FileManager.default.linkItem(atPath: dir + "/look.gif", toPath: dir + "/sub/linked.gif")
+        let cases: [(args: [String], option: String)] = [
+            (["render", dir + "/in.png", "--look", dir + "/look.gif", "-o", dir + "/./look.gif"], "--look"),
+            (["render", dir + "/in.png", "--before-look", dir + "/look.gif", "-o", dir + "/sub/linked.gif"], "--before-look"),
+            (["render", dir + "/in.png", "--preset", dir + "/anim.gif", "-o", dir + "/anim.gif"], "--preset"),
+            (["render", dir + "/in.png", "--format", dir + "/fmt.gif", "-o", dir + "/fmt.gif"], "--format"),
+            (["preview", dir + "/in.png", "--look", dir + "/still.png", "-o", dir + "/still.png"], "--look"),
+        ]
+        for (args, option) in cases {
+            let r = try runSweep(args + (args[0] == "render" ? ["--fps", "5"] : []))
+            #expect(
+                r.code == 64 && r.stderr.contains("the file \(option) reads") && r.stderr.contains("would replace"), "\(args): \(r.stderr)")
+        }
+        for (name, text) in files { #expect(try String(contentsOfFile: dir + "/" + name, encoding: .utf8) == text, "\(name)") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/sub") == ["linked.gif"])
+    }
+
     @Test("A failure part-way through a PNG sequence removes the frames it wrote")
     func sequence() throws {
         let dir = try setup()
