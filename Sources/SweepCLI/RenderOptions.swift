@@ -67,6 +67,7 @@ package struct RenderOptions: Sendable {
         .init("format", short: "f"), .init("poster", value: false),
         .init("retina", value: false), .init("fragment", value: false), .init("page-images"), .init("poster-url"),
         .init("start"), .init("end"), .init("audio"), .init("first-frame", value: false), .init("hdr"),
+        .init("overwrite", value: false),
     ]
 
     /// Interprets split arguments.
@@ -180,6 +181,7 @@ package struct RenderOptions: Sendable {
             o.spec.html.imageFormat = v == "jpg" ? .jpeg : try ValueParser.choice(v, option: "--page-images", as: StillEncoder.Format.self)
         }
         o.spec.html.posterURL = r.value("poster-url")
+        o.spec.overwrite = r.flag("overwrite")
         for (name, value) in r.options where name == "codec-opt" {
             guard let value, let eq = value.firstIndex(of: "="), eq != value.startIndex else {
                 throw SweepError(

@@ -87,6 +87,7 @@ package enum SweepCommand {
 
     static let outputHelp = """
           -o, --output OUT        the file to write; its extension picks the format (a f-%04d.png pattern: PNG frames)
+              --overwrite         a PNG sequence may replace files at its names that sweep did not write
           -f, --format NAME       instagram-square, instagram-portrait, story, x-post, x-post-gif, linkedin,
                                   youtube-shorts, og-image, github-readme (or a .json); options win over it
           -s, --size WxH          1080x1080, 1080×1080, 1080 (square), 640x or x480 (keep the aspect ratio);

@@ -12,6 +12,10 @@ import SweepSupport
 /// The frames go to a hidden folder beside their destination and move into place only on
 /// commit, so a failed or interrupted run leaves an older sequence untouched. On commit,
 /// higher-numbered frames left by an older, longer run are removed.
+///
+/// Only files sweep wrote (``FrameManifest``) are replaced or removed: a file at one of the
+/// pattern's names that the record does not vouch for stops the render before it starts,
+/// unless `overwrite` (`--overwrite`) says the names are the sequence's.
 struct PNGSequenceSink: FrameSink, ~Copyable {
     let pattern: String
     private let staging: StagingFolder
@@ -20,15 +24,23 @@ struct PNGSequenceSink: FrameSink, ~Copyable {
     private(set) var framesWritten: Int
     /// Files the clean-up of an older sequence must never remove (the render's inputs).
     private let keeping: Set<FileID>
+    /// Files at the pattern's names may be replaced and removed without a record.
+    private let overwrite: Bool
+    /// The frames an earlier run wrote.
+    private let written: FrameManifest
 
-    /// - Parameter keeping: files that are never replaced or removed (the inputs).
-    init(pattern: String, keeping: Set<FileID> = []) throws {
+    /// - Parameters:
+    ///   - keeping: files that are never replaced or removed (the inputs).
+    ///   - overwrite: replace and remove files at the pattern's names that sweep did not write.
+    init(pattern: String, keeping: Set<FileID> = [], overwrite: Bool = false) throws {
         try Self.validate(pattern)
         let folder = URL(fileURLWithPath: pattern).deletingLastPathComponent().path
         // `-o frames/f-%04d.png` names a folder of frames: it is created when missing.
         staging = try StagingFolder(beside: folder + "/frames", reportAs: pattern, createFolder: true)
         self.pattern = pattern
         self.keeping = keeping
+        self.overwrite = overwrite
+        written = FrameManifest(reading: pattern)
         bytes = 0
         framesWritten = 0
     }
@@ -49,16 +61,43 @@ struct PNGSequenceSink: FrameSink, ~Copyable {
     /// The path of frame `i`.
     func path(_ i: Int) -> String { String(format: pattern, i) }
 
-    mutating func write(_ plan: FramePlan, observer: FrameObserver) throws {
-        // A frame name taken by a folder or a device would fail the commit half-way: refuse first.
-        for i in 0..<plan.count {
+    /// Refuses, for a sequence of `count` frames, a name that holds an input, a folder or a
+    /// device, or a file sweep did not write (unless `overwrite`): among the `count` names
+    /// it replaces and the higher ones an older, longer sequence left, which it removes.
+    func checkNames(count: Int) throws {
+        var i = 0
+        while i < RenderLimits.maxFrames {
+            let name = path(i)
             var info = stat()
-            if lstat(path(i), &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG {
+            guard lstat(name, &info) == 0 else {
+                if i >= count { return }
+                i += 1
+                continue
+            }
+            let replaced = i < count
+            if FileID(path: name).map(keeping.contains) == true {
+                if !replaced { return }  // the clean-up stops there
+                throw SweepError(.usage, "frame \(i) would replace an input image", subject: name, fix: "choose another pattern")
+            }
+            if replaced && (info.st_mode & S_IFMT) != S_IFREG {
+                // It would fail the commit half-way.
                 throw SweepError(
                     .cannotCreate, "frame \(i)'s name is taken by something that is not a file",
-                    subject: path(i), fix: "move it away or choose another pattern")
+                    subject: name, fix: "move it away or choose another pattern")
             }
+            if !overwrite && !written.wrote(name, index: i) {
+                throw SweepError(
+                    .cannotCreate,
+                    "the sequence would \(replaced ? "replace" : "remove") this file, which sweep did not write "
+                        + "(it is not in \(URL(fileURLWithPath: FrameManifest.path(for: pattern)).lastPathComponent))",
+                    subject: name, fix: "choose another pattern or folder, or add --overwrite to replace what is at the pattern's names")
+            }
+            i += 1
         }
+    }
+
+    mutating func write(_ plan: FramePlan, observer: FrameObserver) throws {
+        try checkNames(count: plan.count)
         let staging = staging, pattern = pattern
         var bytes = 0, written = 0
         try FramePump.run(count: plan.count, width: plan.width, height: plan.height, render: plan.render) { i, frame in
@@ -73,17 +112,29 @@ struct PNGSequenceSink: FrameSink, ~Copyable {
     }
 
     consuming func commit() throws {
-        for i in 0..<framesWritten where FileID(path: path(i)).map(keeping.contains) == true {
-            throw SweepError(.usage, "frame \(i) would replace an input image", subject: path(i), fix: "choose another pattern")
+        try checkNames(count: framesWritten)  // again: a file may have appeared while it rendered
+        var record = FrameManifest()
+        for i in 0..<framesWritten {
+            guard rename(staging.path(i), path(i)) == 0 else {
+                throw SweepError(
+                    .ioError, "cannot move frame \(i) into place (\(String(cString: strerror(errno))))",
+                    subject: path(i), fix: "check the folder's permissions")
+            }
+            record.record(path(i), index: i)
         }
-        for i in 0..<framesWritten where rename(staging.path(i), path(i)) != 0 {
-            throw SweepError(
-                .ioError, "cannot move frame \(i) into place (\(String(cString: strerror(errno))))",
-                subject: path(i), fix: "check the folder's permissions")
-        }
-        // Frames of an older, longer sequence would play on after this one.
-        // Never an input, and no further than an older sequence could reach.
+        // Frames of an older, longer sequence would play on after this one: every one the
+        // record vouches for goes, and with `overwrite` whatever is at the names as far as
+        // they run on (never an input).
+        for i in written.indices where i >= framesWritten && written.wrote(path(i), index: i) { unlink(path(i)) }
         var i = framesWritten
-        while i < RenderLimits.maxFrames, FileID(path: path(i)).map(keeping.contains) != true, unlink(path(i)) == 0 { i += 1 }
+        while overwrite, i < RenderLimits.maxFrames, FileID(path: path(i)).map(keeping.contains) == false, unlink(path(i)) == 0 {
+            i += 1
+        }
+        // The record goes last and whole (renamed into place): without it, the next run
+        // refuses to touch these frames rather than trusting a half-written one.
+        let staged = staging.path + "/record"
+        if (try? FileBytes.write(record.bytes, to: staged, reportAs: pattern)) != nil {
+            rename(staged, FrameManifest.path(for: pattern))
+        }
     }
 }

@@ -46,6 +46,9 @@ public struct RenderSpec: Sendable {
     public var clip = ClipOptions()
     /// Interactive page options (`.html` output).
     public var html = HTMLExport.Options()
+    /// A PNG sequence may replace and remove files at its pattern's names that sweep did not
+    /// write (`--overwrite`); otherwise such a file stops the render before it starts.
+    public var overwrite = false
     /// The files the settings were read from (a look, preset or format given as a file),
     /// each with the option that named it: no output may replace them.
     package var settingsFiles: [(option: String, path: String)] = []

@@ -231,7 +231,8 @@ public enum Renderer {
             }
             return try finish(
                 VideoSink(spec: spec, plan: plan, codec: codec, container: container, destination: path, audio: audioInput))
-        case .pngSequence: return try finish(PNGSequenceSink(pattern: path, keeping: Set(inputFiles(spec).map(\.id))))
+        case .pngSequence:
+            return try finish(PNGSequenceSink(pattern: path, keeping: Set(inputFiles(spec).map(\.id)), overwrite: spec.overwrite))
         case .html: return try finish(HTMLSink(spec: spec, destination: path))
         case let .still(format): return try finish(StillSink(format: format, quality: quality, destination: path))
         }

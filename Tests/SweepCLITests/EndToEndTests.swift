@@ -270,7 +270,10 @@ struct AtomicOutputTests {
         FileManager.default.createFile(atPath: dir + "/" + kept, contents: Data("precious".utf8))
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try sweepBinary())
-        p.arguments = ["render", dir + "/in.png", "--look", "dream", "-o", out, "--size", "600x800", "--duration", "60", "--quiet"]
+        // --overwrite: the older frame is not one sweep wrote.
+        p.arguments =
+            ["render", dir + "/in.png", "--look", "dream", "-o", out, "--size", "600x800", "--duration", "60", "--quiet"]
+            + (ext == "seq" ? ["--overwrite"] : [])
         try p.run()
         // Wait until the temporary file exists: the render is under way.
         let deadline = Date().addingTimeInterval(30)
@@ -400,6 +403,52 @@ struct AtomicOutputTests {
         let r = try runSweep(["render", dir + "/in.png", "--look", "noir", "-o", dir + "/seq/f-%04d.png", "--fps", "10"])
         #expect(r.code == 73)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/seq") == ["f-0003.png"])
+    }
+
+    @Test("A PNG sequence replaces or removes only frames sweep wrote; files of the user's at its names need --overwrite")
+    func sequenceKeepsOthersFiles() throws {
+        let dir = try setup()
+        let seq = dir + "/seq"
+        try FileManager.default.createDirectory(atPath: seq, withIntermediateDirectories: true)
+        func frames() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: seq).filter { !$0.hasPrefix(".") }.sorted() }
+        func render(_ seconds: String, _ extra: [String] = []) throws -> (code: Int32, stdout: String, stderr: String) {
+            try runSweep(
+                ["render", dir + "/in.png", "--look", "noir", "-o", seq + "/f-%04d.png", "--fps", "10", "-d", seconds, "--quiet"] + extra)
+        }
+        // The user's own 30 files that happen to match the pattern.
+        let mine = (0..<30).map { String(format: "f-%04d.png", $0) }
+        for (i, name) in mine.enumerated() { try Data("mine \(i)".utf8).write(to: URL(fileURLWithPath: seq + "/" + name)) }
+        let refused = try render("1")
+        #expect(refused.code == 73 && refused.stderr.contains("--overwrite") && refused.stderr.contains("f-0000.png"), "\(refused.stderr)")
+        for (i, name) in mine.enumerated() { #expect(try String(contentsOfFile: seq + "/" + name, encoding: .utf8) == "mine \(i)") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: seq).sorted() == mine)
+        // Only the higher names would be removed: refused too.
+        try FileManager.default.createDirectory(atPath: dir + "/seq2", withIntermediateDirectories: true)
+        let first = try runSweep([
+            "render", dir + "/in.png", "--look", "noir", "-o", dir + "/seq2/f-%04d.png", "--fps", "10", "-d", "2", "--quiet",
+        ])
+        #expect(first.code == 0, "\(first.stderr)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: dir + "/seq2").filter { !$0.hasPrefix(".") }.count
+        #expect(written == 20)
+        try Data("edited".utf8).write(to: URL(fileURLWithPath: dir + "/seq2/f-0015.png"))
+        let shorter = try runSweep(["render", dir + "/in.png", "--look", "noir", "-o", dir + "/seq2/f-%04d.png", "--fps", "10", "-d", "1"])
+        #expect(shorter.code == 73 && shorter.stderr.contains("f-0015.png") && shorter.stderr.contains("remove"), "\(shorter.stderr)")
+        #expect(try String(contentsOfFile: dir + "/seq2/f-0015.png", encoding: .utf8) == "edited")
+        // Its own frames are replaced and the older, longer run's removed, once the edit is gone.
+        unlink(dir + "/seq2/f-0015.png")
+        let again = try runSweep([
+            "render", dir + "/in.png", "--look", "noir", "-o", dir + "/seq2/f-%04d.png", "--fps", "10", "-d", "1", "--quiet",
+        ])
+        #expect(again.code == 0, "\(again.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/seq2").filter { !$0.hasPrefix(".") }.count == 10)
+        #expect(try ImageDecoder.decode(path: dir + "/seq2/f-0009.png").width > 0)
+        // --overwrite: the user's names are the sequence's, replaced and removed.
+        let forced = try render("1", ["--overwrite"])
+        #expect(forced.code == 0, "\(forced.stderr)")
+        #expect(try frames() == (0..<10).map { String(format: "f-%04d.png", $0) })
+        #expect(try ImageDecoder.decode(path: seq + "/f-0000.png").width > 0)
+        // And a rerun needs no flag: the record vouches for them.
+        #expect(try render("1").code == 0)
     }
 
     @Test(

@@ -205,7 +205,8 @@ struct RenderTests {
         let spec = sweepSpec()
         let r = try Renderer.render(spec, to: dir + "/f-%03d.png")
         let files = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
-        #expect(files.count == r.frames)
+        #expect(files.count == r.frames + 1)
+        #expect(files.filter { $0.hasPrefix(".") } == [".f-%03d.png.sweep"])  // the record of what sweep wrote
         let source = try FrameSource(spec: spec)
         let state = spec.animation.state(ofFrame: 9, fps: spec.fps)
         #expect(try ImageDecoder.decode(path: dir + "/f-009.png") == source.render(state))
