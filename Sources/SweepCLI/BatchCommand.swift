@@ -89,20 +89,12 @@ enum BatchCommand {
     /// the results file is the jobs file, an input or an output. Paths are compared after
     /// resolving folders and symlinks, and existing files also by device and inode.
     static func refuseClashes(_ jobs: [Planned], file: String, results: String) throws {
-        var outputs: [String: Int] = [:]  // canonical path → line
+        var outputs = OutputClaims()
         for j in jobs {
             guard case let .success((job, output)) = j.job else { continue }
             var paths = [output]
-            if job.poster { paths.append(URL(fileURLWithPath: output).deletingPathExtension().path + ".poster.jpg") }
-            for path in paths {
-                let key = OutputRoot.canonical(path)
-                if let other = outputs[key] {
-                    throw SweepError(
-                        .dataError, "line \(j.line) writes \(path), as line \(other) does", subject: "\(file):\(j.line)",
-                        fix: "give each job its own output")
-                }
-                outputs[key] = j.line
-            }
+            if job.poster { paths.append(SweepCommand.posterPath(for: output)) }
+            for path in paths { try outputs.claim(path, line: j.line, subject: "\(file):\(j.line)") }
         }
         var inputs: [(path: String, line: Int?)] = [(file, nil)]
         // A job refused at validation still names files (its inputs are a user's photos):
@@ -115,7 +107,7 @@ enum BatchCommand {
             }
             for input in job.inputs {
                 inputs.append((input, j.line))
-                if let other = outputs[OutputRoot.canonical(input)] {
+                if let other = outputs.writer(of: input) {
                     throw SweepError(
                         .dataError, "line \(j.line) reads \(input), which line \(other) writes", subject: "\(file):\(j.line)",
                         fix: "render it in an earlier batch, or read another file")
@@ -137,7 +129,7 @@ enum BatchCommand {
                     fix: "choose another results file")
             }
         }
-        if let line = outputs[resultsKey] {
+        if let line = outputs.writer(of: results) {
             throw SweepError(.usage, "the results file is line \(line)'s output", subject: "--results", fix: "choose another results file")
         }
     }

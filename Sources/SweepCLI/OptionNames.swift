@@ -8,6 +8,7 @@ enum OptionNames {
         .preset: "--preset", .format: "--format",
         .duration: "--duration", .crf: "--crf", .poster: "--poster",
         .start: "--start", .end: "--end", .audio: "--audio", .hdr: "--hdr",
+        .overwrite: "--overwrite",
     ]
 
     /// The flag for `field`, or the field's own name for one the CLI has no flag for.

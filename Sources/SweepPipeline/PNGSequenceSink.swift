@@ -46,12 +46,9 @@ struct PNGSequenceSink: FrameSink, ~Copyable {
     }
 
     /// One `%d` (with optional zero padding and width) in the file name and no other
-    /// conversion: the pattern is handed to a printf-style formatter.
+    /// conversion (``FramePattern``).
     static func validate(_ pattern: String) throws {
-        let name = URL(fileURLWithPath: pattern).lastPathComponent
-        let folder = URL(fileURLWithPath: pattern).deletingLastPathComponent().path
-        let conversions = name.matches(of: /%(%|0?[0-9]{0,2}d|.?)/).filter { $0.output.1 != "%" }
-        guard !folder.contains("%"), conversions.count == 1, conversions[0].output.1.last == "d" else {
+        guard FramePattern(pattern) != nil else {
             throw SweepError(
                 .usage, "a frame pattern needs exactly one %d (or %04d) in the file name and no other %",
                 subject: pattern, fix: "write e.g. frames/f-%04d.png (%% for a literal %)")
@@ -90,7 +87,8 @@ struct PNGSequenceSink: FrameSink, ~Copyable {
                     .cannotCreate,
                     "the sequence would \(replaced ? "replace" : "remove") this file, which sweep did not write "
                         + "(it is not in \(URL(fileURLWithPath: FrameManifest.path(for: pattern)).lastPathComponent))",
-                    subject: name, fix: "choose another pattern or folder, or add --overwrite to replace what is at the pattern's names")
+                    subject: name, fix: "choose another pattern or folder, or allow replacing what is at the pattern's names",
+                    field: .overwrite)
             }
             i += 1
         }

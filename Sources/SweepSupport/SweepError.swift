@@ -56,6 +56,7 @@ public struct SweepError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let audio = Field("audio")
         /// What becomes of HDR inputs (tone-mapped or refused).
         public static let hdr = Field("hdr")
+        public static let overwrite = Field("overwrite")
     }
 
     public let code: Code

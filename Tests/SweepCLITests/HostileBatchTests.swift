@@ -67,8 +67,13 @@ struct HostileBatchTests {
             [#"{"before": "IN", "output": "first.gif", TINY}"#, #"{"before": "OUT/first.gif", "output": "second.gif", TINY}"#],
             [
                 #"{"before": "IN", "output": "v.mp4", "poster": true, TINY}"#,
-                #"{"before": "IN", "output": "v.poster.jpg", "format": "og-image"}"#,
+                #"{"before": "IN", "output": "v.mp4.poster.jpg", "format": "og-image"}"#,
             ],
+            // Patterns are compared by the names they write, not their spelling.
+            [#"{"before": "IN", "output": "s/f%d.png", TINY}"#, #"{"before": "IN", "output": "s/f1%d.png", TINY}"#],
+            [#"{"before": "IN", "output": "s/g-%d.png", TINY}"#, #"{"before": "IN", "output": "s/./g-%01d.png", TINY}"#],
+            [#"{"before": "IN", "output": "s/h%03d.png", TINY}"#, #"{"before": "IN", "output": "s/h007.png", "format": "og-image"}"#],
+            [#"{"before": "IN", "output": "s/k%d.png", TINY}"#, #"{"before": "OUT/s/k1.png", "output": "other.gif", TINY}"#],
         ])
     func clashes(lines: [String]) throws {
         let (dir, jobs) = try batch(lines.map { $0.replacingOccurrences(of: "TINY", with: Self.tiny) })
