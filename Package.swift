@@ -42,6 +42,11 @@ let package = Package(
             name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux",
             providers: [.apt(["libwebp-dev"])]),
 
+        // The decode worker's plumbing: libseccomp's filter, descriptors over a socket.
+        .systemLibrary(
+            name: "CWorker", path: "Sources/CWorker",
+            providers: [.apt(["libseccomp-dev"])]),
+
         // Shared plumbing: typed errors, atomic output files. Pure Swift.
         .target(name: "SweepSupport"),
         // Imaging core: pixels, resampling, adjustments, the slider look (Pango/Cairo for vectors and text).
@@ -53,14 +58,19 @@ let package = Package(
         // Encoders.
         .target(name: "SweepGIF", dependencies: ["CGIF", "SweepImaging", "SweepSupport"]),
         .target(name: "SweepMedia", dependencies: ["CFFmpeg", "CZlib", "CHeif", "CWebP", "SweepImaging", "SweepSupport"]),
+        // Decoding untrusted files in child processes, under limits and a system-call filter.
+        .target(name: "SweepWorker", dependencies: ["CWorker", "SweepMedia", "SweepImaging", "SweepSupport"]),
         // Pipeline: spec -> timeline -> frames -> encoder.
-        .target(name: "SweepPipeline", dependencies: ["SweepImaging", "SweepTimeline", "SweepGIF", "SweepMedia", "SweepWeb"]),
+        .target(
+            name: "SweepPipeline",
+            dependencies: ["SweepImaging", "SweepTimeline", "SweepGIF", "SweepMedia", "SweepWeb", "SweepWorker"]),
         // The embedding API: one import for apps.
-        .target(name: "SweepKit", dependencies: ["SweepPipeline", "SweepImaging", "SweepTimeline", "SweepSupport"]),
+        .target(name: "SweepKit", dependencies: ["SweepPipeline", "SweepImaging", "SweepTimeline", "SweepSupport", "SweepWorker"]),
         // CLI library and the tiny executable.
         .target(
-            name: "SweepCLI", dependencies: ["SweepPipeline", "SweepImaging", "SweepMedia", "SweepTimeline", "SweepGIF", "SweepSupport"]),
-        .executableTarget(name: "sweep", dependencies: ["SweepCLI"]),
+            name: "SweepCLI",
+            dependencies: ["SweepPipeline", "SweepImaging", "SweepMedia", "SweepTimeline", "SweepGIF", "SweepSupport", "SweepWorker"]),
+        .executableTarget(name: "sweep", dependencies: ["SweepCLI", "SweepWorker"]),
         // libFuzzer entry point (Fuzz/run.sh builds it with -sanitize=fuzzer; not a product).
         .target(
             name: "SweepFuzz", dependencies: ["SweepCLI", "SweepMedia", "SweepImaging", "SweepPipeline", "SweepSupport"], path: "Fuzz",

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Side-by-side benchmarks: sweep against the FFmpeg CLI (and gifsicle), same inputs, same run.
-#   Benchmarks/run.sh [gif] [gifcurves] [mp4] [codecs] [memory] [frame] [video] [hdr]    (default: all but gifcurves and hdr)
+#   Benchmarks/run.sh [gif] [gifcurves] [mp4] [codecs] [memory] [frame] [video] [hdr] [decode]    (default: all but gifcurves, hdr and decode)
 # Needs: ffmpeg, gifsicle, python3 with numpy (pip install numpy; hdr also pillow and scikit-image). Results: Benchmarks/work/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +14,7 @@ for w in $what; do
     frame) .build/release/sweep-framebench ;;
     video) python3 Benchmarks/video.py ;;
     hdr) python3 Benchmarks/hdr.py ;;
+    decode) python3 Benchmarks/decode.py ;;
     gifcurves) python3 Benchmarks/gifcurves.py --json Benchmarks/work/gifcurves.json --plot docs/gif-curves.png ;;
     *) python3 Benchmarks/compare.py "$w" ;;
   esac

@@ -5,6 +5,7 @@ import SweepMedia
 import SweepPipeline
 import SweepSupport
 import SweepTimeline
+import SweepWorker
 
 /// Step two of parsing for `render`, `preview` and `demo`: a plain value built from the
 /// split arguments. Pure: it throws, never prints or exits.
@@ -67,7 +68,7 @@ package struct RenderOptions: Sendable {
         .init("format", short: "f"), .init("poster", value: false),
         .init("retina", value: false), .init("fragment", value: false), .init("page-images"), .init("poster-url"),
         .init("start"), .init("end"), .init("audio"), .init("first-frame", value: false), .init("hdr"),
-        .init("overwrite", value: false),
+        .init("overwrite", value: false), .init("decode"),
     ]
 
     /// Interprets split arguments.
@@ -182,6 +183,7 @@ package struct RenderOptions: Sendable {
         }
         o.spec.html.posterURL = r.value("poster-url")
         o.spec.overwrite = r.flag("overwrite")
+        if let v = r.value("decode") { o.spec.decoding = try ValueParser.choice(v, option: "--decode", as: DecodeIsolation.self) }
         for (name, value) in r.options where name == "codec-opt" {
             guard let value, let eq = value.firstIndex(of: "="), eq != value.startIndex else {
                 throw SweepError(

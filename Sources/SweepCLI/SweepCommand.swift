@@ -42,6 +42,8 @@ package enum SweepCommand {
               --start T, --end T  where the comparison begins and ends in the clips (12.5, 1:02.5)
               --audio before|after|none   the output's sound (default: the before clip's, else the after clip's)
               --hdr tonemap|refuse  HDR clips (PQ, HLG: iPhone video) tone-mapped to SDR (default), or refused
+              --decode worker|in-process  decode inputs in a sandboxed child process (default), or in sweep's
+                                  own (faster to start; only for files you trust)
               --first-frame       an animated GIF, APNG or WebP shows its first frame, as a photo
               (--fps defaults to the before clip's rate; --duration shortens the output;
                --loop repeats the animation at its own length instead of stretching it)

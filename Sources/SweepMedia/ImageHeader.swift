@@ -1,8 +1,8 @@
 /// The pixel dimensions an image file declares, read from its header without decoding,
 /// so that a decompression bomb is named as one before any decoder runs. Formats it does
 /// not know return `nil`; the decoder's own pixel cap still guards them.
-enum ImageHeader {
-    static func dimensions(_ b: [UInt8]) -> (width: Int, height: Int)? {
+package enum ImageHeader {
+    package static func dimensions(_ b: [UInt8]) -> (width: Int, height: Int)? {
         func be16(_ i: Int) -> Int { Int(b[i]) << 8 | Int(b[i + 1]) }
         func be32(_ i: Int) -> Int { be16(i) << 16 | be16(i + 2) }
         func le16(_ i: Int) -> Int { Int(b[i]) | Int(b[i + 1]) << 8 }

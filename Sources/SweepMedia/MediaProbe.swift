@@ -17,6 +17,12 @@ public enum MediaProbe {
         case animation
         /// An animated WebP: FFmpeg 5.1 decodes only its first frame.
         case animatedWebP
+
+        /// Whether a file of this kind plays as a clip: a video always, an animation unless
+        /// only its first frame is wanted.
+        public func playsAsClip(firstFrame: Bool) -> Bool {
+            self == .video || (self != .image && !firstFrame)
+        }
     }
 
     /// The most of an animated GIF or PNG read to count its frames.

@@ -50,7 +50,11 @@ public final class FrameSource {
         let sources = [spec.before, spec.after ?? spec.before]
         let loaded = LoadSlots<LoadedSide>(count: spec.after == nil ? 1 : 2)
         DispatchQueue.concurrentPerform(iterations: loaded.count) { i in
-            loaded.set(i, Result { try LoadedSide.open(sources[i], clip: spec.clip, background: bg, maxPixels: spec.maxPixels) })
+            loaded.set(
+                i,
+                Result {
+                    try LoadedSide.open(sources[i], clip: spec.clip, background: bg, maxPixels: spec.maxPixels, decoding: spec.decoding)
+                })
         }
         let beforeSide = try loaded.get(0)
         let afterSide = loaded.count == 2 ? try loaded.get(1) : beforeSide

@@ -1,5 +1,7 @@
 import SweepImaging
 import SweepMedia
+import SweepSupport
+import SweepWorker
 
 /// One input as opened: a still picture, or a clip ready to play.
 enum LoadedSide {
@@ -16,9 +18,23 @@ enum LoadedSide {
 
     /// Opens `source`: a video (or an animated GIF, APNG or WebP, unless `clip.firstFrame`)
     /// as a clip from `clip.start`, anything else as a still over `background`.
-    static func open(_ source: InputSource, clip: ClipOptions, background: RGBA8, maxPixels: Int) throws -> LoadedSide {
+    ///
+    /// With a worker, the file is probed and a still decoded in it (``DecodeWorker``); clips
+    /// are then opened here.
+    static func open(
+        _ source: InputSource, clip: ClipOptions, background: RGBA8, maxPixels: Int, decoding: DecodeIsolation
+    ) throws -> LoadedSide {
         switch source {
         case let .image(img): return .image(img)
+        case let .file(path) where decoding == .worker && DecodeWorker.isRunning:
+            switch try DecodeWorker.load(path, maxPixels: maxPixels, background: background, hdr: clip.hdr, firstFrame: clip.firstFrame) {
+            case let .image(image): return .image(image)
+            case let .clip(kind):
+                guard let decoder = try openClip(path, kind: kind, clip: clip, background: background, maxPixels: maxPixels) else {
+                    throw SweepError(.internalError, "the decode worker took a still for a clip", subject: path)
+                }
+                return .clip(decoder)
+            }
         case let .file(path):
             if let decoder = try openClip(path, clip: clip, background: background, maxPixels: maxPixels) { return .clip(decoder) }
             return .image(try ImageDecoder.decode(path: path, background: background, maxPixels: maxPixels, hdr: clip.hdr))
@@ -27,13 +43,17 @@ enum LoadedSide {
 
     /// The file at `path` opened as a clip from `clip.start`, or `nil` when it is a still.
     static func openClip(_ path: String, clip: ClipOptions, background: RGBA8, maxPixels: Int) throws -> (any ClipDecoder)? {
-        switch try MediaProbe.kind(of: path) {
-        case .video,
-            .animation where !clip.firstFrame:
-            return try VideoDecoder(path: path, start: clip.start, maxPixels: maxPixels, hdr: clip.hdr)
-        case .animatedWebP where !clip.firstFrame:
+        try openClip(path, kind: MediaProbe.kind(of: path), clip: clip, background: background, maxPixels: maxPixels)
+    }
+
+    /// The file at `path`, of `kind`, opened as a clip, or `nil` when it is shown as a still.
+    static func openClip(
+        _ path: String, kind: MediaProbe.Kind, clip: ClipOptions, background: RGBA8, maxPixels: Int
+    ) throws -> (any ClipDecoder)? {
+        guard kind.playsAsClip(firstFrame: clip.firstFrame) else { return nil }
+        if kind == .animatedWebP {
             return try AnimatedWebPDecoder(path: path, start: clip.start, background: background, maxPixels: maxPixels)
-        default: return nil
         }
+        return try VideoDecoder(path: path, start: clip.start, maxPixels: maxPixels, hdr: clip.hdr)
     }
 }

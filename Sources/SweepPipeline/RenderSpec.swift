@@ -2,6 +2,7 @@ import SweepGIF
 import SweepImaging
 import SweepMedia
 import SweepTimeline
+import SweepWorker
 
 /// Everything a render needs: inputs, size, animation, look, output.
 public struct RenderSpec: Sendable {
@@ -49,6 +50,10 @@ public struct RenderSpec: Sendable {
     /// A PNG sequence may replace and remove files at its pattern's names that sweep did not
     /// write (`--overwrite`); otherwise such a file stops the render before it starts.
     public var overwrite = false
+    /// Where inputs are decoded: in a worker process when ``DecodeWorker`` was started at
+    /// launch (the default), or in this process, which is faster but unsafe for files from
+    /// strangers (`--decode in-process`).
+    public var decoding = DecodeIsolation.worker
     /// The files the settings were read from (a look, preset or format given as a file),
     /// each with the option that named it: no output may replace them.
     package var settingsFiles: [(option: String, path: String)] = []

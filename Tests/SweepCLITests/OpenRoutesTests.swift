@@ -1,5 +1,6 @@
 import Foundation
 import SweepSupport
+import SweepTestSupport
 import Testing
 
 @testable import SweepCLI
@@ -51,6 +52,14 @@ struct OpenRoutesTests {
         #expect(r.code == 74 && r.stderr.contains("file-size limit"), "\(r)")
         #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
         #expect(listing(dir) == ["after.png", "before.png", "wide.png"], "\(listing(dir))")
+    }
+
+    @Test("Under a file-size limit the output fits in, a render succeeds: the decode worker's memory fits under it too")
+    func roomyFileSizeLimit() throws {
+        let dir = try everydayInputs()
+        let r = try shell(#"cd "\#(dir)" && ulimit -f 4096 && exec "$SWEEP" render before.png after.png -o out.gif --size 90x60 --quiet"#)
+        #expect(r.code == 0, "\(r)")
+        #expect(try GIFReader(path: dir + "/out.gif").frames.count > 1)
     }
 
     @Test("A SIGINT ignored by the shell (a background job) stays ignored: the render finishes")

@@ -1,0 +1,129 @@
+import CWorker
+import Foundation
+import SweepImaging
+import SweepMedia
+import SweepSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Decodes untrusted files in child processes, so that a decoder bug a crafted file hits
+/// (libheif 1.15 overruns its heap on some overlays) ends a child, not sweep.
+///
+/// A worker is forked per file from a small service process started at launch. It runs
+/// in an empty, deleted folder with nothing open but its input and a shared-memory answer,
+/// under limits on time (in proportion to the file's size), address space, and file size 0,
+/// and a system-call filter that refuses opening files for writing, running programs,
+/// sockets and tracing. The picture comes back through the shared memory, copied once.
+public enum DecodeWorker {
+    /// The service's end of the socket; written once, at launch, before any thread exists.
+    nonisolated(unsafe) private static var control: Int32 = -1
+
+    /// Starts the worker service. Call it first thing in `main`, while the process has one
+    /// thread; later, or with other threads running, it does nothing and decoding stays in
+    /// process (a fork then could copy a lock another thread holds).
+    public static func startAtLaunch() {
+        guard control < 0, threadCount() == 1 else { return }
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else { return }
+        let parent = getpid()
+        let pid = fork()
+        if pid == 0 {
+            close(pair[0])
+            WorkerService.run(control: pair[1], parent: parent)
+        }
+        close(pair[1])
+        if pid < 0 { close(pair[0]) } else { control = pair[0] }
+    }
+
+    /// Whether ``startAtLaunch()`` started the service.
+    public static var isRunning: Bool { control >= 0 }
+
+    /// The file at `path` decoded by a worker: a still over `background`, or the kind of
+    /// clip it is (a video, or an animation unless `firstFrame`), for the caller to open.
+    ///
+    /// - Throws: what the decoder would throw in process; `.dataError` when the worker
+    ///   crashed or ran out of time; `.internalError` when the service is gone.
+    package static func load(
+        _ path: String, maxPixels: Int, background: RGBA8, hdr: HDRHandling, firstFrame: Bool
+    ) throws -> DecodedInput {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var info = stat()
+        var request = WorkerRequest(
+            path: absolute, name: path, fileBytes: stat(absolute, &info) == 0 ? Int(info.st_size) : 0,
+            maxPixels: maxPixels, background: background, hdr: hdr, firstFrame: firstFrame)
+        // A file-size limit (ulimit -f) bounds shared memory too: the answer must fit under it.
+        var fileLimit = rlimit()
+        if getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &fileLimit) == 0, fileLimit.rlim_cur != rlim_t.max {
+            request.replyBytes = min(request.replyBytes, Int(clamping: fileLimit.rlim_cur))
+            if request.replyBytes < WorkerReply.headerBytes + 4 {
+                throw SweepError.writeFailed("cannot make the decode worker's shared memory", errno: EFBIG, subject: path)
+            }
+        }
+        let memory = sweep_memfd("sweep-decode")
+        guard memory >= 0 else {
+            throw SweepError.writeFailed("cannot make the decode worker's shared memory", errno: errno, subject: path)
+        }
+        defer { close(memory) }
+        // Sparse: only the pages the picture fills are ever allocated.
+        guard ftruncate(memory, off_t(request.replyBytes)) == 0 else {
+            throw SweepError.writeFailed("cannot size the decode worker's shared memory", errno: errno, subject: path)
+        }
+        // While the worker decodes, the shared pages the picture will fill (as its header
+        // promises) are allocated here: allocating and zeroing them is most of a copy's cost,
+        // and here it overlaps the decode.
+        let (outcome, status) = try run(request, memory: memory) {
+            guard let head = try? FileBytes.prefix(absolute, count: 1 << 16), let (w, h) = ImageHeader.dimensions(head),
+                w > 0, h > 0, w <= 1 << 20, h <= 1 << 20, w * h <= maxPixels
+            else { return }
+            _ = posix_fallocate(memory, 0, off_t(WorkerReply.headerBytes + w * h * 4))
+        }
+        let exited = status & 0x7f == 0, signal = status & 0x7f
+        if exited && (status >> 8) & 0xff == 0 {
+            return try WorkerReply.read(memory, size: request.replyBytes, name: path)
+        }
+        if outcome == .overtime || signal == SIGALRM || signal == SIGXCPU {
+            throw SweepError(
+                .dataError, "the decoder took more than \(request.seconds) s on this file and was stopped; nothing was written",
+                subject: path, fix: "re-export it from the original, or give another file")
+        }
+        throw SweepError(
+            .dataError, "the decoder crashed on this file (it is malformed or hits a decoder bug); nothing was written",
+            subject: path, fix: "re-export it from the original, or give another file")
+    }
+
+    /// Sends `request` to the service and waits for how the worker ended.
+    /// `meanwhile` runs after the request is sent, while the worker decodes.
+    private static func run(_ request: WorkerRequest, memory: Int32, meanwhile: () -> Void) throws -> (WorkerService.Outcome, Int32) {
+        let gone = SweepError(
+            .internalError, "the decode worker service has stopped", subject: request.name,
+            fix: "run sweep again; if it persists, report it")
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else { throw gone }
+        defer { close(pair[0]) }
+        let body = try JSONEncoder().encode(request)
+        let fds = [pair[1], memory]
+        let sent = body.withUnsafeBytes { sweep_send_with_fds(control, $0.baseAddress, $0.count, fds, 2) }
+        close(pair[1])
+        guard sent == body.count else { throw gone }
+        meanwhile()
+        var answer: (outcome: Int32, status: Int32) = (0, 0)
+        var n = 0
+        repeat { n = withUnsafeMutableBytes(of: &answer) { recv(pair[0], $0.baseAddress, $0.count, 0) } } while n < 0 && errno == EINTR
+        guard n == MemoryLayout.size(ofValue: answer), let outcome = WorkerService.Outcome(rawValue: answer.outcome), outcome != .notStarted
+        else { throw gone }
+        return (outcome, answer.status)
+    }
+
+    /// The number of threads in this process, from /proc (0 when it cannot be read).
+    private static func threadCount() -> Int {
+        guard let dir = opendir("/proc/self/task") else { return 0 }
+        defer { closedir(dir) }
+        var count = 0
+        while let entry = readdir(dir) {
+            if entry.pointee.d_name.0 != CChar(UInt8(ascii: ".")) { count += 1 }
+        }
+        return count
+    }
+}

@@ -1,0 +1,200 @@
+import CWorker
+import Foundation
+import SweepImaging
+import SweepMedia
+import SweepSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The process ``DecodeWorker`` forks at launch, and the two it forks for each decode.
+///
+/// The service itself is single-threaded, so forking from it is safe at any time (a fork
+/// from the multithreaded renderer could copy a lock another thread holds). Each request
+/// gets a monitor, which forks the worker, waits for it and reports how it ended: a worker
+/// that crashes or is killed cannot report anything itself.
+enum WorkerService {
+    /// Serves requests on `control` until the parent closes its end.
+    static func run(control: Int32, parent: pid_t) -> Never {
+        _ = sweep_die_with_parent()
+        if getppid() != parent { _exit(0) }
+        quietStandardStreams()
+        // Monitors are reaped by the kernel. A terminal's signals reach the whole process
+        // group: sweep cleans up and exits, and its end takes the service down (above).
+        signal(SIGCHLD, SIG_IGN)
+        sweep_unblock_signals()
+        for s in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE] { signal(s, SIG_IGN) }
+        let folder = emptyFolder()
+        var buffer = [UInt8](repeating: 0, count: 1 << 17)
+        while true {
+            var fds: [Int32] = [-1, -1, -1, -1]
+            var count: Int32 = 0
+            let n = buffer.withUnsafeMutableBytes { sweep_recv_with_fds(control, $0.baseAddress, $0.count, &fds, &count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { _exit(0) }
+            let received = Array(fds[0..<Int(count)])
+            if received.count == 2, let request = try? JSONDecoder().decode(WorkerRequest.self, from: Data(buffer[0..<n])) {
+                if fork() == 0 { monitor(request, reply: received[0], memory: received[1], folder: folder, control: control) }
+            }
+            received.forEach { close($0) }
+        }
+    }
+
+    /// How a worker ended, as the monitor reports it.
+    enum Outcome: Int32 {
+        case notStarted = 0, ended, overtime
+    }
+
+    /// Forks the worker, waits for it at most its deadline (then kills it), and sends how it
+    /// ended and its wait status on `reply`.
+    private static func monitor(_ request: WorkerRequest, reply: Int32, memory: Int32, folder: Int32, control: Int32) -> Never {
+        _ = sweep_die_with_parent()
+        close(control)
+        signal(SIGCHLD, SIG_DFL)
+        let worker = fork()
+        if worker == 0 { work(request, memory: memory, folder: folder) }
+        var answer: (outcome: Int32, status: Int32) = (Outcome.notStarted.rawValue, 0)
+        if worker > 0 {
+            answer.outcome = Outcome.ended.rawValue
+            let ended = sweep_pidfd_open(worker)
+            if ended >= 0 {
+                var ready = pollfd(fd: ended, events: Int16(POLLIN), revents: 0)
+                var left = request.seconds * 1000
+                var result: Int32 = 0
+                repeat {
+                    let before = monotonicMilliseconds()
+                    result = poll(&ready, 1, Int32(min(left, Int(Int32.max))))
+                    left -= monotonicMilliseconds() - before
+                } while result < 0 && errno == EINTR && left > 0
+                if result == 0 || (result < 0 && left <= 0) {
+                    kill(worker, SIGKILL)
+                    answer.outcome = Outcome.overtime.rawValue
+                }
+            }
+            while waitpid(worker, &answer.status, 0) < 0 && errno == EINTR {}
+        }
+        _ = withUnsafeBytes(of: &answer) { send(reply, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        _exit(0)
+    }
+
+    /// Decodes under limits and the system-call filter, and writes the answer into `memory`.
+    private static func work(_ request: WorkerRequest, memory: Int32, folder: Int32) -> Never {
+        _ = sweep_die_with_parent()
+        // Nothing open but the input (opened below) and the answer's shared memory, as fd 3.
+        if folder < 0 || fchdir(folder) != 0 { _ = chdir("/") }
+        if memory != 3 && dup2(memory, 3) != 3 { _exit(71) }
+        if sweep_close_from(4) != 0 { for fd in Int32(4)..<1024 { close(fd) } }
+        // A crash ends the worker at once: the runtime's backtracer would try to run a
+        // program, which the filter refuses, and the monitor reports the signal anyway.
+        for s in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT, SIGSYS] { signal(s, SIG_DFL) }
+        // The monitor's deadline is the clock; alarm() is the same bound where it cannot wait on
+        // a pidfd (Linux before 5.3), and the CPU limit bounds a busy loop either way.
+        alarm(UInt32(request.seconds + 1))
+        limit(RLIMIT_CPU, soft: request.seconds, hard: request.seconds + 1)
+        // On top of what is mapped already: the binary's libraries, or a sanitizer's shadow.
+        let space = mappedBytes() + request.addressSpace
+        limit(RLIMIT_AS, soft: space, hard: space)
+        limit(RLIMIT_FSIZE, soft: 0, hard: 0)
+        limit(RLIMIT_CORE, soft: 0, hard: 0)
+        _ = sweep_seccomp_lockdown()
+        injectFault(for: request.path)
+        if !WorkerReply.write(decode(request), to: 3, size: request.replyBytes) { _exit(71) }
+        _exit(0)
+    }
+
+    /// The file as a still, or the kind of clip it is, as ``MediaProbe`` and ``ImageDecoder`` say.
+    static func decode(_ r: WorkerRequest) -> Result<DecodedInput, SweepError> {
+        do {
+            let kind = try MediaProbe.kind(of: r.path)
+            if kind.playsAsClip(firstFrame: r.firstFrame) { return .success(.clip(kind)) }
+            let bg = RGBA8(r: r.background[0], g: r.background[1], b: r.background[2], a: r.background[3])
+            return .success(
+                .image(
+                    try ImageDecoder.decode(
+                        path: r.path, background: bg, maxPixels: r.maxPixels, hdr: HDRHandling(rawValue: r.hdr) ?? .tonemap)))
+        } catch let e as SweepError {
+            // The worker saw the absolute path; the user gave their own spelling.
+            return .failure(e.subject == r.path ? SweepError(e.code, e.message, subject: r.name, fix: e.fix, field: e.field) : e)
+        } catch {
+            return .failure(SweepError(.internalError, "\(error)", subject: r.name))
+        }
+    }
+
+    /// The process's mapped address space, from /proc/self/statm (its first field, in pages).
+    private static func mappedBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+            let pages = text.split(separator: " ").first.flatMap({ Int($0) })
+        else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    private static func monotonicMilliseconds() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
+    }
+
+    private static func limit(_ resource: __rlimit_resource, soft: Int, hard: Int) {
+        var value = rlimit(rlim_cur: rlim_t(soft), rlim_max: rlim_t(hard))
+        _ = setrlimit(__rlimit_resource_t(resource.rawValue), &value)
+    }
+
+    /// Standard streams on /dev/null: the service must not hold sweep's pipes open after
+    /// sweep exits, and a decoder's chatter is not the user's.
+    private static func quietStandardStreams() {
+        let null = open("/dev/null", O_RDWR)
+        guard null >= 0 else { return }
+        for fd: Int32 in 0...2 { dup2(null, fd) }
+        if null > 2 { close(null) }
+    }
+
+    /// An open folder that no longer exists: workers run in it, so a relative path reaches
+    /// nothing and nothing can be created there, and nothing is left behind.
+    private static func emptyFolder() -> Int32 {
+        var template = Array(((getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/sweep-worker-XXXXXX").utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { return -1 }
+        let fd = template.withUnsafeBufferPointer { open($0.baseAddress!, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        _ = template.withUnsafeBufferPointer { rmdir($0.baseAddress!) }
+        return fd
+    }
+
+    /// Test-only faults (`SWEEP_TEST_DECODE_FAULT=KIND` or `KIND@SUFFIX` for inputs whose
+    /// path ends so), so that tests can prove what a misbehaving worker can and cannot do:
+    /// `segv`, `abort`, `kill` and `hang` misbehave; `write:PATH`, `socket`, `fds` and `hog`
+    /// abort if the worker could create a file, open a socket, holds a descriptor beyond 0–3,
+    /// or could map 8 GiB.
+    private static func injectFault(for path: String) {
+        guard var kind = getenv("SWEEP_TEST_DECODE_FAULT").map({ String(cString: $0) }) else { return }
+        if let at = kind.lastIndex(of: "@") {
+            guard path.hasSuffix(kind[kind.index(after: at)...]) else { return }
+            kind = String(kind[..<at])
+        }
+        switch kind {
+        case "segv": UnsafeMutablePointer<Int32>(bitPattern: Int(getpid() & 0) | 16)!.pointee = 1
+        case "abort": abort()
+        case "kill": raise(SIGKILL)
+        case "hang": while true { pause() }
+        case "hog":
+            // mmap, not malloc: the optimiser may assume an unused malloc succeeds.
+            if mmap(nil, 8 << 30, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) != MAP_FAILED { abort() }
+        case "socket": if socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0) >= 0 { abort() }
+        case "fds":
+            // opendir's own descriptor is the one extra entry.
+            guard let dir = opendir("/proc/self/fd") else { abort() }
+            var open = 0
+            while let entry = readdir(dir) {
+                if entry.pointee.d_name.0 != CChar(UInt8(ascii: ".")) { open += 1 }
+            }
+            if open > 5 { abort() }
+        default:
+            if kind.hasPrefix("write:") {
+                let fd = open(String(kind.dropFirst(6)), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+                if fd >= 0 {
+                    _ = write(fd, "escaped", 7)
+                    abort()
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import SweepImaging
+import SweepMedia
+import SweepTestSupport
+import Testing
+
+/// Runs `sweep` in `dir` with a fault injected into its decode workers.
+private func withFault(_ fault: String, in dir: String, _ args: [String]) throws -> (code: Int32, stdout: String, stderr: String) {
+    var env = ProcessInfo.processInfo.environment
+    env["SWEEP_TEST_DECODE_FAULT"] = fault
+    return try runIn(dir, args, environment: env)
+}
+
+@Suite("Decoders in a separate process")
+struct DecodeWorkerTests {
+    @Test(
+        "A decoder that crashes, aborts or is killed gives exit 65 in one line; the old output survives",
+        arguments: ["segv", "abort", "kill"])
+    func crashes(fault: String) throws {
+        let dir = try everydayInputs()
+        let old = Data("the previous render".utf8)
+        try old.write(to: URL(fileURLWithPath: dir + "/out.gif"))
+        let r = try withFault(fault + "@after.png", in: dir, ["render", "before.png", "after.png", "-o", "out.gif", "--size", "90x60"])
+        #expect(r.code == 65, "\(r)")
+        #expect(
+            r.stderr
+                == "sweep: after.png: the decoder crashed on this file (it is malformed or hits a decoder bug); nothing was written; re-export it from the original, or give another file\n",
+            "\(r.stderr)")
+        #expect(FileManager.default.contents(atPath: dir + "/out.gif") == old)
+        #expect(listing(dir) == ["after.png", "before.png", "out.gif", "wide.png"], "\(listing(dir))")
+    }
+
+    @Test("A decoder that hangs is stopped at its deadline with exit 65, and nothing is left")
+    func hang() throws {
+        let dir = try everydayInputs()
+        let start = Date()
+        let r = try withFault("hang", in: dir, ["preview", "before.png", "after.png", "-o", "p.png"])
+        #expect(r.code == 65 && r.stderr.contains("the decoder took more than 10 s on this file and was stopped"), "\(r)")
+        #expect(Date().timeIntervalSince(start) < 20)
+        #expect(listing(dir) == ["after.png", "before.png", "wide.png"], "\(listing(dir))")
+    }
+
+    @Test("A worker cannot create a file, open a socket, map 8 GiB, or see a descriptor beyond its input and answer")
+    func confinement() throws {
+        let dir = try everydayInputs()
+        // Each fault aborts the worker (exit 65) if the filter or the descriptor hygiene let it through.
+        for fault in ["write:\(dir)/escaped.txt", "write:\(dir)", "socket", "fds", "hog"] {
+            let r = try withFault(fault, in: dir, ["preview", "before.png", "after.png", "-o", "p.png", "--quiet"])
+            #expect(r.code == 0, "\(fault): \(r)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/escaped.txt"))
+        #expect(listing(dir) == ["after.png", "before.png", "p.png", "wide.png"], "\(listing(dir))")
+    }
+
+    @Test("The worker's pictures are the in-process decoder's, byte for byte, for stills and clips")
+    func sameBytes() throws {
+        let dir = try everydayInputs()
+        try ClipMaker.counter(dir + "/clip.mp4", fps: 10, seconds: 1)
+        for (inputs, out) in [(["before.png", "wide.png"], "still.gif"), (["clip.mp4", "after.png"], "clip.gif")] {
+            var outputs: [Data?] = []
+            for mode in ["worker", "in-process"] {
+                let r = try runIn(
+                    dir, ["render"] + inputs + ["-o", mode + out, "--size", "96x64", "--fps", "5", "--decode", mode, "--quiet"])
+                #expect(r.code == 0, "\(r)")
+                outputs.append(FileManager.default.contents(atPath: dir + "/" + mode + out))
+            }
+            #expect(outputs[0] != nil && outputs[0] == outputs[1], "\(inputs)")
+        }
+    }
+
+    @Test("A job whose decoder crashes fails alone: the batch records exit 65 and runs the rest")
+    func batchSurvives() throws {
+        let dir = try everydayInputs()
+        let jobs = dir + "/jobs.jsonl"
+        try """
+        {"before": "before.png", "after": "after.png", "output": "a.gif", "size": "90x60", "fps": 5}
+        {"before": "wide.png", "after": "after.png", "output": "b.gif", "size": "90x60", "fps": 5}
+        {"before": "before.png", "after": "wide.png", "output": "c.gif", "size": "90x60", "fps": 5}
+
+        """.write(toFile: jobs, atomically: true, encoding: .utf8)
+        let r = try withFault("segv@wide.png", in: dir, ["batch", "jobs.jsonl", "--quiet"])
+        #expect(r.code == 65 && r.stderr == "sweep: batch: 2 job(s) failed; see the results file\n", "\(r)")
+        let results = try resultLines(dir + "/jobs.results.jsonl").sorted {
+            ($0["line"] as! NSNumber).intValue < ($1["line"] as! NSNumber).intValue
+        }
+        #expect(results.map { $0["status"] as? String } == ["ok", "failed", "failed"], "\(results)")
+        #expect(results.dropFirst().allSatisfy { ($0["exit"] as? NSNumber)?.intValue == 65 }, "\(results)")
+        #expect(try GIFReader(path: dir + "/a.gif").frames.count > 1)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/b.gif") && !FileManager.default.fileExists(atPath: dir + "/c.gif"))
+    }
+
+    @Test("A job line cannot move decoding into sweep's own process")
+    func batchCannotChooseInProcess() throws {
+        let dir = try everydayInputs()
+        try #"{"before": "before.png", "output": "a.gif", "decode": "in-process"}"#.write(
+            toFile: dir + "/jobs.jsonl", atomically: true, encoding: .utf8)
+        let r = try runIn(dir, ["batch", "jobs.jsonl", "--quiet"])
+        #expect(r.code == 65, "\(r)")
+        let result = try #require(try resultLines(dir + "/jobs.results.jsonl").first)
+        #expect((result["error"] as? String)?.contains(#"field "decode" is not an option of render"#) == true, "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/a.gif"))
+    }
+}
