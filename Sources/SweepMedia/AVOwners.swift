@@ -279,6 +279,12 @@ package struct ResamplerHandle: ~Copyable {
         var inLayout = source.pointee.ch_layout
         // A decoder that only knows the channel count gets the usual layout for it.
         if inLayout.order == AV_CHANNEL_ORDER_UNSPEC { av_channel_layout_default(&inLayout, inLayout.nb_channels) }
+        // Past the usual counts (a 64-channel recording) there is no layout to mix down from.
+        if inLayout.order == AV_CHANNEL_ORDER_UNSPEC {
+            throw SweepError(
+                .dataError, "the sound has \(inLayout.nb_channels) channels in no layout sweep can mix down", subject: subject,
+                fix: "leave the sound out, or give a file with stereo sound", field: .audio)
+        }
         var outLayout = destination.pointee.ch_layout
         try FFmpegCall.check(
             swr_alloc_set_opts2(

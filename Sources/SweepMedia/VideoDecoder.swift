@@ -230,7 +230,18 @@ public final class VideoDecoder {
         }
         let nominal = plausible(real), mean = plausible(average)
         let rate: Double
-        if let nominal, let mean { rate = abs(nominal - mean) <= mean * 0.05 ? nominal : mean } else { rate = nominal ?? mean ?? 25 }
+        if let nominal, let mean {
+            if abs(nominal - mean) <= mean * 0.05 || (mean < nominal && nominal <= 60 && abs(nominal - 2 * mean) > mean * 0.1) {
+                // Within 5 %, or fewer frames than a camera's or screen recorder's clock (up to
+                // 60 fps) ticks: a recorder that writes only changed frames, whose frames are held.
+                rate = nominal
+            } else {
+                // A field rate (twice the frames), a time base's tick (120, 1000), or more frames than said.
+                rate = mean
+            }
+        } else {
+            rate = nominal ?? mean ?? 25
+        }
         // Millisecond timestamps give rates such as 59.94006 for 59.94: take the standard
         // rate within 0.01 %, so that the output's rate is exact.
         let standard = [24, 25, 30, 48, 50, 60, 120].flatMap { [Double($0), Double($0 * 1000) / 1001] }
@@ -376,10 +387,18 @@ public final class VideoDecoder {
         }
     }
 
+    /// Clip time `t` as m:ss.sss (h:mm:ss.sss past an hour); a time a damaged file makes
+    /// negative, endless or absurd is said in words (converting it to Int would trap).
+    static func clipTime(_ t: Double) -> String {
+        guard t.isFinite, t >= 0, t < 1e9 else { return "an unreadable time" }
+        let whole = Int(t), secs = t - Double(whole / 60 * 60)
+        if whole < 3600 { return String(format: "%d:%06.3f", whole / 60, secs) }
+        return String(format: "%d:%02d:%06.3f", whole / 3600, whole / 60 % 60, secs)
+    }
+
     /// The error for damage found at clip time `t`.
     func corrupt(at t: Double, detail: String? = nil) -> SweepError {
-        let minutes = Int(t) / 60, secs = t - Double(minutes * 60)
-        let when = String(format: "%d:%06.3f", minutes, secs)
+        let when = Self.clipTime(t)
         return SweepError(
             .dataError, "the video is corrupt or truncated at \(when)\(detail.map { " (\($0))" } ?? "")", subject: path,
             fix: "re-export the clip, or end the comparison before that time")

@@ -22,6 +22,9 @@ struct ClipTimeline {
     ///   - available: seconds the shorter clip lasts from the start.
     ///   - clipRate: the before clip's frame rate (the after clip's when the before side is a still).
     ///   - maxFPS: the output's highest rate (50 for GIF).
+    /// The lowest rate an output takes from its clips.
+    static let minimumClipRate = 10.0
+
     init(
         animation anim: Animation<Adjustments>, clip: ClipOptions, available: Double, clipRate: Double,
         fps asked: Double, maxFPS: Double, reduceMotion: ReduceMotion
@@ -41,6 +44,15 @@ struct ClipTimeline {
                 fix: "choose an earlier start", field: .start)
         }
         var fps = clip.followClipRate ? clipRate : asked
+        // A slideshow or time-lapse clip at a few frames a second would make the sweep itself
+        // jerk: its frames are held instead, at a rate the motion needs.
+        if clip.followClipRate && fps < Self.minimumClipRate {
+            notes.append(
+                String(
+                    format: "the clip runs at %g fps; the output runs at %g fps, its frames held (set a rate to change it)", fps,
+                    Self.minimumClipRate))
+            fps = Self.minimumClipRate
+        }
         if fps > maxFPS {
             notes.append(String(format: "frame rate %g → %g fps (the most this output shows)", fps, maxFPS))
             fps = maxFPS
@@ -49,7 +61,7 @@ struct ClipTimeline {
         guard frames <= Double(RenderLimits.maxFrames) else {
             throw SweepError(
                 .usage, "the render would take \(Int(frames)) frames, over the limit of \(RenderLimits.maxFrames)",
-                fix: "lower the frame rate, or trim the clips with a start and an end", field: .duration)
+                fix: "lower the frame rate, or trim the clips with a start and an end")
         }
         let n = Int(frames)
         self.fps = fps

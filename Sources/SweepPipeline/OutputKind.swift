@@ -24,6 +24,12 @@ public enum OutputKind: Sendable, Equatable {
     ///
     /// - Throws: `.usage` for an extension sweep does not write.
     public static func infer(path: String, still: Bool = false, codec: String? = nil) throws -> OutputKind {
+        // URL drops a trailing slash, so `x.gif/` would render whole and then fail to be moved in.
+        if path.hasSuffix("/") {
+            throw SweepError(
+                .usage, "the output ends in '/', so it names a folder", subject: path,
+                fix: "give a file name, such as \(path)out.gif")
+        }
         let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
         if !still, ext == "png", path.range(of: #"%0?\d*d"#, options: .regularExpression) != nil { return .pngSequence }
         if still {

@@ -45,7 +45,7 @@ public enum RenderLimits {
         guard frames <= Double(maxFrames) else {
             throw SweepError(
                 .usage, "the render would take \(Int(frames)) frames, over the limit of \(maxFrames)",
-                fix: "lower the frame rate, the duration or the loop count", field: .duration)
+                fix: "lower the frame rate, the duration or the loop count")
         }
         return Int(frames)
     }

@@ -62,6 +62,25 @@ struct HostileCLITests {
         expectRefused(r, code: 64, mentions: mentions, dir: dir, before: before, input: input)
     }
 
+    @Test("An output ending in '/' is refused before any frame is rendered", arguments: [["render"], ["preview"]])
+    func trailingSlash(command: [String]) throws {
+        let dir = try hostileInput()
+        let before = listing(dir), input = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/in.png")))
+        let r = try runSweep(command + [dir + "/in.png", "-o", dir + "/x.gif/", "--size", "32x48", "--quiet"])
+        expectRefused(r, code: 64, mentions: "the output ends in '/', so it names a folder", dir: dir, before: before, input: input)
+    }
+
+    @Test("Too many frames names the settings in words, not a --duration the user never gave")
+    func tooManyFrames() throws {
+        let dir = try hostileInput()
+        let before = listing(dir), input = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/in.png")))
+        let r = try runSweep([
+            "render", dir + "/in.png", "-o", dir + "/x.mp4", "--loop", "65535", "--fps", "60", "--size", "32x48", "--quiet",
+        ])
+        expectRefused(r, code: 64, mentions: "lower the frame rate, the duration or the loop count", dir: dir, before: before, input: input)
+        #expect(!r.stderr.contains("--duration"), "\(r.stderr)")
+    }
+
     @Test("Allowed encoder options still work, packed ones included")
     func allowedOptions() throws {
         let dir = try hostileInput()
@@ -129,15 +148,16 @@ struct HostileCLITests {
     @Test(
         "Renders over the frame or duration limits are refused before any frame",
         arguments: [
-            ["--fps", "240", "--duration", "1000", "-o", "OUT/x.mp4"], ["--duration", "4000", "-o", "OUT/x.gif"],
-            ["--loop", "65535", "--duration", "10", "-o", "OUT/x.mp4"],
+            (["--fps", "240", "--duration", "1000", "-o", "OUT/x.mp4"], "over the limit of 100000"),
+            (["--duration", "4000", "-o", "OUT/x.gif"], "--duration"),
+            (["--loop", "65535", "--duration", "10", "-o", "OUT/x.mp4"], "over the limit of 100000"),
         ])
-    func frameLimits(args: [String]) throws {
+    func frameLimits(args: [String], mentions: String) throws {
         let dir = try hostileInput()
         let before = listing(dir), input = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/in.png")))
         let r = try runSweep(
             ["render", dir + "/in.png", "--size", "32x32", "--quiet"] + args.map { $0.replacingOccurrences(of: "OUT", with: dir) })
-        expectRefused(r, code: 64, mentions: "--duration", dir: dir, before: before, input: input)
+        expectRefused(r, code: 64, mentions: mentions, dir: dir, before: before, input: input)
     }
 
     @Test("Preset files: a huge number names its line and column; too many keyframes and endless files are refused")

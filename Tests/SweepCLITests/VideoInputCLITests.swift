@@ -1,4 +1,5 @@
 import Foundation
+import SweepImaging
 import SweepTestSupport
 import Testing
 
@@ -98,6 +99,39 @@ struct VideoInputCLITests {
             return f.count == 2 ? f[0] + f[1] : nil
         }
         return ends.max() ?? 0
+    }
+
+    @Test("A slideshow clip at 2 fps gives a 10 fps output, each of its frames held, with a note")
+    func rateFloor() throws {
+        let dir = try scratchDir()
+        try ClipMaker.counter(dir + "/slides.mp4", fps: 2, seconds: 3)
+        let r = try runIn(dir, ["render", "slides.mp4", "slides.mp4", "-o", "out.mp4", "--no-handle", "--no-labels"])
+        #expect(r.code == 0 && r.stderr.contains("the clip runs at 2 fps; the output runs at 10 fps"), "\(r)")
+        let video = try VideoReader(path: dir + "/out.mp4")
+        #expect(abs(video.frameRate - 10) < 1e-6 && video.frameCount == 30, "\(video.frameRate) \(video.frameCount)")
+        // The burned-in counter: output frame k shows the clip's frame k / 5.
+        let shown = video.frames.map { ClipMaker.read($0, x: $0.width / 4) }
+        #expect(shown == (0..<30).map { $0 / 5 }, "\(shown)")
+    }
+
+    @Test("Sound of 64 channels, which has no layout to mix down, is exit 65 naming --audio; without sound it renders")
+    func manyChannels() throws {
+        let dir = try scratchDir()
+        let labels = (0..<64).map { "[a\($0)]" }.joined()
+        try ClipMaker.ffmpeg([
+            "-f", "lavfi", "-i", "color=c=gray:s=96x64:r=10:d=1", "-f", "lavfi", "-i", "sine=f=440:d=1",
+            "-filter_complex", "[1:a]asplit=64\(labels);\(labels)amerge=inputs=64[a]", "-map", "0:v", "-map", "[a]",
+            "-c:v", "libx264", "-c:a", "pcm_s16le", dir + "/ch64.mkv",
+        ])
+        let r = try runIn(dir, ["render", "ch64.mkv", "ch64.mkv", "-o", "out.mp4", "--quiet"])
+        #expect(r.code == 65, "\(r)")
+        #expect(
+            r.stderr
+                == "sweep: ch64.mkv: the sound has 64 channels in no layout sweep can mix down; leave the sound out, or give a file with stereo sound (--audio)\n",
+            "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out.mp4"))
+        let mute = try runIn(dir, ["render", "ch64.mkv", "ch64.mkv", "-o", "out.mp4", "--audio", "none", "--quiet"])
+        #expect(mute.code == 0, "\(mute)")
     }
 
     @Test("Clips that cannot be played exit with their code and leave the old output")

@@ -37,13 +37,15 @@ import Testing
     }
 
     @Test(
-        "The nominal rate is played when it is within 5 % of the average, else the average",
+        "The nominal rate is played when it is within 5 % of the average or a recorder's clock with frames held, else the average",
         arguments: [
             // (nominal, average, expected)
             ((15, 1), (1499, 100), 15.0),  // a phone clip with one late frame
             ((15, 1), (1452, 100), 15.0),  // a 2 s one
             ((50, 1), (25, 1), 25.0),  // interlaced broadcast: the field rate is not the frame rate
             ((120, 1), (2347, 100), 23.47),  // a screen recording with variable timing
+            ((30, 1), (5, 1), 30.0),  // a screen recorder that writes only changed frames
+            ((60, 1), (2, 1), 60.0),
             ((30000, 1001), (0, 0), 30000 / 1001.0),  // no average (a stream that does not say)
             ((0, 0), (25, 1), 25.0),
             ((0, 0), (0, 0), 25.0),
@@ -54,6 +56,14 @@ import Testing
         let rate = VideoDecoder.nominalRate(
             real: AVRational(num: nominal.0, den: nominal.1), average: AVRational(num: average.0, den: average.1))
         #expect(abs(rate - expected) < 1e-9, "\(nominal) \(average) → \(rate)")
+    }
+
+    @Test("Clip times print as m:ss.sss or h:mm:ss.sss; damaged ones in words, never negative numbers")
+    func clipTimes() {
+        #expect(VideoDecoder.clipTime(0) == "0:00.000")
+        #expect(VideoDecoder.clipTime(75.25) == "1:15.250")
+        #expect(VideoDecoder.clipTime(3723.5) == "1:02:03.500")
+        for bad in [-56.0, -1e18, .nan, .infinity, 1e30] { #expect(VideoDecoder.clipTime(bad) == "an unreadable time") }
     }
 
     @Test("A clip's time 0 is its stream's start, unless the stream gives none or one over 10 s from the first frame")
