@@ -83,6 +83,13 @@ final class AudioTranscoder {
         guard d.pointee.sample_rate > 0, d.pointee.ch_layout.nb_channels > 0 else {
             throw SweepError(.dataError, "the audio stream does not give its sample rate and channels", subject: source)
         }
+        // swresample gives nothing at all from a few samples a second to an encoder's rate.
+        guard d.pointee.sample_rate >= AudioProbe.minimumRate else {
+            throw SweepError(
+                .dataError,
+                "the sound's sample rate, \(d.pointee.sample_rate) Hz, is below any sound's (at least \(AudioProbe.minimumRate))",
+                subject: source, fix: "leave the sound out", field: .audio)
+        }
 
         enc = try CodecContextHandle(codec: encoder)
         let e = enc.ptr

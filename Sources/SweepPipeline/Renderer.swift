@@ -260,6 +260,10 @@ public enum Renderer {
                 else { continue }
                 return (AudioInput(path: path, start: spec.clip.start, duration: length), nil)
             }
+            let files = [spec.before, spec.after].compactMap { if case let .file(path)? = $0 { path } else { nil } }
+            if files.contains(where: { AudioProbe.hasAudio(path: $0, rate: 1) }) {
+                return (nil, "the inputs' sound is below \(AudioProbe.minimumRate) samples a second, which no real sound is")
+            }
             return (nil, "the inputs have none")
         case .before, .after:
             guard let (input, clip) = sides[choice], case let .file(path) = input, clip != nil else {

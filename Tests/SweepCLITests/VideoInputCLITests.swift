@@ -134,6 +134,23 @@ struct VideoInputCLITests {
         #expect(mute.code == 0, "\(mute)")
     }
 
+    @Test("Sound at 8 Hz is never silently lost: left out when not asked for, exit 65 naming --audio when it was")
+    func tinySampleRate() throws {
+        let dir = try scratchDir()
+        try ClipMaker.ffmpeg([
+            "-f", "lavfi", "-i", "color=c=gray:s=96x64:r=10:d=2", "-f", "lavfi", "-i", "sine=f=1:sample_rate=8:d=2",
+            "-map", "0:v", "-map", "1:a", "-c:v", "libx264", "-c:a", "pcm_s16le", dir + "/hz8.mkv",
+        ])
+        let auto = try runIn(dir, ["render", "hz8.mkv", "hz8.mkv", "-o", "auto.mp4", "--json"])
+        #expect(
+            auto.code == 0 && auto.stdout.contains(#""sound":{"action":"none","reason":"the inputs' sound is below 1000 samples a second"#),
+            "\(auto)")
+        #expect(try Self.duration(dir + "/auto.mp4", "audio") == nil)
+        let asked = try runIn(dir, ["render", "hz8.mkv", "hz8.mkv", "-o", "asked.mp4", "--audio", "before", "--quiet"])
+        #expect(asked.code == 65 && asked.stderr.contains("8 Hz") && asked.stderr.contains("(--audio)"), "\(asked)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/asked.mp4"))
+    }
+
     @Test("Clips that cannot be played exit with their code and leave the old output")
     func refusals() throws {
         let dir = try scratchDir()
