@@ -18,13 +18,13 @@ struct ClipTimeline {
     let clipTimes: [Double]
     var notes: [String] = []
 
+    /// The lowest rate an output takes from its clips.
+    static let minimumClipRate = 10.0
+
     /// - Parameters:
     ///   - available: seconds the shorter clip lasts from the start.
     ///   - clipRate: the before clip's frame rate (the after clip's when the before side is a still).
     ///   - maxFPS: the output's highest rate (50 for GIF).
-    /// The lowest rate an output takes from its clips.
-    static let minimumClipRate = 10.0
-
     init(
         animation anim: Animation<Adjustments>, clip: ClipOptions, available: Double, clipRate: Double,
         fps asked: Double, maxFPS: Double, reduceMotion: ReduceMotion

@@ -255,13 +255,14 @@ public enum Renderer {
         case .auto:
             if !VideoCodec.holdsSound(container) { return (nil, "an animated \(codec.name.uppercased()) holds no sound") }
             // The before clip's sound, else the after clip's (a photo before a clip keeps the clip's).
+            var tooSlow = false
             for side in [ClipOptions.Audio.before, .after] {
-                guard let (input, clip) = sides[side], case let .file(path) = input, clip != nil, AudioProbe.hasAudio(path: path)
-                else { continue }
-                return (AudioInput(path: path, start: spec.clip.start, duration: length), nil)
+                guard let (input, clip) = sides[side], case let .file(path) = input, clip != nil else { continue }
+                let rate = AudioProbe.audioRate(path: path)
+                if AudioProbe.isSound(rate: rate) { return (AudioInput(path: path, start: spec.clip.start, duration: length), nil) }
+                tooSlow = tooSlow || rate != nil
             }
-            let files = [spec.before, spec.after].compactMap { if case let .file(path)? = $0 { path } else { nil } }
-            if files.contains(where: { AudioProbe.hasAudio(path: $0, rate: 1) }) {
+            if tooSlow {
                 return (nil, "the inputs' sound is below \(AudioProbe.minimumRate) samples a second, which no real sound is")
             }
             return (nil, "the inputs have none")

@@ -24,7 +24,7 @@ public enum DecodeWorker {
     /// thread; later, or with other threads running, it does nothing and decoding stays in
     /// process (a fork then could copy a lock another thread holds).
     public static func startAtLaunch() {
-        guard control < 0, threadCount() == 1 else { return }
+        guard control < 0, entries(in: "/proc/self/task") == 1 else { return }
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else { return }
         let parent = getpid()
@@ -49,9 +49,8 @@ public enum DecodeWorker {
         _ path: String, maxPixels: Int, background: RGBA8, hdr: HDRHandling, firstFrame: Bool
     ) throws -> DecodedInput {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        var info = stat()
         var request = WorkerRequest(
-            path: absolute, name: path, fileBytes: stat(absolute, &info) == 0 ? Int(info.st_size) : 0,
+            path: absolute, name: path, fileBytes: FileBytes.size(absolute),
             maxPixels: maxPixels, background: background, hdr: hdr, firstFrame: firstFrame)
         // A file-size limit (ulimit -f) bounds shared memory too: the answer must fit under it.
         var fileLimit = rlimit()
@@ -116,9 +115,10 @@ public enum DecodeWorker {
         return (outcome, answer.status)
     }
 
-    /// The number of threads in this process, from /proc (0 when it cannot be read).
-    private static func threadCount() -> Int {
-        guard let dir = opendir("/proc/self/task") else { return 0 }
+    /// The number of entries in the folder at `path` (`/proc/self/task`: the threads), or nil
+    /// when it cannot be read.
+    static func entries(in path: String) -> Int? {
+        guard let dir = opendir(path) else { return nil }
         defer { closedir(dir) }
         var count = 0
         while let entry = readdir(dir) {

@@ -180,13 +180,8 @@ enum WorkerService {
             if mmap(nil, 8 << 30, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) != MAP_FAILED { abort() }
         case "socket": if socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0) >= 0 { abort() }
         case "fds":
-            // opendir's own descriptor is the one extra entry.
-            guard let dir = opendir("/proc/self/fd") else { abort() }
-            var open = 0
-            while let entry = readdir(dir) {
-                if entry.pointee.d_name.0 != CChar(UInt8(ascii: ".")) { open += 1 }
-            }
-            if open > 5 { abort() }
+            // 0–3, the input, and opendir's own descriptor while it counts.
+            if (DecodeWorker.entries(in: "/proc/self/fd") ?? .max) > 5 { abort() }
         default:
             if kind.hasPrefix("write:") {
                 let fd = open(String(kind.dropFirst(6)), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
