@@ -12,7 +12,8 @@ import SweepSupport
 enum BatchCommand {
     static let options: [ArgumentSplitter.Option] = [
         .init("jobs", short: "j"), .init("results"), .init("shard"), .init("resume", value: false),
-        .init("quiet", short: "q", value: false), .init("out-dir"), .init("allow-absolute", value: false),
+        .init("quiet", short: "q", value: false), .init("out-dir"), .init("in-dir"),
+        .init("allow-absolute", value: false),
     ]
 
     /// The largest jobs file read (64 MiB: some 300 000 jobs).
@@ -32,7 +33,10 @@ enum BatchCommand {
         let shard = try Shard.resolve(option: r.value("shard"), environment: environment)
         let resume = r.flag("resume"), quiet = r.flag("quiet")
         let data = try FileBytes.read(file, limit: maxJobsFileBytes)
-        let root = try OutputRoot(folder: r.value("out-dir"), allowAbsolute: r.flag("allow-absolute"))
+        let root = try JobFolder(outputs: r.value("out-dir"), allowAbsolute: r.flag("allow-absolute"))
+        let inputRoot = try JobFolder(
+            inputs: r.value("in-dir") ?? file.lastIndex(of: "/").map { $0 == file.startIndex ? "/" : String(file[..<$0]) } ?? ".",
+            allowAbsolute: r.flag("allow-absolute"))
         // Job i is the i-th non-empty line; every shard numbers them the same way. Every job
         // is parsed (not only this shard's), so that clashes between shards are found too.
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
@@ -42,8 +46,9 @@ enum BatchCommand {
             if text.isEmpty { continue }
             let job: Result<(BatchJob, String), SweepError>
             do {
-                let parsed = try BatchJob(line: n + 1, text: text, file: file)
-                job = .success((parsed, try root.resolve(parsed.output, at: "\(file):\(n + 1)")))
+                let at = "\(file):\(n + 1)"
+                let parsed = try BatchJob(line: n + 1, text: text, file: file).reading(from: inputRoot, at: at)
+                job = .success((parsed, try root.resolve(parsed.output, at: at)))
             } catch let e as SweepError {
                 job = .failure(e)
             } catch {
@@ -114,13 +119,13 @@ enum BatchCommand {
                 }
             }
         }
-        let resultsKey = OutputRoot.canonical(results)
+        let resultsKey = JobFolder.canonical(results)
         var resultsInfo = stat()
         let resultsExists = stat(results, &resultsInfo) == 0
         for input in inputs + named.map({ ($0.path, Optional($0.line)) }) {
             var info = stat()
             let same =
-                OutputRoot.canonical(input.path) == resultsKey
+                JobFolder.canonical(input.path) == resultsKey
                 || (resultsExists && stat(input.path, &info) == 0 && info.st_dev == resultsInfo.st_dev && info.st_ino == resultsInfo.st_ino)
             if same {
                 let what = input.line.map { "line \($0)'s input" } ?? "the jobs file"
@@ -168,12 +173,13 @@ enum BatchCommand {
         do {
             let (job, output) = try planned.job.get()
             record["output"] = output  // where it is written, not merely what the line says
-            let sidecar = Sidecar(output: output, job: planned.text)
+            let sidecar = Sidecar(output: output, job: planned.text, reads: job.reads)
             if resume, sidecar.isComplete() {
                 record["status"] = "skipped"
                 record["bytes"] = sidecar.recordedBytes ?? 0
                 return record
             }
+            let stamps = sidecar.inputStamps()
             var o = try RenderOptions.interpret(ArgumentSplitter(RenderOptions.common).split(job.arguments(output: output)))
             try o.resolveLooks(library)
             try makeFolder(of: output)
@@ -181,7 +187,7 @@ enum BatchCommand {
             record["status"] = "ok"
             record["bytes"] = results.reduce(0) { $0 + $1.bytes }
             record["frames"] = results.first?.frames ?? 0
-            try sidecar.write()
+            try sidecar.write(stamps: stamps)
         } catch {
             // A job a signal cut short is not recorded as failed: the handler ends the batch.
             TempFileRegistry.shared.yieldToSignal()

@@ -1,4 +1,5 @@
 import Foundation
+import SweepPipeline
 import SweepSupport
 
 /// One line of a batch file: `render`'s options as a JSON object, plus `before`, `after`
@@ -19,12 +20,13 @@ package struct BatchJob: Sendable, Equatable {
     package let text: String
     /// The output as written in the job (before the batch's output root applies).
     package let output: String
-    /// The input images, as written (`before`, then `after` when given).
-    package let inputs: [String]
+    /// The input images, as written (`before`, then `after` when given), or as resolved by
+    /// ``reading(from:at:)``.
+    package private(set) var inputs: [String]
     /// True when the job also writes a poster beside its output.
     package let poster: Bool
     /// The options, each `--name=value` or `--flag`.
-    package let options: [String]
+    package private(set) var options: [String]
 
     /// Parses one JSONL line.
     ///
@@ -89,6 +91,26 @@ package struct BatchJob: Sendable, Equatable {
         options = args
     }
 
+    /// Options whose value may name a file the job reads (a preset, look or format file).
+    static let fileOptions = ["format", "preset", "before-look", "look"]
+
+    /// The job with every file it reads (its inputs, and preset, look and format files)
+    /// resolved in `folder`.
+    ///
+    /// - Throws: `.dataError` naming `at` for a file outside the folder.
+    func reading(from folder: JobFolder, at: String) throws -> BatchJob {
+        var job = self
+        job.inputs = try inputs.map { try folder.resolve($0, at: at) }
+        job.options = try options.map { option in
+            for key in Self.fileOptions where option.hasPrefix("--\(key)=") {
+                let value = String(option.dropFirst(key.count + 3))
+                if PresetLibrary.isPath(value) { return "--\(key)=" + (try folder.resolve(value, at: at)) }
+            }
+            return option
+        }
+        return job
+    }
+
     /// Options a job line may not set: the output is the job's own key, and a stranger's
     /// job must not move decoding into sweep's own process.
     static let commandLineOnly: Set<String> = ["output", "decode"]
@@ -106,9 +128,22 @@ package struct BatchJob: Sendable, Equatable {
     /// The argument list with the output as written.
     package var arguments: [String] { arguments(output: output) }
 
-    /// A 64-bit FNV-1a hash, for identities and content checks (not security).
-    package static func fnv1a(_ bytes: some Sequence<UInt8>) -> UInt64 {
-        var h: UInt64 = 0xcbf29ce484222325
+    /// Every file the job reads: its inputs, then the preset, look and format files it names.
+    var reads: [String] {
+        inputs
+            + options.compactMap { option in
+                Self.fileOptions.lazy.compactMap { key -> String? in
+                    guard option.hasPrefix("--\(key)=") else { return nil }
+                    let value = String(option.dropFirst(key.count + 3))
+                    return PresetLibrary.isPath(value) ? value : nil
+                }.first
+            }
+    }
+
+    /// A 64-bit FNV-1a hash, for identities and content checks (not security); `hash`
+    /// continues one over earlier bytes, so that a file can be hashed piece by piece.
+    package static func fnv1a(_ bytes: some Sequence<UInt8>, continuing hash: UInt64 = 0xcbf29ce484222325) -> UInt64 {
+        var h = hash
         for b in bytes { h = (h ^ UInt64(b)) &* 0x100000001b3 }
         return h
     }

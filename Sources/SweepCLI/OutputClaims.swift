@@ -17,7 +17,7 @@ struct OutputClaims {
 
     /// The line whose output is, or whose sequence writes, `path`.
     func writer(of path: String) -> Int? {
-        let key = OutputRoot.canonical(path)
+        let key = JobFolder.canonical(path)
         if let line = files[key] { return line }
         let url = URL(fileURLWithPath: key)
         let name = url.lastPathComponent
@@ -34,7 +34,7 @@ struct OutputClaims {
                 .dataError, "line \(line) writes \(path), as line \(other) does", subject: subject, fix: "give each job its own output")
         }
         if let other = writer(of: path) { throw clash(other) }
-        let key = OutputRoot.canonical(path)
+        let key = JobFolder.canonical(path)
         if URL(fileURLWithPath: path).pathExtension.lowercased() == "png", let pattern = FramePattern(key) {
             let folder = URL(fileURLWithPath: key).deletingLastPathComponent().path
             if let other = names[folder]?.first(where: { pattern.index(of: $0.name) != nil })?.line { throw clash(other) }

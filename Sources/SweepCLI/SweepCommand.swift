@@ -117,7 +117,8 @@ package enum SweepCommand {
         """
 
     static let batchHelp = """
-        sweep batch JOBS.jsonl [--jobs N] [--results FILE] [--shard K/N] [--resume] [--out-dir DIR] [--allow-absolute] [--quiet]
+        sweep batch JOBS.jsonl [--jobs N] [--results FILE] [--shard K/N] [--resume]
+                    [--in-dir DIR] [--out-dir DIR] [--allow-absolute] [--quiet]
 
         One job per line: a JSON object with "before", "after" (optional), "output" and any of
         render's long options as keys, e.g.
@@ -127,9 +128,12 @@ package enum SweepCommand {
         --shard K/N     only jobs with index % N == K; by default from JOB_COMPLETION_INDEX and
                         JOB_COMPLETIONS (Kubernetes Indexed Jobs) or SLURM_ARRAY_TASK_ID,
                         SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT (Slurm job arrays)
-        --resume        skip jobs whose output is complete (checked against its .sweep.json record)
+        --resume        skip jobs whose output is complete and whose inputs have not changed
+                        (checked against its .sweep.json record)
+        --in-dir DIR    inputs (and preset, look and format files) are relative to DIR (default:
+                        the jobs file's folder) and must stay in it
         --out-dir DIR   outputs are relative to DIR (default: the current folder) and must stay in it
-        --allow-absolute  also accept absolute outputs and outputs outside the output folder
+        --allow-absolute  accept any path, absolute or outside those folders (trusted jobs only)
         Exits 0 when every job succeeded, 65 when any failed.
         """
 

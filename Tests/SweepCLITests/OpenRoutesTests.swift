@@ -1,4 +1,6 @@
 import Foundation
+import SweepImaging
+import SweepMedia
 import SweepSupport
 import SweepTestSupport
 import Testing
@@ -77,5 +79,69 @@ struct OpenRoutesTests {
             signalAfter: 0.5)
         #expect(stopped.code == 130, "\(stopped)")
         #expect(!listing(dir).contains { $0.contains("out2") }, "\(listing(dir))")
+    }
+
+    @Test("Batch inputs stay in the input folder: outside paths fail alike, existing or not, unless allowed")
+    func confinedInputs() throws {
+        let outside = try hostileInput(name: "secret.png")
+        let dir = try hostileInput()
+        try FileManager.default.createSymbolicLink(atPath: dir + "/link.png", withDestinationPath: outside + "/secret.png")
+        try #"{"version": 1, "saturation": 0}"#.write(toFile: outside + "/look.json", atomically: true, encoding: .utf8)
+        let tiny = HostileBatchTests.tiny
+        let rel = "../" + URL(fileURLWithPath: outside).lastPathComponent
+        let lines = [
+            #"{"before": "in.png", "output": "ok.gif", \#(tiny)}"#,
+            #"{"before": "\#(outside)/secret.png", "output": "a.gif", \#(tiny)}"#,
+            #"{"before": "\#(outside)/missing.png", "output": "b.gif", \#(tiny)}"#,
+            #"{"before": "\#(rel)/secret.png", "output": "c.gif", \#(tiny)}"#,
+            #"{"before": "link.png", "output": "d.gif", \#(tiny)}"#,
+            #"{"before": "in.png", "after": "/etc/hostname", "output": "e.gif", \#(tiny)}"#,
+            #"{"before": "in.png", "output": "f.gif", "look": "\#(outside)/look.json", \#(tiny)}"#,
+        ]
+        try (lines.joined(separator: "\n") + "\n").write(toFile: dir + "/jobs.jsonl", atomically: true, encoding: .utf8)
+        // Inputs are relative to the jobs file's folder (the tests run elsewhere).
+        #expect(try BatchCommand.run([dir + "/jobs.jsonl", "--quiet", "--out-dir", dir, "--jobs", "1"], environment: [:]) == 6)
+        let results = try resultLines(dir + "/jobs.results.jsonl").sorted { ($0["line"] as! Int) < ($1["line"] as! Int) }
+        #expect(results.map { $0["status"] as? String } == ["ok"] + Array(repeating: "failed", count: 6))
+        for r in results.dropFirst() {
+            // The same code and words whether the file exists or not: a job learns nothing.
+            #expect(r["exit"] as? Int == 65, "\(r)")
+            let error = r["error"] as? String ?? ""
+            #expect(error.contains("leaves the input folder (\(dir))") && error.contains("--in-dir"), "\(error)")
+        }
+        #expect(!listing(dir).contains { $0.hasPrefix("a.") || $0.hasPrefix("c.") || $0.hasPrefix("f.") })
+        // Trusted jobs may read anywhere.
+        #expect(try BatchCommand.run([dir + "/jobs.jsonl", "--quiet", "--out-dir", dir, "--allow-absolute"], environment: [:]) == 2)
+        let allowed = try resultLines(dir + "/jobs.results.jsonl").filter { $0["status"] as? String == "ok" }.count
+        #expect(allowed == 5)  // missing.png is missing, /etc/hostname is not a picture
+        // --in-dir moves the folder relative inputs are read from.
+        try #"{"before": "secret.png", "output": "g.gif", \#(tiny)}"#.write(toFile: dir + "/more.jsonl", atomically: true, encoding: .utf8)
+        #expect(try BatchCommand.run([dir + "/more.jsonl", "--quiet", "--out-dir", dir, "--in-dir", outside], environment: [:]) == 0)
+        #expect(FileBytes.size(dir + "/g.gif") > 0)
+    }
+
+    @Test("--resume redoes a job whose input changed, or whose output was altered; keeps one that is whole")
+    func resumeNoticesChanges() throws {
+        let dir = try hostileInput()
+        try #"{"before": "in.png", "output": "a.gif", \#(HostileBatchTests.tiny)}"#.write(
+            toFile: dir + "/jobs.jsonl", atomically: true, encoding: .utf8)
+        let run = { () throws -> String? in
+            _ = try BatchCommand.run([dir + "/jobs.jsonl", "--quiet", "--out-dir", dir, "--resume"], environment: [:])
+            return try resultLines(dir + "/jobs.results.jsonl").first?["status"] as? String
+        }
+        #expect(try run() == "ok")
+        #expect(try run() == "skipped")
+        let first = try GIFReader(path: dir + "/a.gif").frames[0]
+        // A new picture under the same name: the old output is stale.
+        try StillEncoder.write(Resampler.resize(DemoScenes.gradedLandscape(), width: 60, height: 80), to: dir + "/in.png", format: .png)
+        #expect(try run() == "ok")
+        #expect(try GIFReader(path: dir + "/a.gif").frames[0].pixels != first.pixels)
+        #expect(try run() == "skipped")
+        // One byte changed in the output: redone.
+        var bytes = try FileBytes.read(dir + "/a.gif", limit: 1 << 20)
+        bytes[bytes.count / 2] ^= 0xFF
+        try FileBytes.write(bytes, to: dir + "/a.gif", reportAs: "a.gif")
+        #expect(try run() == "ok")
+        #expect(Sidecar.digest(of: dir + "/a.gif")?.bytes == FileBytes.size(dir + "/a.gif"))
     }
 }

@@ -1,0 +1,115 @@
+import Foundation
+import SweepSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A folder a batch's jobs must stay in: `--out-dir` (default: the current folder) for
+/// outputs, `--in-dir` (default: the jobs file's folder) for the files a job reads.
+///
+/// Job lines come from strangers, so a path such as `../../home/me/.bashrc`, an absolute
+/// path elsewhere, or a path through a symlink that leads out is refused unless
+/// `--allow-absolute` lifts the restriction: a job can neither write over nor read (nor
+/// learn whether there is) a file outside its folders. Paths are compared after resolving
+/// everything that exists (symlinks included); the rest is taken lexically, as it will be
+/// created.
+struct JobFolder {
+    /// What the folder holds, for messages and the rule on absolute paths.
+    enum Role: String { case input, output }
+
+    let role: Role
+    /// The folder as given (relative paths are joined to it).
+    let path: String
+    /// The folder's real path.
+    let canonical: String
+    /// `--allow-absolute`: any path is accepted.
+    let allowAbsolute: Bool
+
+    /// The output folder `folder` (default: the current folder), created when missing.
+    ///
+    /// - Throws: `.cannotCreate` when the folder cannot be created.
+    init(outputs folder: String?, allowAbsolute: Bool) throws {
+        path = folder ?? "."
+        role = .output
+        self.allowAbsolute = allowAbsolute
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw SweepError(.cannotCreate, "cannot create the output folder", subject: path, fix: "choose a folder you can write to")
+        }
+        canonical = Self.canonical(path)
+    }
+
+    /// The input folder `folder`, which must exist.
+    ///
+    /// - Throws: `.noInput` naming `--in-dir` when it is not a folder.
+    init(inputs folder: String, allowAbsolute: Bool) throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw SweepError(.noInput, "the input folder \(folder) does not exist", subject: "--in-dir", fix: "give an existing folder")
+        }
+        path = folder
+        role = .input
+        self.allowAbsolute = allowAbsolute
+        canonical = Self.canonical(path)
+    }
+
+    /// Where the job's path `name` is: joined to the folder when relative, checked.
+    ///
+    /// An output must be relative; an input may also be absolute inside the folder.
+    ///
+    /// - Throws: `.dataError` naming `at` (file:line) for a path that leaves the folder (or
+    ///   an absolute output), unless absolute paths are allowed.
+    func resolve(_ name: String, at: String) throws -> String {
+        if allowAbsolute { return join(name) }
+        let option = role == .input ? "--in-dir" : "--out-dir"
+        if name.hasPrefix("/") && role == .output {
+            throw SweepError(
+                .dataError, "the output \(name) is an absolute path", subject: at,
+                fix: "write it relative to the output folder (\(path)), or pass --allow-absolute")
+        }
+        let joined = join(name)
+        guard Self.contains(canonical, Self.canonical(joined)) else {
+            throw SweepError(
+                .dataError, "the \(role.rawValue) \(name) leaves the \(role.rawValue) folder (\(path))", subject: at,
+                fix: "keep \(role.rawValue)s inside it (no .. or symlinks out), or pass \(option) or --allow-absolute")
+        }
+        return joined
+    }
+
+    /// `name` joined to the folder (an absolute name as it is).
+    private func join(_ name: String) -> String {
+        name.hasPrefix("/") || path == "." ? name : path.hasSuffix("/") ? path + name : path + "/" + name
+    }
+
+    /// True when `inner` is `outer` or inside it (both canonical).
+    static func contains(_ outer: String, _ inner: String) -> Bool {
+        outer == "/" || inner == outer || inner.hasPrefix(outer + "/")
+    }
+
+    /// `path` made absolute, with `.` and `..` applied and every existing folder on the way
+    /// resolved to its real path (symlinks followed); the missing rest is taken as written.
+    static func canonical(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var current = ""  // "" stands for the root folder
+        var existing = true
+        for part in absolute.split(separator: "/") where part != "." {
+            if part == ".." {
+                // `current` has no symlinks left in it, so its parent is the real parent.
+                current = String(current[..<(current.lastIndex(of: "/") ?? current.startIndex)])
+                continue
+            }
+            let next = current + "/" + part
+            if existing, let real = realpath(next, nil) {
+                current = String(cString: real)
+                free(real)
+                if current == "/" { current = "" }
+            } else {
+                existing = false
+                current = next
+            }
+        }
+        return current.isEmpty ? "/" : current
+    }
+}
