@@ -13,6 +13,18 @@ import SweepSupport
 public enum ImageDecoder {
     /// The default pixel limit: 100 megapixels.
     public static let defaultMaxPixels = 100_000_000
+
+    /// The cap given to an FFmpeg decoder (`max_pixels`), so that it refuses to allocate a
+    /// picture far over the limit (a decompression bomb) before sweep sees the frame.
+    ///
+    /// FFmpeg's check counts the row padding too (the width rounded up to its stride
+    /// alignment, coded sizes rounded to blocks), so a genuine picture right at the limit
+    /// needs slack; the exact limit is checked by sweep from the header and on every frame.
+    /// `width` and `height` are the header's, or 0 when not known yet (while probing).
+    package static func decoderPixelCap(width: Int, height: Int, maxPixels: Int) -> Int64 {
+        let padded = width > 0 && height > 0 ? (width + 128) * (height + 128) : maxPixels + maxPixels / 16 + (1 << 20)
+        return Int64(min(padded, Int(Int32.max)))
+    }
     /// The largest input file read (a 100-megapixel image is far smaller).
     public static let maxFileBytes = 1 << 30
 
@@ -103,11 +115,7 @@ public enum ImageDecoder {
             avcodec_parameters_to_context(dec, par), "cannot copy codec parameters", subject: name,
             kind: .internalError)
         dec.pointee.thread_count = 1
-        // The decoder refuses to allocate a picture over the limit (a decompression bomb).
-        // Its check counts the row padding too, so a genuine picture right at the limit
-        // needs some slack; the exact limit was checked above from the header.
-        let padded = w > 0 && h > 0 ? (w + 128) * (h + 128) : maxPixels + maxPixels / 16
-        dec.pointee.max_pixels = Int64(min(padded, Int(Int32.max)))
+        dec.pointee.max_pixels = Self.decoderPixelCap(width: w, height: h, maxPixels: maxPixels)
         try FFmpegCall.check(
             avcodec_open2(dec, codec, nil), "not an image or video sweep can read", subject: name, kind: .dataError,
             fix: formatsFix)

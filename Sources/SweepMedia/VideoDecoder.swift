@@ -94,10 +94,11 @@ public final class VideoDecoder {
         ctx.pointee.codec_whitelist = av_strdup(Self.codecs.joined(separator: ","))
         container = String(cString: ctx.pointee.iformat.pointee.name)
         // Stream parameters need a look at the first packets; each probing decoder is capped
-        // at the pixel limit like the real one.
+        // near the pixel limit like the real one.
         let streams = Int(ctx.pointee.nb_streams)
         var probeOptions = [OpaquePointer?](repeating: nil, count: max(1, streams))
-        for i in 0..<streams { av_dict_set(&probeOptions[i], "max_pixels", String(maxPixels), 0) }
+        let probeCap = ImageDecoder.decoderPixelCap(width: 0, height: 0, maxPixels: maxPixels)
+        for i in 0..<streams { av_dict_set(&probeOptions[i], "max_pixels", String(probeCap), 0) }
         let probed = avformat_find_stream_info(ctx, &probeOptions)
         for i in 0..<streams { av_dict_free(&probeOptions[i]) }
         try FFmpegCall.check(probed, notVideo, subject: path, kind: .dataError, fix: fix)
@@ -142,7 +143,7 @@ public final class VideoDecoder {
         try FFmpegCall.check(
             avcodec_parameters_to_context(dec, par), "cannot copy codec parameters", subject: path, kind: .internalError)
         dec.pointee.thread_count = 0
-        dec.pointee.max_pixels = Int64(min(maxPixels, Int(Int32.max)))
+        dec.pointee.max_pixels = ImageDecoder.decoderPixelCap(width: w, height: h, maxPixels: maxPixels)
         dec.pointee.pkt_timebase = st.pointee.time_base
         try FFmpegCall.check(
             avcodec_open2(dec, codec, nil), "cannot open the \(name) decoder", subject: path, kind: .unavailable,

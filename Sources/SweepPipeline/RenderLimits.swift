@@ -13,6 +13,19 @@ public enum RenderLimits {
     /// Pixels per side of the output (Cairo, giflib and the encoders all stay below 32767).
     public static let maxSide = 16384
 
+    /// Throws unless a page's sides at twice the size (`html.retina`) are within the limit
+    /// too: checked before any decoding when the size is given, and again once it is known.
+    ///
+    /// - Throws: `.usage` with the size field.
+    public static func checkDoubled(width: Int?, height: Int?) throws {
+        for side in [width, height].compactMap({ $0 }) where side * 2 > maxSide {
+            throw SweepError(
+                .usage,
+                "the page's sides at twice the size (retina) would be \(2 * (width ?? 0))x\(2 * (height ?? 0)), over the limit of \(maxSide) pixels per side",
+                fix: "use at most \(maxSide / 2) pixels per side, or leave out the 2x sides", field: .size)
+        }
+    }
+
     /// Throws unless `spec`'s size, frame rate and frame count are within the limits;
     /// `expandLoops` counts a video's repeated passes.
     ///

@@ -146,7 +146,10 @@ public enum Renderer {
         if case let .video(codec, _) = kind, !codec.isRGB {
             spec.evenSize = true  // 4:2:0 needs even sides (the odd last column or row is dropped)
         }
+        let doubled = kind == .html && spec.html.retina
+        if doubled { try RenderLimits.checkDoubled(width: spec.width, height: spec.height) }
         let source = try FrameSource(spec: spec)
+        if doubled { try RenderLimits.checkDoubled(width: source.width, height: source.height) }
         if let odd = source.unevenSize {
             notes.append("size made even: \(odd.width)x\(odd.height) → \(source.width)x\(source.height)")
         }

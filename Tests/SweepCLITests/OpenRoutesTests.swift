@@ -144,4 +144,35 @@ struct OpenRoutesTests {
         #expect(try run() == "ok")
         #expect(Sidecar.digest(of: dir + "/a.gif")?.bytes == FileBytes.size(dir + "/a.gif"))
     }
+
+    @Test(
+        "A clip exactly at the pixel limit is read, not called corrupt; one pixel row more is refused by the limit",
+        arguments: [("gif", ["-c:v", "gif"]), ("avi", ["-c:v", "mjpeg"]), ("mp4", ["-c:v", "libx264", "-pix_fmt", "yuv420p"])])
+    func clipAtPixelLimit(ext: String, codec: [String]) throws {
+        let dir = try scratchDir()
+        // FFmpeg's own cap counts row padding: a 1000×1000 clip under --max-pixels 1000000
+        // was refused as "corrupt or truncated".
+        for (name, height) in [("at", 1000), ("over", 1002)] {
+            try ClipMaker.ffmpeg(
+                ["-f", "lavfi", "-i", "testsrc=size=1000x\(height):rate=5", "-frames:v", "3"] + codec + ["\(dir)/\(name).\(ext)"])
+        }
+        let limit = ["--max-pixels", "1000000", "--size", "64x64", "--quiet"]
+        let at = try runSweep(["render", "\(dir)/at.\(ext)", "-o", dir + "/out-at.mp4"] + limit)
+        #expect(at.code == 0, "\(at.stderr)")
+        #expect(try VideoReader(path: dir + "/out-at.mp4").frames.count >= 3)
+        let over = try runSweep(["render", "\(dir)/over.\(ext)", "-o", dir + "/out-over.mp4"] + limit)
+        #expect(over.code == 65 && over.stderr.contains("1000×1002 pixels, over the limit of 1000000"), "\(over.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out-over.mp4"))
+    }
+
+    @Test("A page's 2x sides over the size limit are refused before any work, naming --size; at the limit it renders")
+    func retinaLimit() throws {
+        let dir = try hostileInput()
+        let over = try runSweep(["render", dir + "/in.png", "-o", dir + "/p.html", "--retina", "--size", "8193x64", "--quiet"])
+        #expect(over.code == 64 && over.stderr.hasPrefix("sweep: --size: the page's sides at twice the size"), "\(over.stderr)")
+        #expect(over.stderr.contains("16386x128, over the limit of 16384") && !FileManager.default.fileExists(atPath: dir + "/p.html"))
+        let at = try runSweep(["render", dir + "/in.png", "-o", dir + "/p.html", "--retina", "--size", "8192x64", "--quiet"])
+        #expect(at.code == 0, "\(at.stderr)")
+        #expect(try String(contentsOfFile: dir + "/p.html", encoding: .utf8).contains(" 2x\""))
+    }
 }
