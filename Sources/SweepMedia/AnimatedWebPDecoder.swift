@@ -27,6 +27,10 @@ public final class AnimatedWebPDecoder: ClipDecoder {
     private var currentEnd = 0
     private let startMS: Int
 
+    /// The most canvas pixels composed over all frames (about 17 GB of RGBA copied: a few
+    /// seconds): 100 frames of 40 MP, or 2000 of 1080p.
+    public static let maxCanvasFrames = 4_300_000_000
+
     /// The most bytes read: animated WebPs are small, and libwebp needs them all in memory.
     public static let maxFileBytes = 256 << 20
 
@@ -62,24 +66,28 @@ public final class AnimatedWebPDecoder: ClipDecoder {
         }
         width = Int(info.canvas_width)
         height = Int(info.canvas_height)
+        // Every frame is composed on the whole canvas: a tiny file can ask for hours of work
+        // (a 10000² canvas of one-pixel frames), so the work is bounded before any is done.
+        let frames = Int(info.frame_count)
+        guard width * height * frames <= Self.maxCanvasFrames else {
+            WebPAnimDecoderDelete(made)
+            throw SweepError(
+                .dataError,
+                "the animated WebP has \(frames) frames on a \(width)×\(height) canvas, over the limit of \(Self.maxCanvasFrames / 1_000_000) million pixels composed in all",
+                subject: path, fix: "re-export it smaller or shorter, or convert it to MP4")
+        }
         current = RGBAImage(width: width, height: height, fill: RGBA8(r: 0, g: 0, b: 0, a: 0))
         startMS = Int((start * 1000).rounded())
-        // The length needs every frame's end: one pass over the timestamps (no pixels kept).
+        // The length is the sum of the frames' durations, read from the container (nothing
+        // is decoded), as libwebp times them.
         var total = 0
-        var frames = 0
-        while WebPAnimDecoderHasMoreFrames(made) != 0 {
-            var buffer: UnsafeMutablePointer<UInt8>?
-            var end: Int32 = 0
-            guard WebPAnimDecoderGetNext(made, &buffer, &end) != 0 else {
-                WebPAnimDecoderDelete(made)
-                throw SweepError(
-                    .dataError, "the animated WebP is corrupt after frame \(frames)", subject: path,
-                    fix: "re-export it, or convert it to GIF or MP4")
+        if let demux = WebPAnimDecoderGetDemuxer(made) {
+            var iter = WebPIterator()
+            if WebPDemuxGetFrame(demux, 1, &iter) != 0 {
+                repeat { total += Int(max(0, iter.duration)) } while WebPDemuxNextFrame(&iter) != 0
+                WebPDemuxReleaseIterator(&iter)
             }
-            total = Int(end)
-            frames += 1
         }
-        WebPAnimDecoderReset(made)
         let seconds = Double(max(total, 1)) / 1000
         frameRate = min(240, max(1, Double(frames) / seconds))
         guard startMS < max(total, 1) else {

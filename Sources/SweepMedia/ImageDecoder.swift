@@ -20,10 +20,12 @@ public enum ImageDecoder {
     /// FFmpeg's check counts the row padding too (the width rounded up to its stride
     /// alignment, coded sizes rounded to blocks), so a genuine picture right at the limit
     /// needs slack; the exact limit is checked by sweep from the header and on every frame.
-    /// `width` and `height` are the header's, or 0 when not known yet (while probing).
+    /// Some decoders also check their scratch buffers against it (MPEG-4's is 192×280 for a
+    /// 96×64 picture), hence a megapixel more. `width` and `height` are the header's, or 0
+    /// when not known yet (while probing).
     package static func decoderPixelCap(width: Int, height: Int, maxPixels: Int) -> Int64 {
-        let padded = width > 0 && height > 0 ? (width + 128) * (height + 128) : maxPixels + maxPixels / 16 + (1 << 20)
-        return Int64(min(padded, Int(Int32.max)))
+        let padded = width > 0 && height > 0 ? (width + 128) * (height + 128) : maxPixels + maxPixels / 16
+        return Int64(min(padded + (1 << 20), Int(Int32.max)))
     }
     /// The largest input file read (a 100-megapixel image is far smaller).
     public static let maxFileBytes = 1 << 30

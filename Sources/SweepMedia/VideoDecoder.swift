@@ -149,11 +149,6 @@ public final class VideoDecoder {
             avcodec_open2(dec, codec, nil), "cannot open the \(name) decoder", subject: path, kind: .unavailable,
             fix: "convert the clip to H.264 first")
         timeBase = av_q2d(st.pointee.time_base)
-        frameRate = Self.nominalRate(real: st.pointee.r_frame_rate, average: st.pointee.avg_frame_rate)
-        // Timestamps rounded to the time base may come up to half a tick late. A time base of
-        // half a frame or more counts whole frames (AVI's is one frame): nothing is rounded,
-        // and half a tick would show each frame early.
-        timeTolerance = timeBase * frameRate >= 0.5 ? 0.001 : max(timeBase / 2, 0.001)
         let sar = st.pointee.sample_aspect_ratio.num > 0 ? st.pointee.sample_aspect_ratio : par.pointee.sample_aspect_ratio
         let aspect = sar.num > 0 && sar.den > 0 ? av_q2d(sar) : 1
         // Beyond 1:4…4:1 a tag is damage, not a pixel shape.
@@ -177,6 +172,21 @@ public final class VideoDecoder {
             length = try Self.scanLength(
                 path, stream: index, timeBase: timeBase, start: Ticks.sane(st.pointee.start_time), near: formatDuration)
         }
+        var rate = Self.nominalRate(real: st.pointee.r_frame_rate, average: st.pointee.avg_frame_rate)
+        if st.pointee.nb_frames <= 0, rate > 60, length * rate > Self.countedAbove {
+            // A high rate a container states without counting its frames (Matroska, WebM, TS:
+            // the average comes from the first few) may be a lie: three frames 208 s apart at
+            // "240 fps" would make 100 000 output frames. The packets are counted (no
+            // decoding); when far fewer than the rate says, the clip's real rate is taken.
+            let expected = Int(length * rate)
+            let counted = try Self.countPackets(path, stream: index, enough: expected / 2)
+            if counted < expected / 2 { rate = Double(max(1, counted)) / length }
+        }
+        frameRate = rate
+        // Timestamps rounded to the time base may come up to half a tick late. A time base of
+        // half a frame or more counts whole frames (AVI's is one frame): nothing is rounded,
+        // and half a tick would show each frame early.
+        timeTolerance = timeBase * frameRate >= 0.5 ? 0.001 : max(timeBase / 2, 0.001)
         if start > 0, length > 0, start >= length {
             throw SweepError(
                 .usage, String(format: "the clip lasts %.2f s, so nothing is left from %g s on", length, start), subject: path,
@@ -252,6 +262,22 @@ public final class VideoDecoder {
     /// A stored width in square pixels.
     static func displayWidth(_ stored: Int, _ pixelAspect: Double) -> Int {
         pixelAspect == 1 ? stored : max(1, Int((Double(stored) * pixelAspect).rounded()))
+    }
+
+    /// Above this many frames (stated rate × length), a high stated rate is checked by
+    /// counting packets: a few seconds of clip are trusted as they are.
+    static let countedAbove = 2000.0
+
+    /// The video packets of `stream`, read without decoding; stops at `enough`.
+    static func countPackets(_ path: String, stream: Int32, enough: Int) throws -> Int {
+        let input = try InputFormatContext(untrusted: path, what: "not a video sweep can read")
+        let packet = try PacketHandle()
+        var count = 0
+        while count < enough, av_read_frame(input.ptr, packet.ptr) >= 0 {
+            if packet.ptr.pointee.stream_index == stream { count += 1 }
+            av_packet_unref(packet.ptr)
+        }
+        return count
     }
 
     /// The length of a stream whose container does not say (APNG, Matroska's tracks): the end

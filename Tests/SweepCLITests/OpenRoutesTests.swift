@@ -175,4 +175,57 @@ struct OpenRoutesTests {
         #expect(at.code == 0, "\(at.stderr)")
         #expect(try String(contentsOfFile: dir + "/p.html", encoding: .utf8).contains(" 2x\""))
     }
+
+    /// An animated WebP of `frames` one-pixel frames on a `side`² canvas, 40 ms each.
+    static func pixelFramesWebP(side: Int, frames: Int) throws -> [UInt8] {
+        func le(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+        func chunk(_ tag: String, _ body: [UInt8]) -> [UInt8] {
+            Array(tag.utf8) + le(body.count, 4) + body + (body.count % 2 == 1 ? [0] : [])
+        }
+        let pixel = RGBAImage(width: 1, height: 1, fill: RGBA8(r: 200, g: 40, b: 40, a: 255))
+        let still = try StillEncoder.encode(pixel, format: .webp, quality: 90, name: "pixel")
+        let bitstream = Array(still[12...])  // the VP8/VP8L chunk after "RIFF….WEBP"
+        var body = Array("WEBP".utf8) + chunk("VP8X", [0x02, 0, 0, 0] + le(side - 1, 3) + le(side - 1, 3))
+        body += chunk("ANIM", [0, 0, 0, 0, 0, 0])
+        for i in 0..<frames {
+            let at = (i * 2 % side) / 2
+            body += chunk("ANMF", le(at, 3) + le(at, 3) + le(0, 3) + le(0, 3) + le(40, 3) + [0] + bitstream)
+        }
+        return Array("RIFF".utf8) + le(body.count, 4) + body
+    }
+
+    @Test("A tiny animated WebP asking for a huge canvas × frames is refused before any compositing; a small one plays its length")
+    func webpCanvasFrames() throws {
+        let dir = try scratchDir()
+        try Data(try Self.pixelFramesWebP(side: 10000, frames: 100)).write(to: URL(fileURLWithPath: dir + "/bomb.webp"))
+        #expect(FileBytes.size(dir + "/bomb.webp") < 10_000)
+        let bomb = try runSweep(["render", dir + "/bomb.webp", "-o", dir + "/b.mp4", "--size", "64x64", "--quiet"])
+        #expect(bomb.code == 65 && bomb.stderr.contains("100 frames on a 10000×10000 canvas, over the limit"), "\(bomb.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/b.mp4"))
+        try Data(try Self.pixelFramesWebP(side: 64, frames: 25)).write(to: URL(fileURLWithPath: dir + "/small.webp"))
+        let small = try runSweep(["render", dir + "/small.webp", "-o", dir + "/s.mp4", "--size", "64x64", "--fps", "25", "--quiet"])
+        #expect(small.code == 0, "\(small.stderr)")
+        // 25 frames of 40 ms: 1 s, read from the container without decoding a frame.
+        #expect(try VideoReader(path: dir + "/s.mp4").frames.count == 25)
+    }
+
+    @Test(
+        "A Matroska clip stating 240 fps with three frames 208 s apart runs at the 10 fps floor, not 100 000 frames; a real 240 fps clip keeps its rate"
+    )
+    func lyingRate() throws {
+        let dir = try scratchDir()
+        try ClipMaker.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc=size=32x32:rate=240", "-frames:v", "3", "-vf", "setpts=N*208/TB", "-fps_mode", "passthrough",
+            "-c:v", "libx264", dir + "/gap.mkv",
+        ])
+        let gap = try runSweep(["render", dir + "/gap.mkv", "-o", dir + "/gap.mp4", "--size", "32x32"])
+        #expect(gap.code == 0, "\(gap.stderr)")
+        #expect(gap.stderr.contains("the output runs at 10 fps, its frames held"), "\(gap.stderr)")
+        let frames = try VideoReader(path: dir + "/gap.mp4", keepFrames: false).frameCount
+        #expect(abs(frames - 4160) <= 1, "\(frames)")
+        try ClipMaker.ffmpeg(["-f", "lavfi", "-i", "testsrc=size=32x32:rate=240", "-t", "10", "-c:v", "libx264", dir + "/fast.mkv"])
+        let fast = try runSweep(["render", dir + "/fast.mkv", "-o", dir + "/fast.mp4", "--size", "32x32", "--json", "--quiet"])
+        #expect(fast.code == 0, "\(fast.stderr)")
+        #expect(try VideoReader(path: dir + "/fast.mp4", keepFrames: false).frameCount == 2400)
+    }
 }
