@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SweepMedia
 import SweepPipeline
 import SweepSupport
 
@@ -72,7 +73,7 @@ enum BatchCommand {
         for _ in 0..<min(workers, max(1, total)) {
             DispatchQueue.global().async(group: group) {
                 while let job = state.next() {
-                    let record = execute(job, library: library, resume: resume)
+                    let record = execute(job, library: library, resume: resume, memory: DecoderMemory.defaultBudget / workers)
                     results.append(record)
                     if record["status"] as? String == "failed" { state.fail() }
                     if !quiet {
@@ -167,7 +168,10 @@ enum BatchCommand {
     }
 
     /// Runs one job and returns its results record. Never throws: a failure is recorded.
-    static func execute(_ planned: Planned, library: PresetLibrary, resume: Bool) -> [String: Any] {
+    ///
+    /// - Parameter memory: the most the job's clip decoders may take: the batch's jobs run at
+    ///   once and share the machine, and a job line may lower it, never raise it.
+    static func execute(_ planned: Planned, library: PresetLibrary, resume: Bool, memory: Int) -> [String: Any] {
         let start = Date()
         var record: [String: Any] = ["line": planned.line]
         do {
@@ -182,6 +186,7 @@ enum BatchCommand {
             let stamps = sidecar.inputStamps()
             var o = try RenderOptions.interpret(ArgumentSplitter(RenderOptions.common).split(job.arguments(output: output)))
             try o.resolveLooks(library)
+            o.spec.clip.maxMemory = min(o.spec.clip.maxMemory, memory)
             try makeFolder(of: output)
             let results = try SweepCommand.perform(&o, progress: nil)
             record["status"] = "ok"

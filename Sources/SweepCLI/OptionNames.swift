@@ -4,7 +4,7 @@ import SweepSupport
 enum OptionNames {
     static let flags: [SweepError.Field: String] = [
         .size: "--size", .fps: "--fps", .codec: "--codec", .codecOptions: "--codec-opt",
-        .maxPixels: "--max-pixels", .maxBytes: "--max-bytes", .look: "--look", .beforeLook: "--before-look",
+        .maxPixels: "--max-pixels", .maxBytes: "--max-bytes", .maxMemory: "--max-memory", .look: "--look", .beforeLook: "--before-look",
         .preset: "--preset", .format: "--format",
         .duration: "--duration", .crf: "--crf", .poster: "--poster",
         .start: "--start", .end: "--end", .audio: "--audio", .hdr: "--hdr",

@@ -67,7 +67,7 @@ package struct RenderOptions: Sendable {
         .init("codec", short: "c"), .init("bitrate"), .init("codec-opt"),
         .init("format", short: "f"), .init("poster", value: false),
         .init("retina", value: false), .init("fragment", value: false), .init("page-images"), .init("poster-url"),
-        .init("start"), .init("end"), .init("audio"), .init("first-frame", value: false), .init("hdr"),
+        .init("start"), .init("end"), .init("audio"), .init("first-frame", value: false), .init("hdr"), .init("max-memory"),
         .init("overwrite", value: false), .init("decode"),
     ]
 
@@ -171,6 +171,7 @@ package struct RenderOptions: Sendable {
         }
         if let v = r.value("audio") { o.spec.clip.audio = try ValueParser.choice(v, option: "--audio", as: ClipOptions.Audio.self) }
         o.spec.clip.firstFrame = r.flag("first-frame")
+        if let v = r.value("max-memory") { o.spec.clip.maxMemory = try ValueParser.bytes(v, option: "--max-memory", minimum: 1_048_576) }
         if let v = r.value("hdr") { o.spec.clip.hdr = try ValueParser.choice(v, option: "--hdr", as: HDRHandling.self) }
         o.spec.clip.followClipRate = r.value("fps") == nil
         o.spec.clip.length = r.value("duration").map { _ in duration }

@@ -63,7 +63,7 @@ package enum SweepCommand {
           -s, --size WxH          1200x630, 1200×630, 1080 (square), 1200x or x630 (keep the aspect ratio);
                                   default: the before image's, within 1920 px
           -f, --format NAME       og-image (or a .json);  --max-bytes N  refuse a still over N bytes
-              --fit fill|fit|stretch, --max-pixels N
+              --fit fill|fit|stretch, --max-pixels N, --max-memory SIZE
         \(lookHelp)
         """
 
@@ -101,7 +101,7 @@ package enum SweepCommand {
               --colors N, --dither none|ordered|diffusion, --lossy N   (GIF, expert overrides)
               --poster            also write OUT.poster.jpg, a still of the comparison (a page links it as og:image)
               --retina, --fragment, --page-images jpeg|webp|png, --poster-url URL     (.html, an interactive page)
-              --fit fill|fit|stretch, --max-pixels N
+              --fit fill|fit|stretch, --max-pixels N, --max-memory SIZE
         """
 
     static let lookHelp = """

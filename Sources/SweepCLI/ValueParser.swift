@@ -54,10 +54,11 @@ enum ValueParser {
     /// The largest byte count taken (1 TB): far past any output, and exact in a `Double`.
     static let maxBytes = 1e12
 
-    /// A byte count: 15000000, 15MB, 10MiB, 500KB.
+    /// A byte count: 15000000, 15MB, 10MiB, 500KB, 4GB.
     static func bytes(_ s: String, option: String, minimum: Double = 1024) throws -> Int {
         let units: [(String, Double)] = [
-            ("KiB", 1024), ("MiB", 1_048_576), ("KB", 1000), ("MB", 1_000_000), ("K", 1000), ("M", 1_000_000), ("B", 1),
+            ("KiB", 1024), ("MiB", 1_048_576), ("GiB", 1_073_741_824), ("KB", 1000), ("MB", 1_000_000), ("GB", 1e9),
+            ("K", 1000), ("M", 1_000_000), ("G", 1e9), ("B", 1),
         ]
         var text = s.trimmingCharacters(in: .whitespaces)
         var factor = 1.0

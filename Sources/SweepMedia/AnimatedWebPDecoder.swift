@@ -66,6 +66,12 @@ public final class AnimatedWebPDecoder: ClipDecoder {
         }
         width = Int(info.canvas_width)
         height = Int(info.canvas_height)
+        // libwebp also reads what the header check above does not recognise (a bare VP8L
+        // bitstream, found by fuzzing): its canvas is held to the limit here, before any is allocated.
+        if ImageDecoder.exceeds(width, height, maxPixels) {
+            WebPAnimDecoderDelete(made)
+            throw ImageDecoder.overLimit(width, height, maxPixels, name: path)
+        }
         // Every frame is composed on the whole canvas: a tiny file can ask for hours of work
         // (a 10000² canvas of one-pixel frames), so the work is bounded before any is done.
         let frames = Int(info.frame_count)

@@ -22,6 +22,11 @@ final class AudioTranscoder {
     private let dec: CodecContextHandle
     private let enc: CodecContextHandle
     private let resampler: ResamplerHandle
+    /// The sample format, rate and channel count the resampler was made for: every decoded
+    /// frame must have them. The decoder's own context follows the stream, so a stream that
+    /// changes part-way (an AC-3 track whose frames go from 2 channels to 1, found by fuzzing)
+    /// would otherwise reach swresample with fewer planes than it reads.
+    private let resamplerInput: (format: Int32, rate: Int32, channels: Int32)
     private let fifo: AudioFIFOHandle
     /// What the decoder gives.
     private let decoded: FrameHandle
@@ -116,6 +121,7 @@ final class AudioTranscoder {
         frameSize = e.pointee.frame_size > 0 && !variable ? e.pointee.frame_size : 1024
 
         resampler = try ResamplerHandle(from: d, to: e, subject: source)
+        resamplerInput = (d.pointee.sample_fmt.rawValue, d.pointee.sample_rate, d.pointee.ch_layout.nb_channels)
         fifo = try AudioFIFOHandle(format: e.pointee.sample_fmt, channels: channels, subject: destination)
         decoded = try FrameHandle()
         converted = try FrameHandle()
@@ -186,9 +192,8 @@ final class AudioTranscoder {
     /// Drops the part of `frame` before the cut and converts the rest into the FIFO.
     private func queue(_ frame: UnsafeMutablePointer<AVFrame>, at time: String) throws {
         let f = frame.pointee
-        let d = dec.ptr.pointee
-        guard f.format == d.sample_fmt.rawValue, f.sample_rate == d.sample_rate, f.ch_layout.nb_channels == d.ch_layout.nb_channels
-        else {
+        let r = resamplerInput
+        guard f.format == r.format, f.sample_rate == r.rate, f.ch_layout.nb_channels == r.channels else {
             throw SweepError(
                 .dataError, "the audio changes its sample format, rate or channels at \(time) s", subject: source,
                 fix: "convert the audio to one format first (e.g. with ffmpeg)")

@@ -77,11 +77,15 @@ public final class VideoDecoder {
     /// - Parameters:
     ///   - start: seconds into the clip to begin from (its frame on screen then becomes time 0).
     ///   - maxPixels: the largest picture accepted (a decompression bomb is refused).
+    ///   - maxMemory: the bytes the decoder may take (see ``DecoderMemory``); it uses fewer
+    ///     threads to fit, and refuses a clip that needs more with one.
     ///   - hdr: tone-map an HDR clip to SDR (the default), or refuse it.
     /// - Throws: `.noInput` (missing, unreadable), `.dataError` (not a video, no video stream,
-    ///   corrupt, HDR when refused), `.unavailable` (a codec this FFmpeg cannot decode, DRM).
+    ///   corrupt, over the memory budget, HDR when refused), `.unavailable` (a codec this
+    ///   FFmpeg cannot decode, DRM).
     public init(
-        path: String, start: Double = 0, maxPixels: Int = ImageDecoder.defaultMaxPixels, hdr: HDRHandling = .tonemap
+        path: String, start: Double = 0, maxPixels: Int = ImageDecoder.defaultMaxPixels,
+        maxMemory: Int = DecoderMemory.defaultBudget, hdr: HDRHandling = .tonemap
     ) throws {
         _ = FFmpegCall.quiet
         self.path = path
@@ -142,7 +146,11 @@ public final class VideoDecoder {
         let dec = decoder.ptr
         try FFmpegCall.check(
             avcodec_parameters_to_context(dec, par), "cannot copy codec parameters", subject: path, kind: .internalError)
-        dec.pointee.thread_count = 0
+        let frameBytes = av_image_get_buffer_size(AVPixelFormat(par.pointee.format), Int32(w), Int32(h), 64)
+        dec.pointee.thread_count = Int32(
+            try DecoderMemory.threads(
+                frameBytes: frameBytes > 0 ? Int(frameBytes) : w * h * 3, codec: par.pointee.codec_id, width: w, height: h,
+                budget: maxMemory, cores: ProcessInfo.processInfo.activeProcessorCount, path: path))
         dec.pointee.max_pixels = ImageDecoder.decoderPixelCap(width: w, height: h, maxPixels: maxPixels)
         dec.pointee.pkt_timebase = st.pointee.time_base
         try FFmpegCall.check(

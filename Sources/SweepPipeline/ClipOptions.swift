@@ -31,6 +31,12 @@ public struct ClipOptions: Sendable, Equatable {
     public var audio = Audio.auto
     /// HDR clips (PQ, HLG) are tone-mapped to SDR, or refused (`--hdr`).
     public var hdr = HDRHandling.tonemap
+    /// The bytes all clip decoders may take together (`--max-memory`; default: half the
+    /// machine's memory). Two clips share it.
+    public var maxMemory = DecoderMemory.defaultBudget
+
+    /// Each clip's share of ``maxMemory``: a render may decode two clips at once.
+    var decoderMemory: Int { maxMemory / 2 }
 
     public init() {}
 }

@@ -54,6 +54,6 @@ enum LoadedSide {
         if kind == .animatedWebP {
             return try AnimatedWebPDecoder(path: path, start: clip.start, background: background, maxPixels: maxPixels)
         }
-        return try VideoDecoder(path: path, start: clip.start, maxPixels: maxPixels, hdr: clip.hdr)
+        return try VideoDecoder(path: path, start: clip.start, maxPixels: maxPixels, maxMemory: clip.decoderMemory, hdr: clip.hdr)
     }
 }

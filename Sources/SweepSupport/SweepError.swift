@@ -42,6 +42,7 @@ public struct SweepError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let codecOptions = Field("codecOptions")
         public static let maxPixels = Field("maxPixels")
         public static let maxBytes = Field("maxBytes")
+        public static let maxMemory = Field("maxMemory")
         public static let look = Field("look")
         public static let beforeLook = Field("beforeLook")
         public static let preset = Field("preset")

@@ -228,4 +228,26 @@ struct OpenRoutesTests {
         #expect(fast.code == 0, "\(fast.stderr)")
         #expect(try VideoReader(path: dir + "/fast.mp4", keepFrames: false).frameCount == 2400)
     }
+
+    @Test("A clip whose decoder would need more than its memory budget is refused from its header with exit 65, naming --max-memory")
+    func decoderMemoryBudget() throws {
+        let dir = try scratchDir()
+        // 1280×720 4:4:4 with 16 references: about 2.8 MB a frame, 63 MB for one thread.
+        try ClipMaker.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc=size=1280x720:rate=10", "-t", "1", "-pix_fmt", "yuv444p", "-c:v", "libx264",
+            "-x264-params", "ref=16", dir + "/hd.mp4",
+        ])
+        try Data("older".utf8).write(to: URL(fileURLWithPath: dir + "/out.mp4"))
+        let small = ["--size", "64x36", "--quiet"]
+        let refused = try runSweep(["render", dir + "/hd.mp4", "-o", dir + "/out.mp4", "--max-memory", "100MB"] + small)
+        #expect(refused.code == 65, "\(refused.stderr)")
+        #expect(refused.stderr.contains("decoding needs about") && refused.stderr.contains("over the 50 MB a clip may take"))
+        #expect(refused.stderr.hasSuffix("(--max-memory)\n"), "\(refused.stderr)")
+        #expect(try String(contentsOfFile: dir + "/out.mp4", encoding: .utf8) == "older")
+        #expect(listing(dir) == ["hd.mp4", "out.mp4"])
+        let fits = try runSweep(["render", dir + "/hd.mp4", "-o", dir + "/out.mp4", "--max-memory", "200MB"] + small)
+        #expect(fits.code == 0, "\(fits.stderr)")
+        #expect(try VideoReader(path: dir + "/out.mp4", keepFrames: false).frameCount == 10)
+        #expect(usageError(["in.mp4", "-o", "x.mp4", "--max-memory", "12"])?.message.contains("out of range") == true)
+    }
 }
