@@ -74,7 +74,7 @@ let package = Package(
         // libFuzzer entry point (Fuzz/run.sh builds it with -sanitize=fuzzer; not a product).
         .target(
             name: "SweepFuzz", dependencies: ["SweepCLI", "SweepMedia", "SweepImaging", "SweepPipeline", "SweepSupport"], path: "Fuzz",
-            exclude: ["run.sh"]),
+            exclude: ["run.sh", "seeds.sh"]),
         // Benchmarks of the imaging core (the side-by-side runs with peers are Benchmarks/run.sh).
         .executableTarget(
             name: "sweep-framebench", dependencies: ["SweepPipeline", "SweepImaging", "SweepTimeline"],

@@ -2,15 +2,34 @@
 // `-sanitize=fuzzer,address`; not part of the package's products. SWEEP_FUZZ picks the
 // target: decode (image bytes), png-chunks and jpeg-markers (the checks before the
 // decoder), preset (animation/look/format JSON), job (batch lines), codecopt (encoder
-// options through the allow-list).
+// options through the allow-list); and the media targets of MediaTargets.swift: probe
+// (clip sniffing and decoding), heif (our box walk in process, libheif in the decode
+// worker; heif-inprocess decodes in process, to look at what the worker contained),
+// webp-anim (animated WebP), audio (sound probed and carried into a video), and job-clip
+// (batch lines with clip options, checked through render's parse).
 import Foundation
 import SweepCLI
 import SweepImaging
 import SweepMedia
 import SweepPipeline
 import SweepSupport
+import SweepWorker
 
 nonisolated(unsafe) let fuzzTarget = ProcessInfo.processInfo.environment["SWEEP_FUZZ"] ?? "decode"
+
+/// Called by libFuzzer once, before any input and before its own threads: the decode
+/// worker's service must fork while the process has one thread.
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(_ argc: UnsafeMutableRawPointer?, _ argv: UnsafeMutableRawPointer?) -> Int32 {
+    let target = getenv("SWEEP_FUZZ").map { String(cString: $0) } ?? "decode"
+    if ["probe", "heif", "heif-inprocess", "webp-anim", "audio"].contains(target) { removeFuzzFilesAtExit() }
+    if target == "heif" {
+        DecodeWorker.startAtLaunch()
+        let how = DecodeWorker.isRunning ? "started" : "NOT started (decoding in process)"
+        FileHandle.standardError.write(Data("sweep-fuzz: decode worker \(how)\n".utf8))
+    }
+    return 0
+}
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -36,6 +55,35 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             precondition(split.options.filter { $0.name == "output" }.map(\.value) == [job.output], "output smuggled")
             precondition(split.positionals == job.inputs, "inputs changed")
         }
+    case "job-clip":
+        // As `job`, for clip jobs: every option render sees is one the job wrote, attached to
+        // its value, and what render makes of them keeps the job's output, inputs and times.
+        guard let job = try? BatchJob(line: 1, text: String(decoding: bytes, as: UTF8.self), file: "fuzz"),
+            let split = try? ArgumentSplitter(RenderOptions.common).split(job.arguments)
+        else { break }
+        precondition(split.options.filter { $0.name == "output" }.map(\.value) == [job.output], "output smuggled")
+        precondition(split.positionals == job.inputs, "inputs changed")
+        let seen = split.options.dropFirst().map { "--" + $0.name + ($0.value.map { "=" + $0 } ?? "") }
+        precondition(seen == job.options, "render sees \(seen), the job wrote \(job.options)")
+        guard let options = try? RenderOptions.interpret(split) else { break }
+        precondition(options.output == job.output && options.inputs == job.inputs, "render changed the output or inputs")
+        let clip = options.spec.clip
+        precondition(clip.start.isFinite && clip.start >= 0 && clip.start <= 86_400, "start \(clip.start)")
+        if let end = clip.end { precondition(end.isFinite && end > clip.start && end <= 86_400, "end \(end) after start \(clip.start)") }
+        if let audio = split.options.last(where: { $0.name == "audio" })?.value {
+            precondition(clip.audio.rawValue == audio, "--audio=\(audio) became \(clip.audio)")
+        }
+        precondition(clip.firstFrame == split.options.contains { $0.name == "first-frame" }, "first-frame changed")
+        if split.options.contains(where: { $0.name == "start" }) == false { precondition(clip.start == 0, "a start from nowhere") }
+        if split.options.contains(where: { $0.name == "end" }) == false { precondition(clip.end == nil, "an end from nowhere") }
+    case "probe":
+        fuzzProbe(bytes)
+    case "heif", "heif-inprocess":
+        fuzzHEIF(bytes, inProcess: fuzzTarget == "heif-inprocess")
+    case "webp-anim":
+        fuzzAnimatedWebP(bytes)
+    case "audio":
+        fuzzAudio(bytes)
     case "codecopt":
         // Lines of key=value; whatever passes the allow-list must name no file option.
         let options = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map { line in

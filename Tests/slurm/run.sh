@@ -85,7 +85,7 @@ gif_frames=$(decoded_frames "$work/ref/ref.gif")
 submit() { # folder, sweep batch args… → runs the array to the end; sbatch's exit code
     local dir=$1; shift
     timeout "$wait_limit" sbatch --wait --quiet --array=0-$((shards - 1)) --job-name="$name" --chdir="$dir" \
-        --output="$dir/slurm-%A_%a.log" --export=ALL "$script" "$@"
+        --output="$dir/slurm-%A_%a.log" --export=ALL "$script" --in-dir "$work/in" "$@"
 }
 
 # Records as "LINE STATUS" from every shard results file in a folder (the files are sorted
