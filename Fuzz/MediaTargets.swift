@@ -16,8 +16,8 @@ import SweepWorker
 let fuzzMaxPixels = 1 << 16
 
 /// This process's input file, and the audio target's output.
-nonisolated(unsafe) let fuzzInputPath = "/dev/shm/sweep-fuzz-\(getpid())-in"
-nonisolated(unsafe) let fuzzOutputPath = "/dev/shm/sweep-fuzz-\(getpid())-out"
+let fuzzInputPath = "/dev/shm/sweep-fuzz-\(getpid())-in"
+let fuzzOutputPath = "/dev/shm/sweep-fuzz-\(getpid())-out"
 
 /// Writes `bytes` to ``fuzzInputPath`` (replacing the last run's) and returns the path.
 func fuzzFile(_ bytes: [UInt8]) -> String {
@@ -139,7 +139,7 @@ func fuzzHEIF(_ bytes: [UInt8], inProcess: Bool) {
     let path = fuzzFile(bytes)
     do {
         let answer = try DecodeWorker.load(path, maxPixels: fuzzMaxPixels, background: .black, hdr: .tonemap, firstFrame: true)
-        if case .image(let img) = answer {
+        if case .image(let img, _) = answer {
             precondition(img.pixels.count == img.width * img.height * 4 && img.width * img.height <= fuzzMaxPixels)
         }
     } catch let e as SweepError {
@@ -161,7 +161,7 @@ func keepContained(_ bytes: [UInt8], _ e: SweepError) {
     let file = folder + "/" + String(hash, radix: 16)
     if containedCount <= 500 {
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: file, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: file, contents: Data(bytes))
     }
     FileHandle.standardError.write(Data("CONTAINED #\(containedCount): \(e.message) -> \(file)\n".utf8))
 }

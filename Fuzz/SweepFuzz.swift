@@ -15,7 +15,7 @@ import SweepPipeline
 import SweepSupport
 import SweepWorker
 
-nonisolated(unsafe) let fuzzTarget = ProcessInfo.processInfo.environment["SWEEP_FUZZ"] ?? "decode"
+let fuzzTarget = ProcessInfo.processInfo.environment["SWEEP_FUZZ"] ?? "decode"
 
 /// Called by libFuzzer once, before any input and before its own threads: the decode
 /// worker's service must fork while the process has one thread.

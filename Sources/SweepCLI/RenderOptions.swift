@@ -28,7 +28,7 @@ package struct RenderOptions: Sendable {
     package var strict = false
     /// `--format NAME|FILE`: a social format, applied under the explicit options.
     package var format: String?
-    /// The format asks for a still rather than an animation.
+    /// A still rather than an animation: the format asks for one, or the command is `preview`.
     package var still = false
     /// `--poster`: also write a still beside a video.
     package var poster = false
@@ -219,10 +219,12 @@ package struct RenderOptions: Sendable {
                     hold: Self.holdTime(pass: d, hold: self.hold ?? 0.5),
                     curve: curve ?? .easeInOut, loop: loop ?? .forever)
             }
-            still = f.still
+            // `preview` (still already) takes a video format's size and framing as a still.
+            let stillOfAnimation = still && !f.still
+            still = still || f.still
             if let out = output, URL(fileURLWithPath: out).pathExtension.isEmpty {
                 // No extension: the format's, unless --codec chose another kind of file.
-                var ext = f.fileExtension
+                var ext = stillOfAnimation ? "png" : f.fileExtension
                 if given.contains("codec"), let c = spec.codec {
                     ext = c == "gif" ? "gif" : VideoCodec.named(c).map { $0.container == "matroska" ? "mkv" : $0.container } ?? ext
                 }

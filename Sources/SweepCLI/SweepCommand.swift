@@ -50,6 +50,7 @@ package enum SweepCommand {
         output:
         \(outputHelp)
               --poster            also write OUT.poster.jpg (e.g. clip.mp4.poster.jpg), a still at --position
+                                  (a page links it as og:image)
               --position P        the poster's split position 0…1 (default 0.5); only with --poster
         \(lookHelp)
         """
@@ -99,7 +100,6 @@ package enum SweepCommand {
               --crf N, --encoder-preset NAME, --bitrate 5M, --codec-opt KEY=VALUE (repeatable)
               --quality 1…100 (default 90), --max-bytes 15MB (lowers quality first)     (GIF)
               --colors N, --dither none|ordered|diffusion, --lossy N   (GIF, expert overrides)
-              --poster            also write OUT.poster.jpg, a still of the comparison (a page links it as og:image)
               --retina, --fragment, --page-images jpeg|webp|png, --poster-url URL     (.html, an interactive page)
               --fit fill|fit|stretch, --max-pixels N, --max-memory SIZE
         """
@@ -210,8 +210,9 @@ package enum SweepCommand {
 
     static func dispatch(_ args: [String]) throws {
         guard let command = args.first else {
-            // A bare `sweep` is a mistake in a script: usage on stderr and EX_USAGE, as BSD tools do.
-            printError(usage)
+            // A bare `sweep` is a mistake in a script: usage on stderr and EX_USAGE, as BSD tools
+            // do. Our own text, laid out as --help lays it out (not escaped like a message).
+            TerminalText.write(usage + "\n")
             throw ExitWithoutMessage(code: .usage)
         }
         let rest = Array(args.dropFirst())
@@ -246,8 +247,10 @@ package enum SweepCommand {
         }
     }
 
-    static func parse(_ args: [String]) throws -> RenderOptions {
+    /// `args` parsed, and looks, presets and formats resolved; `still` for `preview`.
+    static func parse(_ args: [String], still: Bool = false) throws -> RenderOptions {
         var o = try RenderOptions.interpret(ArgumentSplitter(RenderOptions.common).split(args))
+        o.still = still
         try o.resolveLooks(PresetLibrary.locate())
         return o
     }
@@ -342,7 +345,7 @@ package enum SweepCommand {
     }
 
     static func preview(_ args: [String]) throws {
-        var o = try parse(args)
+        var o = try parse(args, still: true)
         guard let out = o.output else { throw SweepError(.usage, "no output file", subject: "preview", fix: "add -o OUT.png") }
         (o.spec.before, o.spec.after) = try sides(o)
         let result = try Renderer.preview(o.spec, position: o.position ?? 0.5, to: out, maxBytes: o.spec.maxBytes)

@@ -301,8 +301,28 @@ final class AudioTranscoder {
         f.pointee.nb_samples = read
         f.pointee.pts = samplesEncoded
         samplesEncoded += Int64(read)
+        Self.clampFloatSamples(f)
         try FFmpegCall.check(avcodec_send_frame(enc.ptr, f), "audio encoding failed", subject: destination, kind: .internalError)
         try drain()
+    }
+
+    /// Holds float samples to full scale, NaN to silence. A damaged source can decode to
+    /// samples of ±1.6e7, on which FFmpeg 5.1's AAC encoder searches its quantizer for minutes
+    /// (ffmpeg's own CLI hangs the same way); integer formats are bounded already.
+    private static func clampFloatSamples(_ f: UnsafeMutablePointer<AVFrame>) {
+        let format = AVSampleFormat(rawValue: f.pointee.format)
+        let planar = av_sample_fmt_is_planar(format) != 0
+        guard format == AV_SAMPLE_FMT_FLT || format == AV_SAMPLE_FMT_FLTP, let data = f.pointee.extended_data else { return }
+        let channels = Int(f.pointee.ch_layout.nb_channels)
+        let perPlane = Int(f.pointee.nb_samples) * (planar ? 1 : channels)
+        for plane in 0..<(planar ? channels : 1) {
+            guard let base = data[plane] else { continue }
+            let samples = UnsafeMutableRawPointer(base).assumingMemoryBound(to: Float.self)
+            for i in 0..<perPlane {
+                let x = samples[i]
+                samples[i] = x.isNaN ? 0 : min(max(x, -1), 1)
+            }
+        }
     }
 
     /// Writes every packet the encoder has ready.

@@ -171,6 +171,13 @@ public final class VideoDecoder {
             ctx.pointee.duration != sweep_av_nopts_value() ? Double(ctx.pointee.duration) / Double(sweep_av_time_base) : nil
         let codedH = h > 0 ? h : Int(dec.pointee.height)
         (storedWidth, storedHeight) = (w > 0 ? w : Int(dec.pointee.width), codedH)
+        // Probing decodes a frame when the header has no size; none means the stream is
+        // damaged past reading, and a 0×0 clip would render as a 2×2 smear.
+        guard storedWidth > 0, storedHeight > 0 else {
+            throw SweepError(
+                .dataError, "the video stream gives no picture size (the file is damaged)", subject: path,
+                fix: "re-encode the clip first: ffmpeg -i IN -c:v libx264 OUT.mp4")
+        }
         let codedW = Self.displayWidth(storedWidth, pixelAspect)
         (width, height) = orientation >= 5 ? (codedH, codedW) : (codedW, codedH)
         // The container's length is the video's only when it holds nothing else: a browser's

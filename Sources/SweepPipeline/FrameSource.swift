@@ -4,6 +4,7 @@ import SweepImaging
 import SweepMedia
 import SweepSupport
 import SweepTimeline
+import SweepWorker
 
 /// Turns frame states into finished RGBA frames for one render.
 ///
@@ -49,11 +50,13 @@ public final class FrameSource {
         // The two sides decode on both cores at once (each decoder is single-threaded).
         let sources = [spec.before, spec.after ?? spec.before]
         let loaded = LoadSlots<LoadedSide>(count: spec.after == nil ? 1 : 2)
+        let target = Self.knownSize(spec).map { StillTarget(width: $0.width, height: $0.height, fit: spec.fit) }
         DispatchQueue.concurrentPerform(iterations: loaded.count) { i in
             loaded.set(
                 i,
                 Result {
-                    try LoadedSide.open(sources[i], clip: spec.clip, background: bg, maxPixels: spec.maxPixels, decoding: spec.decoding)
+                    try LoadedSide.open(
+                        sources[i], clip: spec.clip, background: bg, maxPixels: spec.maxPixels, decoding: spec.decoding, target: target)
                 })
         }
         let beforeSide = try loaded.get(0)
@@ -90,6 +93,8 @@ public final class FrameSource {
         func side(_ loaded: LoadedSide) throws -> (RGBAImage, ClipSide?) {
             switch loaded {
             case let .image(image): return (Resampler.resize(image, width: w, height: h, mode: spec.fit, background: bg), nil)
+            case let .resized(image, _) where image.width == w && image.height == h: return (image, nil)
+            case let .resized(image, _): return (Resampler.resize(image, width: w, height: h, mode: spec.fit, background: bg), nil)
             case let .clip(decoder):
                 let (path, options, limit) = (decoder.path, spec.clip, spec.maxPixels)
                 let clip = ClipSide(
@@ -151,6 +156,15 @@ public final class FrameSource {
         beforeCache = SideCache(base: beforeBase)
         afterCache = SideCache(base: afterBase)
         scratch = RGBAImage(width: w, height: h)
+    }
+
+    /// The output size when the spec alone fixes it (both sides given, and valid), so that
+    /// stills can be resized where they are decoded; `nil` when it depends on the inputs.
+    static func knownSize(_ spec: RenderSpec) -> (width: Int, height: Int)? {
+        guard let w = spec.width, let h = spec.height else { return nil }
+        let size = spec.evenSize ? (width: max(2, w & ~1), height: max(2, h & ~1)) : (width: w, height: h)
+        guard (try? validate(width: size.width, height: size.height, maxPixels: spec.maxPixels)) != nil else { return nil }
+        return size
     }
 
     static func validate(width: Int, height: Int, maxPixels: Int) throws {

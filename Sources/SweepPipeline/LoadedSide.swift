@@ -6,12 +6,15 @@ import SweepWorker
 /// One input as opened: a still picture, or a clip ready to play.
 enum LoadedSide {
     case image(RGBAImage)
+    /// A still the decode worker resized to the render's size; `source` is its own size.
+    case resized(RGBAImage, source: (width: Int, height: Int))
     case clip(any ClipDecoder)
 
-    /// The picture's upright size.
+    /// The picture's upright size, as decoded.
     var size: (width: Int, height: Int) {
         switch self {
         case let .image(i): (i.width, i.height)
+        case let .resized(_, source): source
         case let .clip(d): (d.width, d.height)
         }
     }
@@ -19,16 +22,20 @@ enum LoadedSide {
     /// Opens `source`: a video (or an animated GIF, APNG or WebP, unless `clip.firstFrame`)
     /// as a clip from `clip.start`, anything else as a still over `background`.
     ///
-    /// With a worker, the file is probed and a still decoded in it (``DecodeWorker``); clips
-    /// are then opened here.
+    /// With a worker, the file is probed and a still decoded in it (``DecodeWorker``), and
+    /// resized there to `target` when the render's size is known; clips are then opened here.
     static func open(
-        _ source: InputSource, clip: ClipOptions, background: RGBA8, maxPixels: Int, decoding: DecodeIsolation
+        _ source: InputSource, clip: ClipOptions, background: RGBA8, maxPixels: Int, decoding: DecodeIsolation,
+        target: StillTarget? = nil
     ) throws -> LoadedSide {
         switch source {
         case let .image(img): return .image(img)
         case let .file(path) where decoding == .worker && DecodeWorker.isRunning:
-            switch try DecodeWorker.load(path, maxPixels: maxPixels, background: background, hdr: clip.hdr, firstFrame: clip.firstFrame) {
-            case let .image(image): return .image(image)
+            let answer = try DecodeWorker.load(
+                path, maxPixels: maxPixels, background: background, hdr: clip.hdr, firstFrame: clip.firstFrame, target: target)
+            switch answer {
+            case let .image(image, source) where target != nil: return .resized(image, source: source)
+            case let .image(image, _): return .image(image)
             case let .clip(kind):
                 guard let decoder = try openClip(path, kind: kind, clip: clip, background: background, maxPixels: maxPixels) else {
                     throw SweepError(.internalError, "the decode worker took a still for a clip", subject: path)

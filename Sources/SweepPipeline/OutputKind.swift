@@ -69,6 +69,11 @@ public enum OutputKind: Sendable, Equatable {
                 .usage, "a single .png cannot hold an animation", subject: path,
                 fix: "use a frame pattern such as frames/f-%04d.png, or `sweep preview` for one still")
         }
+        if ext == "jpg" || ext == "jpeg" {
+            throw SweepError(
+                .usage, "a .\(ext) file holds one still, not an animation", subject: path,
+                fix: "use `sweep preview` for one still, or .gif, .mp4, .webp for the animation")
+        }
         throw SweepError(
             .usage, ext.isEmpty ? "the output has no extension" : "unknown output format '.\(ext)'",
             subject: path, fix: "use .gif, .mp4, .mov, .webm, .mkv, .webp, .apng, .html, or a PNG pattern like f-%04d.png")

@@ -40,18 +40,20 @@ public enum DecodeWorker {
     /// Whether ``startAtLaunch()`` started the service.
     public static var isRunning: Bool { control >= 0 }
 
-    /// The file at `path` decoded by a worker: a still over `background`, or the kind of
-    /// clip it is (a video, or an animation unless `firstFrame`), for the caller to open.
+    /// The file at `path` decoded by a worker: a still over `background` (resized to `target`
+    /// when given), or the kind of clip it is (a video, or an animation unless `firstFrame`),
+    /// for the caller to open.
     ///
     /// - Throws: what the decoder would throw in process; `.dataError` when the worker
     ///   crashed or ran out of time; `.internalError` when the service is gone.
     package static func load(
-        _ path: String, maxPixels: Int, background: RGBA8, hdr: HDRHandling, firstFrame: Bool
+        _ path: String, maxPixels: Int, background: RGBA8, hdr: HDRHandling, firstFrame: Bool, target: StillTarget? = nil
     ) throws -> DecodedInput {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         var request = WorkerRequest(
             path: absolute, name: path, fileBytes: FileBytes.size(absolute),
             maxPixels: maxPixels, background: background, hdr: hdr, firstFrame: firstFrame)
+        request.target = target
         // A file-size limit (ulimit -f) bounds shared memory too: the answer must fit under it.
         var fileLimit = rlimit()
         if getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &fileLimit) == 0, fileLimit.rlim_cur != rlim_t.max {
@@ -73,6 +75,10 @@ public enum DecodeWorker {
         // promises) are allocated here: allocating and zeroing them is most of a copy's cost,
         // and here it overlaps the decode.
         let (outcome, status) = try run(request, memory: memory) {
+            if let target {
+                _ = posix_fallocate(memory, 0, off_t(WorkerReply.headerBytes + target.width * target.height * 4))
+                return
+            }
             guard let head = try? FileBytes.prefix(absolute, count: 1 << 16), let (w, h) = ImageHeader.dimensions(head),
                 w > 0, h > 0, w <= 1 << 20, h <= 1 << 20, w * h <= maxPixels
             else { return }

@@ -8,7 +8,8 @@ import SweepSupport
 #endif
 
 /// The worker's answer, laid out in the shared-memory file the parent sized:
-/// a 64-byte header (magic, kind, width, height, message length), an error message as JSON
+/// a 64-byte header (magic, kind, width, height, message length, the still's size as
+/// decoded before any resize), an error message as JSON
 /// from byte 64 (room for a path of any length, escaped), and the picture's RGBA rows from
 /// byte 65536, so they are copied once.
 enum WorkerReply {
@@ -23,7 +24,7 @@ enum WorkerReply {
     /// of only the bytes it needs, allocated at once (faster than a fault per page).
     static func write(_ result: Result<DecodedInput, SweepError>, to fd: Int32, size: Int) -> Bool {
         var picture = 0
-        if case let .success(.image(image)) = result { picture = image.pixels.count }
+        if case let .success(.image(image, _)) = result { picture = image.pixels.count }
         let used = headerBytes + picture <= size ? headerBytes + picture : headerBytes
         guard let base = mmap(nil, used, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0), base != MAP_FAILED else {
             return false
@@ -34,12 +35,12 @@ enum WorkerReply {
     }
 
     private static func write(_ result: Result<DecodedInput, SweepError>, to base: UnsafeMutableRawPointer, size: Int) {
-        var kind = Kind.failure, width = 0, height = 0
+        var kind = Kind.failure, width = 0, height = 0, source = (width: 0, height: 0)
         var message: [UInt8] = []
         switch result {
-        case let .success(.image(image)):
+        case let .success(.image(image, decoded)):
             if headerBytes + image.pixels.count <= size {
-                (kind, width, height) = (.image, image.width, image.height)
+                (kind, width, height, source) = (.image, image.width, image.height, decoded)
                 image.pixels.withUnsafeBytes { (base + headerBytes).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
             } else {
                 // Only a file-size limit (ulimit -f) makes the shared memory smaller than the pixel limit.
@@ -67,6 +68,8 @@ enum WorkerReply {
         base.storeBytes(of: Int64(width), toByteOffset: 8, as: Int64.self)
         base.storeBytes(of: Int64(height), toByteOffset: 16, as: Int64.self)
         base.storeBytes(of: UInt32(message.count), toByteOffset: 24, as: UInt32.self)
+        base.storeBytes(of: Int64(source.width), toByteOffset: 32, as: Int64.self)
+        base.storeBytes(of: Int64(source.height), toByteOffset: 40, as: Int64.self)
         message.withUnsafeBytes { (base + 64).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
     }
 
@@ -91,10 +94,13 @@ enum WorkerReply {
                 throw e.subject == nil ? SweepError(e.code, e.message, subject: name, fix: e.fix, field: e.field) : e
             case .image:
                 let w = Int(base.load(fromByteOffset: 8, as: Int64.self)), h = Int(base.load(fromByteOffset: 16, as: Int64.self))
-                guard w > 0, h > 0, w <= 1 << 20, h <= 1 << 20, headerBytes + w * h * 4 <= size else { throw broken }
+                let sw = Int(base.load(fromByteOffset: 32, as: Int64.self)), sh = Int(base.load(fromByteOffset: 40, as: Int64.self))
+                guard w > 0, h > 0, w <= 1 << 20, h <= 1 << 20, headerBytes + w * h * 4 <= size,
+                    sw > 0, sh > 0, sw <= 1 << 20, sh <= 1 << 20
+                else { throw broken }
                 var pixels = [UInt8](unsafeUninitializedCapacity: w * h * 4) { _, count in count = w * h * 4 }
                 guard readFully(fd, into: &pixels, at: headerBytes) else { throw broken }
-                return .image(RGBAImage(width: w, height: h, pixels: pixels))
+                return .image(RGBAImage(width: w, height: h, pixels: pixels), source: (sw, sh))
             }
         }
     }

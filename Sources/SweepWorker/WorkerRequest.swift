@@ -12,6 +12,8 @@ struct WorkerRequest: Codable, Sendable {
     var hdr: String
     /// Animations are wanted as their first frame (a still), not as clips.
     var firstFrame: Bool
+    /// The size to resize a still to, when the render knows it already.
+    var target: StillTarget?
     /// Wall-clock and CPU seconds before the worker is killed.
     var seconds: Int
     /// The address space the worker may map beyond what it has at the start, in bytes.

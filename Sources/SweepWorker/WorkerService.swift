@@ -109,10 +109,11 @@ enum WorkerService {
             let kind = try MediaProbe.kind(of: r.path)
             if kind.playsAsClip(firstFrame: r.firstFrame) { return .success(.clip(kind)) }
             let bg = RGBA8(r: r.background[0], g: r.background[1], b: r.background[2], a: r.background[3])
-            return .success(
-                .image(
-                    try ImageDecoder.decode(
-                        path: r.path, background: bg, maxPixels: r.maxPixels, hdr: HDRHandling(rawValue: r.hdr) ?? .tonemap)))
+            let image = try ImageDecoder.decode(
+                path: r.path, background: bg, maxPixels: r.maxPixels, hdr: HDRHandling(rawValue: r.hdr) ?? .tonemap)
+            let source = (width: image.width, height: image.height)
+            guard let t = r.target else { return .success(.image(image, source: source)) }
+            return .success(.image(Resampler.resize(image, width: t.width, height: t.height, mode: t.fit, background: bg), source: source))
         } catch let e as SweepError {
             // The worker saw the absolute path; the user gave their own spelling.
             return .failure(e.subject == r.path ? SweepError(e.code, e.message, subject: r.name, fix: e.fix, field: e.field) : e)

@@ -99,7 +99,7 @@ struct EndToEndTests {
     func badInput() throws {
         let dir = try scratchDir()
         let txt = dir + "/notes.jpg"
-        FileManager.default.createFile(atPath: txt, contents: Data("not a picture".utf8))
+        _ = FileManager.default.createFile(atPath: txt, contents: Data("not a picture".utf8))
         let notImage = try runSweep(["render", txt, txt, "-o", dir + "/o.gif"])
         #expect(notImage.code == 65 && notImage.stderr.contains("notes.jpg"))
         let ext = try runSweep(["render", txt, txt, "-o", dir + "/o.avi"])
@@ -172,7 +172,7 @@ struct CommandLineTests {
     @Test("Exit codes follow sysexits, with one line on stderr", arguments: exitCases)
     func exitCodes(args: [String], code: Int32) throws {
         let dir = try input()
-        FileManager.default.createFile(atPath: dir + "/notimg.txt", contents: Data("hello".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/notimg.txt", contents: Data("hello".utf8))
         let a = args.map {
             $0.replacingOccurrences(of: "NOTIMG", with: dir + "/notimg.txt").replacingOccurrences(of: "IN", with: dir + "/in.png")
                 .replacingOccurrences(of: "OUT", with: dir)
@@ -267,7 +267,7 @@ struct AtomicOutputTests {
         let dir = try setup()
         // A PNG sequence's older frame is the output that must survive.
         let (out, kept) = ext == "seq" ? (dir + "/f-%03d.png", "f-000.png") : (dir + "/keep." + ext, "keep." + ext)
-        FileManager.default.createFile(atPath: dir + "/" + kept, contents: Data("precious".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/" + kept, contents: Data("precious".utf8))
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try sweepBinary())
         // --overwrite: the older frame is not one sweep wrote.
@@ -313,7 +313,7 @@ struct AtomicOutputTests {
     @Test("-o /dev/stdout with stdout sent to a file writes the file, and /dev/stdout stays a link")
     func stdoutToFile() throws {
         let dir = try setup()
-        FileManager.default.createFile(atPath: dir + "/out.gif", contents: nil)
+        _ = FileManager.default.createFile(atPath: dir + "/out.gif", contents: nil)
         let handle = try #require(FileHandle(forWritingAtPath: dir + "/out.gif"))
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try sweepBinary())

@@ -214,11 +214,20 @@ struct EverydayBinaryTests {
             let r = try runSweep([command, "--help"])
             #expect(r.code == 0 && r.stdout.contains("sweep \(command)"), "\(command)")
             texts[command] = r.stdout
+            // Each option is explained once: no entry (an option in the entries' column) starts
+            // with an option another entry started with.
+            let starts = r.stdout.split(separator: "\n").compactMap { line in
+                line.firstMatch(of: /^(?:  -\w, |      )(--[a-z-]+)/).map { String($0.1) }
+            }
+            #expect(Set(starts).count == starts.count, "\(command): \(starts.sorted())")
         }
         #expect(Set(texts.values).count == texts.count)
         #expect(texts["preview"]!.contains("--position P") && texts["preview"]!.contains("shows BEFORE"))
         let bare = try runSweep([])
         #expect(bare.code == 64 && bare.stdout.isEmpty && bare.stderr.contains("usage:"))
+        // Laid out as --help lays it out: lines, not escaped `\n` sequences.
+        let help = try runSweep(["--help"])
+        #expect(bare.stderr == help.stdout && !bare.stderr.contains("\\n") && bare.stderr.split(separator: "\n").count > 5)
     }
 
     @Test("--json: the summary and the error follow the schemas in docs/")

@@ -122,7 +122,7 @@ struct DecoderHardeningTests {
         mkfifo(dir + "/fifo", 0o600)
         symlink(dir + "/loop-a", dir + "/loop-b")
         symlink(dir + "/loop-b", dir + "/loop-a")
-        FileManager.default.createFile(atPath: dir + "/file", contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/file", contents: Data("x".utf8))
         let cases: [(String, String)] = [
             ("/dev/zero", "not a regular file"), (dir + "/fifo", "not a regular file"),
             (dir + "/loop-a", "loop of symbolic links"), (dir + "/file/inside.png", "a folder on the path is a file"),

@@ -1,6 +1,7 @@
 import Foundation
 import SweepImaging
 import SweepSupport
+import SweepTestSupport
 import Testing
 
 @testable import SweepMedia
@@ -119,6 +120,64 @@ struct FuzzRegressionTests {
         for f in files {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/" + f)))
             #expect(throws: SweepError.self) { try ImageDecoder.decode(bytes: bytes, name: f) }
+        }
+    }
+
+    private func found(_ name: String) -> String {
+        URL(fileURLWithPath: fixture("x")).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("fuzz-crashes/\(name)").path
+    }
+
+    /// Carries 0.3 s of `sound`'s track into a 16×16 clip of three frames, as the audio
+    /// target does: H.264 in Matroska (the sound re-encoded to AAC unless it can be copied), or
+    /// VP9 in WebM (re-encoded to Opus).
+    private func carry(_ sound: String, webm: Bool) throws -> String {
+        let out = try Scratch.folder("fuzzfound") + (webm ? "/out.webm" : "/out.mkv")
+        let w = try VideoWriter(
+            path: out, width: 16, height: 16, fps: 10, codec: webm ? .vp9 : .h264, container: webm ? nil : "matroska",
+            options: webm ? [("deadline", "realtime"), ("cpu-used", "8")] : [("preset", "ultrafast")],
+            audio: AudioInput(path: sound, duration: 0.3))
+        for _ in 0..<3 { try w.add(RGBAImage(width: 16, height: 16, fill: RGBA8(r: 128, g: 128, b: 128))) }
+        try w.finish()
+        return out
+    }
+
+    @Test("A damaged sound decoding to samples of ±1.6e7 is held to full scale: the AAC encoder finishes", .timeLimit(.minutes(1)))
+    func hugeSamples() throws {
+        let out = try carry(found("audio-aac-encoder-hang.flv"), webm: false)
+        let streams = try SoundReader.streams(out)
+        #expect(streams.contains { $0.type == "audio" } && streams.contains { $0.type == "video" }, "\(streams)")
+    }
+
+    @Test("A sound whose frames change channel count part-way is refused with the time, not read past its planes")
+    func channelChange() throws {
+        do {
+            _ = try carry(found("audio-ac3-channel-change.mkv"), webm: true)
+            Issue.record("carried")
+        } catch let e as SweepError {
+            #expect(e.code == .dataError, "\(e)")
+        }
+    }
+
+    @Test("An animated WebP as a bare VP8L bitstream is held to the pixel limit by the canvas libwebp reports")
+    func bareLosslessCanvas() throws {
+        let started = Date()
+        do {
+            _ = try AnimatedWebPDecoder(path: found("webp-anim-bare-vp8l-canvas.webp"), maxPixels: 65_536)
+            Issue.record("opened")
+        } catch let e as SweepError {
+            #expect(e.code == .dataError && e.message.contains("over the limit"), "\(e)")
+        }
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test("A clip whose stream gives no picture size is refused as damaged, not read as 0×0")
+    func noPictureSize() throws {
+        do {
+            let clip = try VideoDecoder(path: found("probe-zero-size.flv"))
+            Issue.record("opened as \(clip.width)×\(clip.height)")
+        } catch let e as SweepError {
+            #expect(e.code == .dataError && e.message.contains("no picture size"), "\(e)")
         }
     }
 }

@@ -90,13 +90,13 @@ struct VideoRoundTripTests {
     func decoderErrors(kind: String, code: Int32) throws {
         let path = tempPath(kind + ".png")
         switch kind {
-        case "empty": FileManager.default.createFile(atPath: path, contents: Data())
-        case "text": FileManager.default.createFile(atPath: path, contents: Data("hello, not an image".utf8))
+        case "empty": _ = FileManager.default.createFile(atPath: path, contents: Data())
+        case "text": _ = FileManager.default.createFile(atPath: path, contents: Data("hello, not an image".utf8))
         case "truncated":
             let good = tempPath("good.png")
             try StillEncoder.write(RGBAImage(width: 64, height: 64, fill: .white), to: good, format: .png)
             let d = try Data(contentsOf: URL(fileURLWithPath: good))
-            FileManager.default.createFile(atPath: path, contents: d.prefix(d.count / 2))
+            _ = FileManager.default.createFile(atPath: path, contents: d.prefix(d.count / 2))
         default: break
         }
         do {

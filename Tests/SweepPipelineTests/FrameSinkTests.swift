@@ -23,9 +23,11 @@ struct FrameSinkTests {
     @Test("A PNG sequence over the byte limit writes nothing and keeps the older sequence")
     func cappedSequence() throws {
         let dir = try folder("capped-seq")
-        for i in 0..<3 { FileManager.default.createFile(atPath: dir + String(format: "/f-%04d.png", i), contents: Data("old \(i)".utf8)) }
+        for i in 0..<3 {
+            _ = FileManager.default.createFile(atPath: dir + String(format: "/f-%04d.png", i), contents: Data("old \(i)".utf8))
+        }
         // A file literally named like the pattern is the user's, not ours to remove.
-        FileManager.default.createFile(atPath: dir + "/f-%04d.png", contents: Data("literal".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/f-%04d.png", contents: Data("literal".utf8))
         var spec = sweepSpec()
         spec.maxBytes = 2000
         #expect(throws: SweepError.self) { try Renderer.render(spec, to: dir + "/f-%04d.png") }
@@ -92,7 +94,7 @@ struct FrameSinkTests {
         let s0 = spec.animation.state(at: 0)
         let expected = try FrameSource(spec: spec).render(FrameState(position: 0.3, before: s0.before, after: s0.after))
         #expect(try ImageDecoder.decode(path: out) == expected)
-        FileManager.default.createFile(atPath: dir + "/keep.png", contents: Data("precious".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/keep.png", contents: Data("precious".utf8))
         #expect(throws: SweepError.self) { try Renderer.preview(spec, position: 0.3, to: dir + "/keep.png", maxBytes: 100) }
         #expect(FileManager.default.contents(atPath: dir + "/keep.png") == Data("precious".utf8))
         #expect(try listing(dir) == ["keep.png", "one.png"])

@@ -15,7 +15,7 @@ let library = PresetLibrary(directory: repoPresets)
 
 func presetFile(_ json: String) -> String {
     let p = tempPath("preset.json")
-    FileManager.default.createFile(atPath: p, contents: Data(json.utf8))
+    _ = FileManager.default.createFile(atPath: p, contents: Data(json.utf8))
     return p
 }
 

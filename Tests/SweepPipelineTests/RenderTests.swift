@@ -84,7 +84,7 @@ struct RenderTests {
         (spec.style.showHandle, spec.style.showLabels, spec.style.smoothEdge) = (false, false, false)
         let path = tempPath("tables.gif")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try Renderer.render(spec, to: path)
+        _ = try Renderer.render(spec, to: path)
         let d = try #require(FileManager.default.contents(atPath: path)).map { $0 }
         // The global table, from the logical screen descriptor; then the first image's flags.
         let entries = 2 << Int(d[10] & 7)
@@ -134,9 +134,9 @@ struct RenderTests {
             (spec.style.showHandle, spec.style.showLabels) = (false, false)
             let path = tempPath("palette\(quality).gif"), dir = tempPath("frames\(quality)")
             defer { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.removeItem(atPath: dir) }
-            try Renderer.render(spec, to: path)
+            _ = try Renderer.render(spec, to: path)
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            try Renderer.render(spec, to: dir + "/f-%03d.png")
+            _ = try Renderer.render(spec, to: dir + "/f-%03d.png")
             let bytes = try #require(FileManager.default.contents(atPath: path))
             let frames = try (0..<20).map { try ImageDecoder.decode(path: dir + String(format: "/f-%03d.png", $0)) }
             return (2 << Int(bytes[10] & 7), bytes.count, try GIFReader(path: path), frames)
@@ -217,7 +217,7 @@ struct RenderTests {
         let dir = tempPath("atomic")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let out = dir + "/keep.gif"
-        FileManager.default.createFile(atPath: out, contents: Data("precious".utf8))
+        _ = FileManager.default.createFile(atPath: out, contents: Data("precious".utf8))
         var spec = sweepSpec()
         spec.after = .file(dir + "/missing.jpg")
         #expect(throws: SweepError.self) { try Renderer.render(spec, to: out) }
