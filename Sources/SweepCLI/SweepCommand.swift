@@ -416,11 +416,12 @@ package enum SweepCommand {
         }
         if o.quiet { return }
         for n in r.notes { printError("sweep: note: \(n)") }
-        print(summary(r, split: o.sweepSplit))
+        print(summary(r, split: o.sweepSplit, motion: o.spec.reduceMotion))
     }
 
-    /// The one-line summary of a render.
-    static func summary(_ r: RenderResult, split: (hold: Double, sweep: Double)?) -> String {
+    /// The one-line summary of a render; `split` is the pass's holds and sweep, told as
+    /// `motion` shows them (a cross-fade, or a cut, under reduced motion).
+    static func summary(_ r: RenderResult, split: (hold: Double, sweep: Double)?, motion: ReduceMotion = .off) -> String {
         let size =
             r.bytes >= 1_000_000 ? String(format: "%.2f MB", Double(r.bytes) / 1e6) : String(format: "%.0f KB", Double(r.bytes) / 1e3)
         if r.fps == 0 {  // a still: no frames or playing time to speak of
@@ -437,7 +438,11 @@ package enum SweepCommand {
         if let split, split.hold > 0, abs(2 * split.hold + split.sweep - r.duration) < 0.001 {
             // Tenths at least ("3.0 s sweep"), more only when the value has them.
             func t(_ v: Double) -> String { (v * 10).rounded() == v * 10 ? String(format: "%.1f", v) : String(format: "%g", v) }
-            length += ": \(t(split.hold)) s hold, \(t(split.sweep)) s sweep, \(t(split.hold)) s hold"
+            switch motion {
+            case .off: length += ": \(t(split.hold)) s hold, \(t(split.sweep)) s sweep, \(t(split.hold)) s hold"
+            case .dissolve: length += ": \(t(split.hold)) s hold, \(t(split.sweep)) s cross-fade, \(t(split.hold)) s hold"
+            case .cut: length += ": cut at \(t(split.hold)) s (reduced motion)"
+            }
         }
         let sound = r.sound.map { ", " + $0.phrase } ?? ""
         return String(

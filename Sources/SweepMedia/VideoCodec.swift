@@ -80,11 +80,11 @@ public struct VideoCodec: Sendable, Equatable {
     /// True when `container` (a libavformat muxer name) can carry sound, by ``AudioTrack``'s rule.
     public static func holdsSound(_ container: String) -> Bool { AudioTrack.encoderNames[container] != nil }
 
-    /// The default codec for a container.
+    /// The default codec for a container. A `.mov` is what phones write, H.264 (ProRes,
+    /// 16 times the size, only when asked for).
     public static func forContainer(_ container: String) -> VideoCodec? {
         switch container {
-        case "mp4", "matroska": .h264
-        case "mov": .prores
+        case "mp4", "matroska", "mov": .h264
         case "webm": .vp9
         case "webp": .webp
         case "apng": .apng

@@ -6,7 +6,8 @@ public enum Curve: Sendable, Equatable, Hashable {
     case hold
     /// A cubic Bézier timing curve from (0,0) to (1,1) with control points (c0x,c0y), (c1x,c1y).
     case timingCurve(Double, Double, Double, Double)
-    /// A damped spring; see ``Spring``. Its motion depends on time, not on the segment length.
+    /// A damped spring; see ``Spring``. In a segment, its time is scaled so that it settles
+    /// (within 0.001) at the segment's end: a 9 s sweep moves for 9 s, not for 0.3 s.
     case spring(Spring)
 
     /// SwiftUI `.linear`: (0, 0, 1, 1).
@@ -38,7 +39,9 @@ public enum Curve: Sendable, Equatable, Hashable {
         case let .timingCurve(x1, y1, x2, y2):
             return UnitBezier(x1, y1, x2, y2).value(at: elapsed / duration)
         case let .spring(s):
-            return s.progress(at: elapsed)
+            // An undamped spring never settles: it keeps its own time.
+            let scale = s.settling > 0 && s.settling.isFinite ? s.settling / duration : 1
+            return s.progress(at: elapsed * scale)
         }
     }
 

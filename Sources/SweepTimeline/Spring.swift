@@ -9,17 +9,24 @@ public struct Spring: Sendable, Equatable, Hashable {
     public let omega: Double
     /// Damping ratio ζ.
     public let zeta: Double
+    /// ``settlingDuration``, worked out once: a segment's every frame scales time by it.
+    public private(set) var settling: Double
 
     /// `spring(response:dampingFraction:)`; the defaults are SwiftUI's.
     public init(response: Double = 0.5, dampingFraction: Double = 0.825) {
-        omega = 2 * Double.pi / max(response, 1e-6)
-        zeta = max(0, dampingFraction)
+        self.init(omega: 2 * Double.pi / max(response, 1e-6), zeta: max(0, dampingFraction))
     }
 
     /// `spring(duration:bounce:)`: ζ = 1 − bounce (bounce ≥ 0) or 1 / (1 + bounce).
     public init(duration: Double, bounce: Double) {
-        omega = 2 * Double.pi / max(duration, 1e-6)
-        zeta = bounce >= 0 ? 1 - bounce : 1 / (1 + bounce)
+        self.init(omega: 2 * Double.pi / max(duration, 1e-6), zeta: bounce >= 0 ? 1 - bounce : 1 / (1 + bounce))
+    }
+
+    private init(omega: Double, zeta: Double) {
+        self.omega = omega
+        self.zeta = zeta
+        settling = 0
+        settling = settlingDuration(epsilon: 0.001)
     }
 
     /// Stiffness k = ω₀².
@@ -46,7 +53,7 @@ public struct Spring: Sendable, Equatable, Hashable {
     public func progress(at t: Double) -> Double { 1 - displacement(at: t) }
 
     /// The time after which the spring stays within `epsilon` (0.001) of its target.
-    public var settlingDuration: Double { settlingDuration(epsilon: 0.001) }
+    public var settlingDuration: Double { settling }
 
     /// The time after which the spring stays within `epsilon` of its target.
     public func settlingDuration(epsilon: Double) -> Double {

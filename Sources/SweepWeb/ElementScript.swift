@@ -4,7 +4,8 @@
 /// like the GIF and the video of the same spec.
 ///
 /// In order: `bez` solves a cubic Bézier x → t to 1e-7 (Newton, then bisection, as
-/// `UnitBezier`); `disp`/`settle` are `Spring`'s closed form and settling time (0.001);
+/// `UnitBezier`); `disp`/`settle` are `Spring`'s closed form and settling time (0.001),
+/// `sc` that time kept on the curve, by which a segment scales the spring's time;
 /// `prog` is `Curve.progress` for a curve written `"hold"`, `[x1,y1,x2,y2]` or
 /// `[omega,zeta]`; `val`/`move`/`cut` are `Track.value`, `.transition` and `.cut` over
 /// `[[time,value,curve],…]`; `fold` maps play time into a pass (once, N, forever,
@@ -35,7 +36,8 @@ public enum ElementScript {
         const settle=(w,z,eps=1e-3)=>{const k=z<1?z*w:w*(z-M.sqrt(M.max(0,z*z-1)));if(!(k>0))return 1/0;
         const A=z<1?M.sqrt(1+(z*w/(w*M.sqrt(1-z*z)))**2):2+w*10;let t=M.log(A/eps)/k+.01;
         while(t>0&&M.abs(disp(w,z,t))<eps)t-=5e-4;return M.max(0,t+5e-4)};
-        const prog=(c,e,d)=>e>=d?1:e<=0||c==H?0:c.length>3?(c.f||(c.f=bez(...c)))(e/d):1-disp(c[0],c[1],e);
+        const sc=c=>c.s??(c.s=(s=>s>0&&s<1/0?s:0)(settle(c[0],c[1]))),
+        prog=(c,e,d)=>e>=d?1:e<=0||c==H?0:c.length>3?(c.f||(c.f=bez(...c)))(e/d):1-disp(c[0],c[1],sc(c)?e*sc(c)/d:e);
         const mix=(a,b,f)=>a.map?a.map((x,i)=>x+(b[i]-x)*f):a+(b-a)*f,
         seg=(k,t)=>{if(t>=k[0][0])for(let i=1;i<k.length;i++)if(t<k[i][0])return i;return 0},
         val=(k,t)=>{const i=seg(k,t);if(!i)return(t<k[0][0]?k[0]:k[k.length-1])[1];const a=k[i-1],b=k[i];return mix(a[1],b[1],prog(b[2],t-a[0],b[0]-a[0]))},

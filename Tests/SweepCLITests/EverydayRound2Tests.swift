@@ -16,6 +16,42 @@ struct EverydayRound2Tests {
         #expect(!FileManager.default.fileExists(atPath: dir + "/" + name))
     }
 
+    @Test("--ease spring --duration 10: the split moves for the whole 9 s sweep, as the summary says", arguments: ["spring", "bouncy"])
+    func springFillsTheSweep(ease: String) throws {
+        let dir = try everydayInputs()
+        let r = try runIn(
+            dir, ["render", "before.png", "after.png", "-o", "s.gif", "--ease", ease, "--duration", "10", "--fps", "10", "--json"])
+        #expect(r.code == 0, "\(r.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        // Identical neighbours are stored once: a split that rests after 0.3 s stores about 10
+        // frames; one that moves for 9 s at 10 fps stores one per pixel step it takes, about
+        // half of 90 on a 90-pixel picture (the spring's tail moves less than a pixel a frame).
+        let stored = try #require(summary["framesWritten"] as? Int)
+        #expect(stored > 40, "\(stored) frames stored of \(summary["frames"] ?? 0)")
+        let text = try runIn(dir, ["render", "before.png", "after.png", "-o", "t.gif", "--ease", ease, "--duration", "10", "--fps", "10"])
+        #expect(text.stdout.contains("0.5 s hold, 9.0 s sweep, 0.5 s hold"), "\(text.stdout)")
+    }
+
+    @Test("Reduced motion is told as it shows: a cross-fade, or a cut, not a sweep")
+    func reducedMotionSummary() throws {
+        let dir = try everydayInputs()
+        for (mode, told) in [("dissolve", "0.5 s hold, 3.0 s cross-fade, 0.5 s hold"), ("cut", "4.00 s: cut at 0.5 s (reduced motion)")] {
+            let r = try runIn(dir, ["render", "before.png", "after.png", "-o", mode + ".gif", "--reduce-motion", mode, "--fps", "5"])
+            #expect(r.code == 0 && r.stdout.contains(told) && !r.stdout.contains("s sweep"), "\(mode): \(r.stdout)")
+        }
+    }
+
+    @Test(
+        ".mov is H.264 as phones write it; HEVC and ProRes when asked",
+        arguments: [([String](), "h264", "avc1"), (["--codec", "hevc"], "hevc", "hvc1"), (["--codec", "prores"], "prores", "apch")])
+    func movIsPhoneStyle(extra: [String], codec: String, tag: String) throws {
+        let dir = try everydayInputs()
+        let r = try runIn(dir, ["render", "before.png", "after.png", "-o", "m.mov", "--fps", "10", "--duration", "1", "--quiet"] + extra)
+        #expect(r.code == 0, "\(r.stderr)")
+        let v = try VideoReader(path: dir + "/m.mov", keepFrames: false)
+        #expect(v.codecName == codec && v.codecTag == tag, "\(v.codecName) \(v.codecTag)")
+    }
+
     @Test("preview --format story gives a story-sized still (a .png when the name has no extension)")
     func previewOfVideoFormat() throws {
         let dir = try everydayInputs()

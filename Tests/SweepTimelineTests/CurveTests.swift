@@ -52,6 +52,23 @@ struct CurveTests {
         #expect(abs(d.damping - 4 * Double.pi * 0.825 / 0.5) < 1e-9)
     }
 
+    @Test(
+        "A spring given a segment settles at its end, keeping its shape: a 9 s sweep moves for 9 s",
+        arguments: [Curve.spring(Spring()), .smooth, .snappy, .bouncy], [0.2, 1.0, 9.0])
+    func springFillsItsSegment(curve: Curve, d: Double) throws {
+        guard case let .spring(s) = curve else { return }
+        // Its shape is the spring's own, run settling/d times as fast.
+        for f in stride(from: 0.0, through: 0.99, by: 0.03) {
+            #expect(abs(curve.progress(elapsed: f * d, duration: d) - s.progress(at: f * s.settlingDuration)) < 1e-12)
+        }
+        // Within 0.001 of the end from the segment's end on, and not long before it.
+        let lastOutside = Array(stride(from: 0.0, to: d, by: d / 2000)).last {
+            abs(1 - curve.progress(elapsed: $0, duration: d)) >= 0.001
+        }
+        let last = try #require(lastOutside)
+        #expect(last > 0.99 * d && last < d, "last outside the band at \(last) of \(d) s")
+    }
+
     /// Integrates x'' = -k x - c x' with RK4 and compares with the closed form.
     @Test("Spring closed form matches numeric integration", arguments: [0.3, 0.825, 1.0, 1.6])
     func springClosedForm(zeta: Double) {
