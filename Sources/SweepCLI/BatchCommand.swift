@@ -186,12 +186,16 @@ enum BatchCommand {
             let stamps = sidecar.inputStamps()
             var o = try RenderOptions.interpret(ArgumentSplitter(RenderOptions.common).split(job.arguments(output: output)))
             try o.resolveLooks(library)
+            o.lenient = true
             o.spec.clip.maxMemory = min(o.spec.clip.maxMemory, memory)
             try makeFolder(of: output)
             let results = try SweepCommand.perform(&o, progress: nil)
             record["status"] = "ok"
-            record["bytes"] = results.reduce(0) { $0 + $1.bytes }
+            // The job's output alone, as --resume reads it back from the record beside it.
+            record["bytes"] = results.first?.bytes ?? 0
             record["frames"] = results.first?.frames ?? 0
+            let notes = results.flatMap(\.notes)
+            if !notes.isEmpty { record["notes"] = notes.map(TerminalText.escape) }
             try sidecar.write(stamps: stamps)
         } catch {
             // A job a signal cut short is not recorded as failed: the handler ends the batch.

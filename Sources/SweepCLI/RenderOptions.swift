@@ -38,6 +38,8 @@ package struct RenderOptions: Sendable {
     package var positionGiven = false
     /// Notes the command line adds to the render's own (e.g. a format's limits dropped).
     package var notes: [String] = []
+    /// An option that cannot act on the output is a note, not an error (batch jobs).
+    package var lenient = false
 
     /// The hold at each end of a pass of `pass` seconds: as asked, but at most a quarter
     /// of the pass, so that the sweep keeps at least half of it.

@@ -281,10 +281,9 @@ package enum SweepCommand {
     static func perform(_ o: inout RenderOptions, progress: Renderer.Progress?) throws -> [RenderResult] {
         guard let out = o.output else { throw SweepError(.usage, "no output file", subject: "render", fix: "add -o OUT.gif or -o OUT.mp4") }
         (o.spec.before, o.spec.after) = try sides(o)
-        if o.still {
-            return [try Renderer.preview(o.spec, position: o.position ?? 0.5, to: out, maxBytes: o.spec.maxBytes)]
-        }
+        if o.still { return [try still(&o, to: out)] }
         let kind = try OutputKind.infer(path: out, codec: o.spec.codec)
+        try checkScope(&o, kind: kind)
         if o.positionGiven && !o.poster {
             throw SweepError(
                 .usage, "an animation moves the split, so a resting position means nothing here", subject: "--position",
@@ -307,6 +306,28 @@ package enum SweepCommand {
             results.append(try Renderer.preview(still, position: o.position ?? 0.5, to: posterPath))
         }
         return results
+    }
+
+    /// The still `o` asks for (`preview`, or a still format), written to `out`.
+    static func still(_ o: inout RenderOptions, to out: String) throws -> RenderResult {
+        let kind = try OutputKind.infer(path: out, still: true, codec: o.spec.codec)
+        try checkScope(&o, kind: kind)
+        // --quality is the JPEG/WebP quality of a still (90 unless given).
+        let quality = o.given.contains("quality") ? o.spec.quality : 90
+        var result = try Renderer.preview(o.spec, position: o.position ?? 0.5, to: out, quality: quality, maxBytes: o.spec.maxBytes)
+        result.notes.insert(contentsOf: o.notes, at: 0)
+        return result
+    }
+
+    /// Refuses the options given that cannot act on `kind` (``OptionScope``); for a batch
+    /// job, notes them instead.
+    static func checkScope(_ o: inout RenderOptions, kind: OutputKind) throws {
+        var video: (codec: VideoCodec, container: String)?
+        if case let .video(codec, container) = kind { video = (codec, container) }
+        let misfits = OptionScope.misfits(o.given, output: OptionScope.Output(kind), video: video, lossless: kind == .still(.png))
+        guard let first = misfits.first else { return }
+        guard o.lenient else { throw first }
+        o.notes += misfits.map { "\($0.subject ?? "") \($0.message), so it is ignored" }
     }
 
     /// The poster beside `output`: the whole output name plus `.poster.jpg`
@@ -348,8 +369,7 @@ package enum SweepCommand {
         var o = try parse(args, still: true)
         guard let out = o.output else { throw SweepError(.usage, "no output file", subject: "preview", fix: "add -o OUT.png") }
         (o.spec.before, o.spec.after) = try sides(o)
-        let result = try Renderer.preview(o.spec, position: o.position ?? 0.5, to: out, maxBytes: o.spec.maxBytes)
-        report(result, o)
+        report(try still(&o, to: out), o)
     }
 
     static func plan(_ args: [String]) throws {

@@ -72,6 +72,8 @@ public enum StillEncoder {
             try scaler.scale(packed: p.baseAddress!, stride: image.width * 4, height: image.height, into: f)
         }
         f.pointee.pts = 0
+        // With a fixed qscale, mjpeg reads the quality from each frame, not the context.
+        f.pointee.quality = c.pointee.global_quality
         try FFmpegCall.check(avcodec_send_frame(c, f), "encoding failed", subject: name, kind: .internalError)
         try FFmpegCall.check(avcodec_send_frame(c, nil), "encoding failed", subject: name, kind: .internalError)
         let packet = try PacketHandle()

@@ -52,6 +52,68 @@ struct EverydayRound2Tests {
         #expect(v.codecName == codec && v.codecTag == tag, "\(v.codecName) \(v.codecTag)")
     }
 
+    @Test(
+        "An option that cannot act on the output is refused with exit 64, naming what it is for and what does it here",
+        arguments: [
+            (["render", "-o", "q.mp4", "--quality", "20"], "--quality", "use --crf"),
+            (["render", "-o", "g.gif", "--crf", "40"], "--crf", "use --quality"),
+            (["render", "-o", "g.gif", "--bitrate", "100k"], "--bitrate", "use --max-bytes"),
+            (["render", "-o", "v.mp4", "--colors", "16"], "--colors", "a GIF"),
+            (["render", "-o", "v.mp4", "--dither", "none"], "--dither", "a GIF"),
+            (["render", "-o", "g.gif", "--encoder-preset", "fast"], "--encoder-preset", "a video"),
+            (["render", "-o", "v.mp4", "--retina"], "--retina", "an HTML page"),
+            (["render", "-o", "v.mp4", "--fragment"], "--fragment", "an HTML page"),
+            (["render", "-o", "g.gif", "--page-images", "png"], "--page-images", "an HTML page"),
+            (["render", "-o", "g.gif", "--audio", "before"], "--audio", "a video"),
+            (["render", "-o", "w.webp", "--audio", "before"], "--audio", "holds no sound"),
+            (["preview", "-o", "p.png", "--fps", "10"], "--fps", "a still"),
+            (["preview", "-o", "p.png", "--duration", "2"], "--duration", "use --position"),
+            (["preview", "-o", "p.png", "--quality", "50"], "--quality", "lossless"),
+        ])
+    func optionsThatCannotAct(args: [String], option: String, says: String) throws {
+        let dir = try everydayInputs()
+        let r = try runIn(dir, [args[0], "before.png", "after.png"] + args.dropFirst())
+        #expect(r.code == 64 && r.stderr.hasPrefix("sweep: \(option): ") && r.stderr.contains(says), "\(args): \(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["after.png", "before.png", "wide.png"])
+    }
+
+    @Test("--quality sets a JPEG still's quality; in a batch job an option that cannot act is a note, and the job renders")
+    func qualityOnStillsAndBatchNotes() throws {
+        let dir = try everydayInputs()
+        var sizes: [Int] = []
+        for q in ["20", "95"] {
+            let r = try runIn(dir, ["preview", "before.png", "wide.png", "-o", "p\(q).jpg", "--quality", q, "--size", "200x150", "--quiet"])
+            #expect(r.code == 0, "\(r.stderr)")
+            sizes.append(try #require(FileManager.default.attributesOfItem(atPath: dir + "/p\(q).jpg")[.size] as? Int))
+        }
+        #expect(sizes[0] < sizes[1], "\(sizes)")
+        try #"{"before": "before.png", "after": "after.png", "output": "v.mp4", "quality": 20, "duration": 1, "fps": 5}"#
+            .write(toFile: dir + "/jobs.jsonl", atomically: true, encoding: .utf8)
+        let b = try runIn(dir, ["batch", "jobs.jsonl", "--quiet"])
+        #expect(b.code == 0, "\(b.stderr)")
+        let results = try String(contentsOfFile: dir + "/jobs.results.jsonl", encoding: .utf8)
+        #expect(results.contains("\"ok\"") && results.contains("--quality acts on a GIF or a still, not on a video"), "\(results)")
+    }
+
+    @Test("A batch job's bytes are its output's, on a first run and on --resume alike (a poster beside it or not)")
+    func batchBytesOnResume() throws {
+        let dir = try everydayInputs()
+        try #"{"before": "before.png", "after": "after.png", "output": "v.gif", "poster": true, "duration": 1, "fps": 5}"#
+            .write(toFile: dir + "/jobs.jsonl", atomically: true, encoding: .utf8)
+        var counted: [Int] = []
+        for extra in [[], ["--resume"]] {
+            let b = try runIn(dir, ["batch", "jobs.jsonl", "--quiet"] + extra)
+            #expect(b.code == 0, "\(b.stderr)")
+            let line = try String(contentsOfFile: dir + "/jobs.results.jsonl", encoding: .utf8)
+            let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            counted.append(try #require(record["bytes"] as? Int))
+        }
+        let size = try #require(FileManager.default.attributesOfItem(atPath: dir + "/v.gif")[.size] as? Int)
+        #expect(counted == [size, size], "\(counted) vs \(size)")
+        #expect(FileManager.default.fileExists(atPath: dir + "/v.gif.poster.jpg"))
+    }
+
     @Test("preview --format story gives a story-sized still (a .png when the name has no extension)")
     func previewOfVideoFormat() throws {
         let dir = try everydayInputs()

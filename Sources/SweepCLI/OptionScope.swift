@@ -1,0 +1,99 @@
+import SweepMedia
+import SweepPipeline
+import SweepSupport
+
+/// Which outputs each option acts on: the one rule behind "this option cannot act on this
+/// output". An option given where it would do nothing is refused (exit 64), naming the kind
+/// of output it is for and the option that does the same here; set by a batch job, it is a
+/// note instead, so that one file of jobs can serve GIFs and videos alike.
+enum OptionScope {
+    /// The kinds of output, as options see them.
+    enum Output: Hashable, CaseIterable {
+        case gif, video, page, frames, still
+
+        init(_ kind: OutputKind) {
+            switch kind {
+            case .gif: self = .gif
+            case .video: self = .video
+            case .html: self = .page
+            case .pngSequence: self = .frames
+            case .still: self = .still
+            }
+        }
+
+        /// The output, in a message ("not on a video").
+        var name: String {
+            switch self {
+            case .gif: "a GIF"
+            case .video: "a video"
+            case .page: "an HTML page"
+            case .frames: "a PNG sequence"
+            case .still: "a still"
+            }
+        }
+    }
+
+    /// Where an option acts, and what does its job elsewhere.
+    struct Rule {
+        let acts: Set<Output>
+        /// The option that does the same on another output (`--quality` on a video: `--crf`).
+        var instead: [Output: String] = [:]
+    }
+
+    private static let animations: Set<Output> = [.gif, .video, .page, .frames]
+
+    /// Options missing here act on every output.
+    static let rules: [String: Rule] = [
+        "quality": Rule(acts: [.gif, .still], instead: [.video: "--crf"]),
+        "colors": Rule(acts: [.gif]),
+        "dither": Rule(acts: [.gif]),
+        "lossy": Rule(acts: [.gif], instead: [.video: "--crf"]),
+        "crf": Rule(acts: [.video], instead: [.gif: "--quality", .still: "--quality"]),
+        "encoder-preset": Rule(acts: [.video]),
+        "bitrate": Rule(acts: [.video], instead: [.gif: "--max-bytes", .still: "--max-bytes"]),
+        "codec-opt": Rule(acts: [.video]),
+        "retina": Rule(acts: [.page]),
+        "fragment": Rule(acts: [.page]),
+        "page-images": Rule(acts: [.page]),
+        "poster-url": Rule(acts: [.page], instead: [.gif: "--poster", .video: "--poster"]),
+        "audio": Rule(acts: [.video]),
+        "fps": Rule(acts: animations),
+        "duration": Rule(acts: animations, instead: [.still: "--position"]),
+        "hold": Rule(acts: animations),
+        "ease": Rule(acts: animations),
+        "loop": Rule(acts: animations),
+        "from": Rule(acts: animations, instead: [.still: "--position"]),
+        "to": Rule(acts: animations, instead: [.still: "--position"]),
+        "reduce-motion": Rule(acts: animations),
+        "poster": Rule(acts: [.gif, .video, .page, .frames]),
+    ]
+
+    /// The options in `given` that cannot act on `output`, each as the error a command line
+    /// gets; `video` is the codec and container, for what only some videos hold (sound), and
+    /// `lossless` says a still is a PNG (which has no quality to set).
+    static func misfits(
+        _ given: Set<String>, output: Output, video: (codec: VideoCodec, container: String)? = nil, lossless: Bool = false
+    ) -> [SweepError] {
+        var found: [SweepError] = []
+        for name in given.sorted() {
+            if name == "quality", output == .still, lossless {
+                found.append(
+                    SweepError(.usage, "a PNG is lossless, so it has no quality to set", subject: "--quality", fix: "use .jpg or .webp"))
+                continue
+            }
+            if name == "audio", output == .video, let video, !VideoCodec.holdsSound(video.container) {
+                found.append(
+                    SweepError(
+                        .usage, "\(video.codec.name) video holds no sound", subject: "--audio",
+                        fix: "use .mp4, .mov, .mkv or .webm for sound, or leave --audio out"))
+                continue
+            }
+            guard let rule = rules[name], !rule.acts.contains(output) else { continue }
+            let targets = Output.allCases.filter { rule.acts.contains($0) }.map(\.name)
+            let listed = targets.count > 1 ? targets.dropLast().joined(separator: ", ") + " or " + targets.last! : targets[0]
+            let fix = rule.instead[output].map { "use \($0) for \(output.name)" } ?? "leave it out, or write \(listed)"
+            found.append(SweepError(.usage, "acts on \(listed), not on \(output.name)", subject: "--" + name, fix: fix))
+        }
+        return found
+    }
+}
