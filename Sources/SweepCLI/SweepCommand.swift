@@ -443,7 +443,7 @@ package enum SweepCommand {
     /// `motion` shows them (a cross-fade, or a cut, under reduced motion).
     static func summary(_ r: RenderResult, split: (hold: Double, sweep: Double)?, motion: ReduceMotion = .off) -> String {
         let size =
-            r.bytes >= 1_000_000 ? String(format: "%.2f MB", Double(r.bytes) / 1e6) : String(format: "%.0f KB", Double(r.bytes) / 1e3)
+            ByteCount.text(r.bytes)
         if r.fps == 0 {  // a still: no frames or playing time to speak of
             return String(format: "wrote %@ (%@, %dx%d, still) in %.2f s", r.output, size, r.width, r.height, r.seconds)
         }

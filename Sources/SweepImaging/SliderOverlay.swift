@@ -40,9 +40,15 @@ public struct SliderOverlay: Sendable {
 
     /// Draws the overlay parts for a `width`×`height` output.
     ///
-    /// - Parameter insets: margins (shares of the frame) that the tags and the knob keep
-    ///   out of: a platform's own interface, or letterbox bars.
-    public init(width: Int, height: Int, style: SliderStyle, insets safe: SafeInsets = .zero) {
+    /// - Parameters:
+    ///   - insets: margins (shares of the frame) that the tags and the knob keep out of: a
+    ///     platform's own interface, or letterbox bars.
+    ///   - tagInsets: each tag's own margins, when the two pictures are letterboxed
+    ///     differently: a tag sits on its own picture (default: `insets` for both).
+    public init(
+        width: Int, height: Int, style: SliderStyle, insets safe: SafeInsets = .zero,
+        tagInsets: (before: SafeInsets, after: SafeInsets)? = nil
+    ) {
         self.width = width
         self.height = height
         self.style = style
@@ -52,10 +58,13 @@ public struct SliderOverlay: Sendable {
         let scale = resolved.isFinite && resolved > 0 ? min(resolved, 1000) : Double(min(width, height)) / 390
         self.scale = scale
         let vertical = style.orientation == .vertical
-        let px = (
-            top: Int((safe.top * Double(height)).rounded()), left: Int((safe.left * Double(width)).rounded()),
-            bottom: Int((safe.bottom * Double(height)).rounded()), right: Int((safe.right * Double(width)).rounded())
-        )
+        func pixels(_ s: SafeInsets) -> (top: Int, left: Int, bottom: Int, right: Int) {
+            (
+                top: Int((s.top * Double(height)).rounded()), left: Int((s.left * Double(width)).rounded()),
+                bottom: Int((s.bottom * Double(height)).rounded()), right: Int((s.right * Double(width)).rounded())
+            )
+        }
+        let px = pixels(safe)
         insets = px
         let extent = Double(vertical ? height : width)
         endInset = style.showHandle ? min((style.knobDiameter / 2 + 4) * scale, extent / 4) : 0
@@ -93,18 +102,26 @@ public struct SliderOverlay: Sendable {
             // A tag fits inside the safe area (less its inset), or is shrunk until it does.
             let insetPixels = style.labelInset * scale
             let inset = insetPixels.isFinite ? Int(max(0, min(insetPixels, Double(min(width, height) / 8))).rounded()) : 0
-            let room = (width: max(1, width - px.left - px.right - 2 * inset), height: max(1, height - px.top - px.bottom - 2 * inset))
-            let b = Self.drawTag(style.beforeLabel, style: style, scale: scale, room: room, notes: &notes)
-            let a = Self.drawTag(style.afterLabel, style: style, scale: scale, room: room, notes: &notes)
-            let leading = { (s: Sprite) in style.rightToLeft ? width - px.right - inset - s.width : px.left + inset }
-            let trailing = { (s: Sprite) in style.rightToLeft ? px.left + inset : width - px.right - inset - s.width }
+            let (bp, ap) = tagInsets.map { (pixels($0.before), pixels($0.after)) } ?? (px, px)
+            func room(_ p: (top: Int, left: Int, bottom: Int, right: Int)) -> (width: Int, height: Int) {
+                (width: max(1, width - p.left - p.right - 2 * inset), height: max(1, height - p.top - p.bottom - 2 * inset))
+            }
+            let b = Self.drawTag(style.beforeLabel, style: style, scale: scale, room: room(bp), notes: &notes)
+            let a = Self.drawTag(style.afterLabel, style: style, scale: scale, room: room(ap), notes: &notes)
+            let rtl = style.rightToLeft
+            let leading = { (s: Sprite, p: (top: Int, left: Int, bottom: Int, right: Int)) in
+                rtl ? width - p.right - inset - s.width : p.left + inset
+            }
+            let trailing = { (s: Sprite, p: (top: Int, left: Int, bottom: Int, right: Int)) in
+                rtl ? p.left + inset : width - p.right - inset - s.width
+            }
             beforeTag = b
             afterTag = a
-            beforeTagOrigin = (b.map(leading) ?? 0, px.top + inset)
+            beforeTagOrigin = (b.map { leading($0, bp) } ?? 0, bp.top + inset)
             if vertical {
-                afterTagOrigin = (a.map(leading) ?? 0, height - px.bottom - inset - (a?.height ?? 0))
+                afterTagOrigin = (a.map { leading($0, ap) } ?? 0, height - ap.bottom - inset - (a?.height ?? 0))
             } else {
-                afterTagOrigin = (a.map(trailing) ?? 0, px.top + inset)
+                afterTagOrigin = (a.map { trailing($0, ap) } ?? 0, ap.top + inset)
             }
         } else {
             beforeTag = nil; afterTag = nil

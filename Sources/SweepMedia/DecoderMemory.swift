@@ -58,8 +58,6 @@ public enum DecoderMemory {
         return fitting
     }
 
-    /// Bytes in words: "5.0 GB", "640 MB".
-    static func text(_ bytes: Int) -> String {
-        bytes >= 1_000_000_000 ? String(format: "%.1f GB", Double(bytes) / 1e9) : String(format: "%.0f MB", Double(bytes) / 1e6)
-    }
+    /// Bytes in words: "5.0 GB", "640.00 MB".
+    static func text(_ bytes: Int) -> String { ByteCount.text(bytes) }
 }

@@ -124,12 +124,16 @@ public final class FrameSource {
             notes.append("the \(side) clip is HDR (\(transfer)): tone-mapped to SDR BT.709")
         }
         var insets = spec.safeInsets
+        // Each tag keeps off its own picture's letterbox bars; the knob off both.
+        var tagInsets = (before: spec.safeInsets, after: spec.safeInsets)
         // Two pictures of one shape are spoken of once.
         let sameShape = loaded.count == 2 && before.width * after.height == after.width * before.height
         let sides =
             loaded.count == 2 && !sameShape
             ? [("before", before), ("after", after)]
             : [(loaded.count == 2 ? "before and after" : "before", before)]
+        // A clip is a video, in words.
+        let videoSides = Set([("before", beforeClip), ("after", afterClip)].compactMap { $0.1 == nil ? nil : $0.0 })
         for (side, image) in sides {
             let imageAspect = Double(image.width) / Double(image.height), frameAspect = Double(w) / Double(h)
             let kept = min(imageAspect / frameAspect, frameAspect / imageAspect)  // the share of the image shown (fill)
@@ -139,7 +143,7 @@ public final class FrameSource {
                     String(
                         format:
                             "the %@ %@ (%dx%d) %@ cropped by %.0f %% to fill %dx%d; fit it whole (letterboxed) or choose a size of its shape",
-                        side, side.contains(" and ") ? "images" : "image", image.width, image.height,
+                        side, Self.noun(side, videos: videoSides), image.width, image.height,
                         side.contains(" and ") ? "are" : "is", (1 - kept) * 100, w, h))
             case .fit:
                 // Tags stay on the picture, off the letterbox bars.
@@ -148,14 +152,25 @@ public final class FrameSource {
                     ? SafeInsets(top: (1 - kept) / 2, bottom: (1 - kept) / 2)
                     : SafeInsets(left: (1 - kept) / 2, right: (1 - kept) / 2)
                 insets = insets.union(bars)
+                // One input shows on both sides.
+                if side != "after" { tagInsets.before = tagInsets.before.union(bars) }
+                if side != "before" || loaded.count == 1 { tagInsets.after = tagInsets.after.union(bars) }
             default: break
             }
         }
         self.notes = notes
-        overlay = SliderOverlay(width: w, height: h, style: spec.style, insets: insets)
+        overlay = SliderOverlay(width: w, height: h, style: spec.style, insets: insets, tagInsets: tagInsets)
         beforeCache = SideCache(base: beforeBase)
         afterCache = SideCache(base: afterBase)
         scratch = RGBAImage(width: w, height: h)
+    }
+
+    /// What a side is called in a note: "image" or "video", plural for "before and after".
+    static func noun(_ side: String, videos: Set<String>) -> String {
+        let parts = side.components(separatedBy: " and ")
+        let kinds = Set(parts.map { videos.contains($0) ? "video" : "image" })
+        let word = kinds.count == 1 ? kinds.first! : "picture"
+        return parts.count > 1 ? word + "s" : word
     }
 
     /// The output size when the spec alone fixes it (both sides given, and valid), so that

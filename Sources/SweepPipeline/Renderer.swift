@@ -298,7 +298,8 @@ public enum Renderer {
             accept: { result in
                 guard let maxBytes, result.bytes > maxBytes else { return }
                 throw SweepError(
-                    .dataError, "the still is \(result.bytes) bytes, over the limit of \(maxBytes)", subject: path,
+                    .dataError, "the still is \(ByteCount.text(result.bytes)), over the limit of \(ByteCount.text(maxBytes))",
+                    subject: path,
                     fix: "use .jpg or .webp, or a smaller size")
             })
     }

@@ -41,7 +41,7 @@ struct SizeCap {
                 accept: { result in
                     guard result.bytes <= bytes else {
                         throw SweepError(
-                            .dataError, "the output is \(result.bytes) bytes, over the limit of \(bytes)",
+                            .dataError, "the output is \(ByteCount.text(result.bytes)), over the limit of \(ByteCount.text(bytes))",
                             subject: path, fix: "use a smaller size or another format")
                     }
                 })
@@ -97,7 +97,8 @@ struct SizeCap {
                 // that fits.
                 if tries.lastStopped { _ = try tries.render(attempt, stopping: false) }
                 throw SweepError(
-                    .dataError, "cannot fit under \(bytes) bytes; the smallest attempt was \(tries.smallest) bytes",
+                    .dataError,
+                    "cannot fit under \(ByteCount.text(bytes)); the smallest attempt was \(ByteCount.text(tries.smallest)) (\(tries.smallest) bytes)",
                     subject: path, fix: "raise the byte limit, or shorten the animation")
             }
             best = try tries.render(attempt)
@@ -118,7 +119,7 @@ struct SizeCap {
         // Every fit was committed as it came, each better than the one before: `best` is the file.
         guard var fit = best else { preconditionFailure("the loop ends with a fit") }
         if fit.spec.quality != first.quality { steps.insert("quality \(first.quality) → \(fit.spec.quality)", at: 0) }
-        if !steps.isEmpty { fit.result.notes.append("to fit under \(bytes) bytes: " + steps.joined(separator: ", ")) }
+        if !steps.isEmpty { fit.result.notes.append("to fit under \(ByteCount.text(bytes)): " + steps.joined(separator: ", ")) }
         fit.result.seconds = Date().timeIntervalSince(start)
         if let note = Renderer.fittedNote(spec, source) { fit.result.notes.insert(note, at: 0) }
         return fit.result
@@ -344,7 +345,7 @@ struct SizeCap {
             let current = attempt.videoOptions.last(where: { $0.0 == "crf" }).flatMap { Int($0.1) } ?? codecCRF
             guard steps < 3, let crf = current, codecCRF != nil else {
                 throw SweepError(
-                    .dataError, "the video is \(last) bytes, over the limit of \(bytes)", subject: path,
+                    .dataError, "the video is \(ByteCount.text(last)), over the limit of \(ByteCount.text(bytes))", subject: path,
                     fix: "shorten it, lower the size or frame rate, or raise the CRF")
             }
             steps += 1
@@ -368,7 +369,7 @@ struct SizeCap {
         var gaveUp: [String] = []
         while true {
             if var (_, result) = try tries.render(attempt) {
-                if !gaveUp.isEmpty { result.notes.append("to fit under \(bytes) bytes: " + gaveUp.joined(separator: ", ")) }
+                if !gaveUp.isEmpty { result.notes.append("to fit under \(ByteCount.text(bytes)): " + gaveUp.joined(separator: ", ")) }
                 result.seconds = Date().timeIntervalSince(start)
                 return result
             }

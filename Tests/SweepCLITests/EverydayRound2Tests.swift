@@ -1,6 +1,7 @@
 import Foundation
 import SweepImaging
 import SweepMedia
+import SweepSupport
 import SweepTestSupport
 import Testing
 
@@ -83,7 +84,8 @@ struct EverydayRound2Tests {
         let dir = try everydayInputs()
         var sizes: [Int] = []
         for q in ["20", "95"] {
-            let r = try runIn(dir, ["preview", "before.png", "wide.png", "-o", "p\(q).jpg", "--quality", q, "--size", "200x150", "--quiet"])
+            let r = try runIn(
+                dir, ["preview", "before.png", "wide.png", "-o", "p\(q).jpg", "--quality", q, "--size", "200x150", "--quiet"])
             #expect(r.code == 0, "\(r.stderr)")
             sizes.append(try #require(FileManager.default.attributesOfItem(atPath: dir + "/p\(q).jpg")[.size] as? Int))
         }
@@ -112,6 +114,51 @@ struct EverydayRound2Tests {
         let size = try #require(FileManager.default.attributesOfItem(atPath: dir + "/v.gif")[.size] as? Int)
         #expect(counted == [size, size], "\(counted) vs \(size)")
         #expect(FileManager.default.fileExists(atPath: dir + "/v.gif.poster.jpg"))
+    }
+
+    @Test("With --fit fit each tag sits on its own picture: the after tag at the after picture's top, not the before's")
+    func tagsOnTheirOwnPictures() throws {
+        let dir = try everydayInputs()
+        try StillEncoder.write(RGBAImage(width: 200, height: 50, fill: .white), to: dir + "/wide.png", format: .png)
+        try StillEncoder.write(RGBAImage(width: 200, height: 100, fill: .white), to: dir + "/half.png", format: .png)
+        let r = try runIn(
+            dir,
+            [
+                "preview", "wide.png", "half.png", "-o", "fit.png", "--size", "200x200", "--fit", "fit", "--no-handle", "--position",
+                "0.5", "--ui-scale", "1",
+            ])
+        #expect(r.code == 0, "\(r.stderr)")
+        let img = try ImageDecoder.decode(path: dir + "/fit.png")
+        func dark(_ xs: Range<Int>, _ ys: Range<Int>) -> Bool { ys.contains { y in xs.contains { x in img[x, y].r < 200 } } }
+        func black(_ xs: Range<Int>, _ ys: Range<Int>) -> Bool {
+            ys.allSatisfy { y in xs.allSatisfy { x in img[x, y].r < 8 && img[x, y].g < 8 && img[x, y].b < 8 } }
+        }
+        // The before picture fills rows 75..<125 on the left, the after rows 50..<150 on the right.
+        #expect(black(0..<100, 0..<74) && black(100..<200, 0..<49), "a tag on a letterbox bar")
+        #expect(dark(0..<100, 75..<100), "the before tag is not on its picture")
+        #expect(dark(100..<200, 50..<75), "the after tag is not at its own picture's top")
+    }
+
+    @Test("A crop note calls a clip a video")
+    func cropNoteSaysVideo() throws {
+        let dir = try everydayInputs()
+        try ClipMaker.counter(dir + "/wide.mp4", fps: 10, seconds: 1)
+        try StillEncoder.write(RGBAImage(width: 400, height: 40, fill: .white), to: dir + "/strip.png", format: .png)
+        let r = try runIn(dir, ["render", "strip.png", "wide.mp4", "-o", "v.mp4", "--size", "64x64", "--fps", "5"])
+        #expect(r.code == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("the before image (400x40) is cropped"), "\(r.stderr)")
+        let clipSide = try runIn(dir, ["render", "wide.mp4", "--look", "noir", "-o", "w.mp4", "--size", "20x200", "--fps", "5"])
+        #expect(clipSide.stderr.contains("the before video ("), "\(clipSide.stderr)")
+    }
+
+    @Test(
+        "Byte counts read as sizes, three digits, decimal units as --max-bytes takes them",
+        arguments: [
+            (999, "999 bytes"), (1000, "1.00 KB"), (2048, "2.05 KB"), (93_412, "93.4 KB"), (99_960, "100 KB"),
+            (999_499, "999 KB"), (999_500, "1.00 MB"), (650_000_000, "650 MB"), (5_000_000_000, "5.00 GB"),
+        ])
+    func byteCounts(bytes: Int, text: String) {
+        #expect(ByteCount.text(bytes) == text)
     }
 
     @Test("preview --format story gives a story-sized still (a .png when the name has no extension)")

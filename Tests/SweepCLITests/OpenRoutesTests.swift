@@ -241,7 +241,7 @@ struct OpenRoutesTests {
         let small = ["--size", "64x36", "--quiet"]
         let refused = try runSweep(["render", dir + "/hd.mp4", "-o", dir + "/out.mp4", "--max-memory", "100MB"] + small)
         #expect(refused.code == 65, "\(refused.stderr)")
-        #expect(refused.stderr.contains("decoding needs about") && refused.stderr.contains("over the 50 MB a clip may take"))
+        #expect(refused.stderr.contains("decoding needs about") && refused.stderr.contains("over the 50.0 MB a clip may take"))
         #expect(refused.stderr.hasSuffix("(--max-memory)\n"), "\(refused.stderr)")
         #expect(try String(contentsOfFile: dir + "/out.mp4", encoding: .utf8) == "older")
         #expect(listing(dir) == ["hd.mp4", "out.mp4"])

@@ -384,7 +384,7 @@ struct GIFOutputTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
         // The size it names is what the least attempt makes (rendered whole, not estimated
         // from where it stopped): a cap of that size fits.
-        let named = try #require(failure?.message.split(separator: " ").compactMap { Int($0) }.last)
+        let named = try #require((failure?.message.firstMatch(of: /\((\d+) bytes\)/)).flatMap { Int($0.1) })
         #expect(named < q40.bytes / 2, "\(failure?.message ?? "")")  // the least: a lower rate, a smaller size
         spec.maxBytes = named
         let fits = try Renderer.render(spec, to: none)
