@@ -212,6 +212,11 @@ package struct RenderOptions: Sendable {
             ]
             let kept = Set(settings.filter { given.contains($0.option) }.map(\.field))
             f.apply(to: &spec, keeping: kept)
+            if f.fps != nil, !given.contains("fps") {
+                // A format's rate is the platform's: clips are converted to it, and told so.
+                spec.clip.followClipRate = false
+                spec.clip.rateChosenBy = "the format " + format
+            }
             if !given.contains("duration"), let d = f.duration {
                 // The format's duration is the whole pass: the sweep fills what the holds leave.
                 duration = d

@@ -44,6 +44,9 @@ struct ClipTimeline {
                 fix: "choose an earlier start", field: .start)
         }
         var fps = clip.followClipRate ? clipRate : asked
+        if let by = clip.rateChosenBy, !clip.followClipRate, abs(fps - clipRate) > 0.01 * clipRate {
+            notes.append(String(format: "the clip runs at %g fps; the output runs at %g fps, as %@ asks", clipRate, fps, by))
+        }
         // A slideshow or time-lapse clip at a few frames a second would make the sweep itself
         // jerk: its frames are held instead, at a rate the motion needs.
         if clip.followClipRate && fps < Self.minimumClipRate {

@@ -23,6 +23,8 @@ public final class FrameSource {
     public let notes: [String]
     /// A fill that crops more than this share of an image says so.
     static let cropNoteThreshold = 0.4
+    /// A picture enlarged more than this says so.
+    static let enlargeNoteThreshold = 1.5
     private(set) var beforeBase: RGBAImage
     private(set) var afterBase: RGBAImage
     private var beforeCache: SideCache
@@ -135,6 +137,16 @@ public final class FrameSource {
         // A clip is a video, in words.
         let videoSides = Set([("before", beforeClip), ("after", afterClip)].compactMap { $0.1 == nil ? nil : $0.0 })
         for (side, image) in sides {
+            // Enlarged well past its own pixels, a picture looks soft: say so.
+            let sx = Double(w) / Double(image.width), sy = Double(h) / Double(image.height)
+            let enlarged = spec.fit == .fit ? min(sx, sy) : max(sx, sy)
+            if enlarged > Self.enlargeNoteThreshold {
+                notes.append(
+                    String(
+                        format: "the %@ %@ (%dx%d) %@ enlarged %.1f× to %dx%d, so it looks soft; give a larger one or a smaller size",
+                        side, Self.noun(side, videos: videoSides), image.width, image.height, side.contains(" and ") ? "are" : "is",
+                        enlarged, w, h))
+            }
             let imageAspect = Double(image.width) / Double(image.height), frameAspect = Double(w) / Double(h)
             let kept = min(imageAspect / frameAspect, frameAspect / imageAspect)  // the share of the image shown (fill)
             switch spec.fit {

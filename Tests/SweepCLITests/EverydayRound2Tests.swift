@@ -161,6 +161,20 @@ struct EverydayRound2Tests {
         #expect(ByteCount.text(bytes) == text)
     }
 
+    @Test("A social format's frame rate applies to a clip, with a note; a picture enlarged over 1.5x is noted")
+    func formatRateOnClips() throws {
+        let dir = try everydayInputs()
+        try ClipMaker.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25", "-t", "1", "-c:v", "libx264", dir + "/c25.mp4"])
+        let r = try runIn(dir, ["render", "c25.mp4", "--look", "noir", "-o", "x.mp4", "--format", "x-post"])
+        #expect(r.code == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("the clip runs at 25 fps; the output runs at 30 fps, as the format x-post asks"), "\(r.stderr)")
+        #expect(r.stderr.contains("the before video (640x360) is enlarged 2.0× to 1280x720"), "\(r.stderr)")
+        #expect(abs(try VideoReader(path: dir + "/x.mp4", keepFrames: false).frameRate - 30) < 0.01)
+        // The user's own --fps is no surprise: no note; a picture at its own size is not enlarged.
+        let own = try runIn(dir, ["render", "c25.mp4", "--look", "noir", "-o", "y.mp4", "--fps", "30", "--size", "640x360"])
+        #expect(own.code == 0 && !own.stderr.contains("fps") && !own.stderr.contains("enlarged"), "\(own.stderr)")
+    }
+
     @Test("preview --format story gives a story-sized still (a .png when the name has no extension)")
     func previewOfVideoFormat() throws {
         let dir = try everydayInputs()
