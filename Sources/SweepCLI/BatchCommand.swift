@@ -186,7 +186,7 @@ enum BatchCommand {
             let stamps = sidecar.inputStamps()
             var o = try RenderOptions.interpret(ArgumentSplitter(RenderOptions.common).split(job.arguments(output: output)))
             try o.resolveLooks(library)
-            o.lenient = true
+            (o.lenient, o.spec.lenient) = (true, true)
             o.spec.clip.maxMemory = min(o.spec.clip.maxMemory, memory)
             try makeFolder(of: output)
             let results = try SweepCommand.perform(&o, progress: nil)

@@ -69,7 +69,8 @@ package struct RenderOptions: Sendable {
         .init("codec", short: "c"), .init("bitrate"), .init("codec-opt"),
         .init("format", short: "f"), .init("poster", value: false),
         .init("retina", value: false), .init("fragment", value: false), .init("page-images"), .init("poster-url"),
-        .init("start"), .init("end"), .init("audio"), .init("first-frame", value: false), .init("hdr"), .init("max-memory"),
+        .init("start"), .init("end"), .init("before-start"), .init("after-start"), .init("audio"), .init("first-frame", value: false),
+        .init("hdr"), .init("max-memory"),
         .init("overwrite", value: false), .init("decode"),
     ]
 
@@ -166,6 +167,8 @@ package struct RenderOptions: Sendable {
         // Video inputs.
         if let v = r.value("start") { o.spec.clip.start = try ValueParser.seconds(v, option: "--start") }
         if let v = r.value("end") { o.spec.clip.end = try ValueParser.seconds(v, option: "--end") }
+        if let v = r.value("before-start") { o.spec.clip.beforeOffset = try ValueParser.seconds(v, option: "--before-start") }
+        if let v = r.value("after-start") { o.spec.clip.afterOffset = try ValueParser.seconds(v, option: "--after-start") }
         if let end = o.spec.clip.end, end <= o.spec.clip.start {
             throw SweepError(
                 .usage, "the end (\(end) s) is not after the start (\(o.spec.clip.start) s)", subject: "--end",

@@ -40,6 +40,8 @@ package enum SweepCommand {
         \(animationHelp)
         video inputs:
               --start T, --end T  where the comparison begins and ends in the clips (12.5, 1:02.5)
+              --before-start T, --after-start T   where each clip's time 0 lies (line up an excerpt
+                                  with its original: --after-start 20); --start/--end count from there
               --audio before|after|none   the output's sound (default: the before clip's, else the after clip's)
               --hdr tonemap|refuse  HDR clips (PQ, HLG: iPhone video) tone-mapped to SDR (default), or refused
               --decode worker|in-process  decode inputs in a sandboxed child process (default), or in sweep's

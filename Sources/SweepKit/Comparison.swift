@@ -49,6 +49,14 @@ public struct Comparison: Sendable {
         set { spec.animation = newValue }
     }
 
+    /// How video inputs play: where the comparison starts and ends, each clip's own offset
+    /// (`clip.afterOffset = 20` lines up an excerpt that starts 20 s into its original),
+    /// the sound.
+    public var clip: ClipOptions {
+        get { spec.clip }
+        set { spec.clip = newValue }
+    }
+
     /// The slider's look: handle, labels, colours, orientation, corners.
     public var style: SliderStyle {
         get { spec.style }

@@ -13,8 +13,13 @@ public struct ClipOptions: Sendable, Equatable {
         case none
     }
 
-    /// Seconds into both clips where the comparison begins (`--start`).
+    /// Seconds into both clips where the comparison begins (`--start`), counted from each
+    /// clip's own offset.
     public var start: Double = 0
+    /// Where the comparison's time 0 lies in the before clip and in the after clip
+    /// (`--before-start`, `--after-start`): lines up a graded excerpt with its original.
+    public var beforeOffset: Double = 0
+    public var afterOffset: Double = 0
     /// Seconds into both clips where it ends (`--end`); `nil` runs to the shorter clip's end.
     public var end: Double?
     /// The output's length in seconds (`--duration`); `nil` takes the shorter clip's.
@@ -22,6 +27,20 @@ public struct ClipOptions: Sendable, Equatable {
     /// The animation repeats at its own length across the clip (`--loop`) instead of being
     /// stretched to the clip's length.
     public var loopAnimation = false
+    /// A start, end or offset is set: the clips are trimmed.
+    public var trims: Bool { start != 0 || end != nil || beforeOffset != 0 || afterOffset != 0 }
+
+    /// Seconds into the before (`side` 0) or after (1) clip where the comparison begins.
+    public func start(side: Int) -> Double { start + (side == 0 ? beforeOffset : afterOffset) }
+
+    /// These options for one side: its own start.
+    func forSide(_ side: Int) -> ClipOptions {
+        var one = self
+        one.start = start(side: side)
+        (one.beforeOffset, one.afterOffset) = (0, 0)
+        return one
+    }
+
     /// The output takes the before clip's frame rate (the after clip's when the before side
     /// is a still); `false` keeps ``RenderSpec/fps`` (`--fps`).
     public var followClipRate = true

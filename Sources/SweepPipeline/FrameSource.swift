@@ -58,7 +58,8 @@ public final class FrameSource {
                 i,
                 Result {
                     try LoadedSide.open(
-                        sources[i], clip: spec.clip, background: bg, maxPixels: spec.maxPixels, decoding: spec.decoding, target: target)
+                        sources[i], clip: spec.clip.forSide(i), background: bg, maxPixels: spec.maxPixels, decoding: spec.decoding,
+                        target: target)
                 })
         }
         let beforeSide = try loaded.get(0)
@@ -92,13 +93,13 @@ public final class FrameSource {
         try Self.validate(width: w, height: h, maxPixels: spec.maxPixels)
         width = w
         height = h
-        func side(_ loaded: LoadedSide) throws -> (RGBAImage, ClipSide?) {
+        func side(_ loaded: LoadedSide, _ index: Int) throws -> (RGBAImage, ClipSide?) {
             switch loaded {
             case let .image(image): return (Resampler.resize(image, width: w, height: h, mode: spec.fit, background: bg), nil)
             case let .resized(image, _) where image.width == w && image.height == h: return (image, nil)
             case let .resized(image, _): return (Resampler.resize(image, width: w, height: h, mode: spec.fit, background: bg), nil)
             case let .clip(decoder):
-                let (path, options, limit) = (decoder.path, spec.clip, spec.maxPixels)
+                let (path, options, limit) = (decoder.path, spec.clip.forSide(index), spec.maxPixels)
                 let clip = ClipSide(
                     decoder: decoder, width: w, height: h, fit: spec.fit, background: bg,
                     reopen: {
@@ -111,9 +112,9 @@ public final class FrameSource {
                 return (clip.frame, clip)
             }
         }
-        (beforeBase, beforeClip) = try side(beforeSide)
+        (beforeBase, beforeClip) = try side(beforeSide, 0)
         if loaded.count == 2 {
-            (afterBase, afterClip) = try side(afterSide)
+            (afterBase, afterClip) = try side(afterSide, 1)
         } else {
             (afterBase, afterClip) = (beforeBase, beforeClip)
         }

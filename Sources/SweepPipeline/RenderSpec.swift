@@ -57,6 +57,8 @@ public struct RenderSpec: Sendable {
     /// The files the settings were read from (a look, preset or format given as a file),
     /// each with the option that named it: no output may replace them.
     package var settingsFiles: [(option: String, path: String)] = []
+    /// A setting that cannot act on these inputs is a note, not an error (a batch job).
+    package var lenient = false
 
     public init(before: InputSource, after: InputSource?, animation: Animation<Adjustments>) {
         self.before = before

@@ -155,6 +155,12 @@ public enum Renderer {
         }
         if let note = fittedNote(spec, source) { notes.append(note) }
         notes += source.notes + source.overlay.notes
+        if source.clipDuration == nil, spec.clip.trims {
+            // Trimming acts on clips only: with two pictures it would silently do nothing.
+            let why = "a start, end or clip offset trims clips, and the inputs are pictures"
+            guard spec.lenient else { throw SweepError(.usage, why, fix: "leave it out, or give a video", field: .start) }
+            notes.append(why + ", so it is ignored")
+        }
         let anim = spec.animation
         var states: [FrameState<Adjustments>]
         var clipTimes: [Double]?
@@ -249,8 +255,9 @@ public enum Renderer {
     static func soundtrack(
         _ spec: RenderSpec, source: FrameSource, length: Double, codec: VideoCodec, container: String
     ) throws -> (AudioInput?, reason: String?) {
-        let sides: [ClipOptions.Audio: (InputSource, ClipSide?)] = [
-            .before: (spec.before, source.beforeClip), .after: (spec.after ?? spec.before, source.afterClip),
+        let sides: [ClipOptions.Audio: (InputSource, ClipSide?, start: Double)] = [
+            .before: (spec.before, source.beforeClip, spec.clip.start(side: 0)),
+            .after: (spec.after ?? spec.before, source.afterClip, spec.clip.start(side: spec.after == nil ? 0 : 1)),
         ]
         let choice = spec.clip.audio
         switch choice {
@@ -260,9 +267,9 @@ public enum Renderer {
             // The before clip's sound, else the after clip's (a photo before a clip keeps the clip's).
             var tooSlow = false
             for side in [ClipOptions.Audio.before, .after] {
-                guard let (input, clip) = sides[side], case let .file(path) = input, clip != nil else { continue }
+                guard let (input, clip, start) = sides[side], case let .file(path) = input, clip != nil else { continue }
                 let rate = AudioProbe.audioRate(path: path)
-                if AudioProbe.isSound(rate: rate) { return (AudioInput(path: path, start: spec.clip.start, duration: length), nil) }
+                if AudioProbe.isSound(rate: rate) { return (AudioInput(path: path, start: start, duration: length), nil) }
                 tooSlow = tooSlow || rate != nil
             }
             if tooSlow {
@@ -270,12 +277,12 @@ public enum Renderer {
             }
             return (nil, "the inputs have none")
         case .before, .after:
-            guard let (input, clip) = sides[choice], case let .file(path) = input, clip != nil else {
+            guard let (input, clip, start) = sides[choice], case let .file(path) = input, clip != nil else {
                 throw SweepError(
                     .usage, "the \(choice.rawValue) input is a picture, which has no sound", fix: "take the other clip's sound, or none",
                     field: .audio)
             }
-            return (AudioInput(path: path, start: spec.clip.start, duration: length), nil)
+            return (AudioInput(path: path, start: start, duration: length), nil)
         }
     }
 

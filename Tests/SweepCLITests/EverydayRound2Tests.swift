@@ -175,6 +175,37 @@ struct EverydayRound2Tests {
         #expect(own.code == 0 && !own.stderr.contains("fps") && !own.stderr.contains("enlarged"), "\(own.stderr)")
     }
 
+    @Test("--before-start lines up an excerpt with its original; --start/--end count on the output's timeline")
+    func clipsLinedUpByHand() throws {
+        let dir = try scratchDir()
+        try ClipMaker.counter(dir + "/original.mp4", fps: 10, seconds: 4)
+        // The excerpt: the original from 2 s on (its first frame shows 20).
+        try ClipMaker.ffmpeg([
+            "-i", dir + "/original.mp4", "-vf", "select=gte(n\\,20),setpts=PTS-STARTPTS", "-c:v", "libx264", "-qp", "0",
+            dir + "/excerpt.mp4",
+        ])
+        let r = try runIn(
+            dir,
+            [
+                "render", "original.mp4", "excerpt.mp4", "-o", "out.mp4", "--before-start", "0:02", "--start", "0.5", "--end", "1.5",
+                "--from", "0.5", "--to", "0.5", "--no-handle", "--no-labels", "--quiet",
+            ])
+        #expect(r.code == 0, "\(r.stderr)")
+        let video = try VideoReader(path: dir + "/out.mp4")
+        let before = video.frames.map { ClipMaker.read($0, x: $0.width / 4) }
+        let after = video.frames.map { ClipMaker.read($0, x: $0.width * 3 / 4) }
+        #expect(before == Array(25..<35) && after == before, "before \(before), after \(after)")
+        // With two pictures a start trims nothing: refused; in a batch job, a note.
+        let photos = try everydayInputs()
+        let refused = try runIn(photos, ["render", "before.png", "after.png", "-o", "x.gif", "--after-start", "3"])
+        #expect(refused.code == 64 && refused.stderr.contains("--start") && refused.stderr.contains("pictures"), "\(refused.stderr)")
+        try #"{"before": "before.png", "after": "after.png", "output": "y.gif", "start": 1, "duration": 1, "fps": 5}"#
+            .write(toFile: photos + "/jobs.jsonl", atomically: true, encoding: .utf8)
+        let batch = try runIn(photos, ["batch", "jobs.jsonl", "--quiet"])
+        let record = try String(contentsOfFile: photos + "/jobs.results.jsonl", encoding: .utf8)
+        #expect(batch.code == 0 && record.contains("\"ok\"") && record.contains("the inputs are pictures"), "\(record)")
+    }
+
     @Test("preview --format story gives a story-sized still (a .png when the name has no extension)")
     func previewOfVideoFormat() throws {
         let dir = try everydayInputs()

@@ -45,10 +45,11 @@ struct VideoInputCLITests {
         try Self.clips(in: dir, seconds: 16)  // the trimming example runs from 5 s to 15 s
         for (name, from) in [
             ("log.mp4", "mute.mp4"), ("graded.mp4", "talk.mp4"), ("before.mp4", "mute.mp4"), ("clip.mp4", "talk.mp4"),
-            ("timelapse.mp4", "mute.mp4"),
+            ("timelapse.mp4", "mute.mp4"), ("original.mp4", "talk.mp4"),
         ] {
             try FileManager.default.copyItem(atPath: dir + "/" + from, toPath: dir + "/" + name)
         }
+        try ClipMaker.ffmpeg(["-ss", "5", "-i", dir + "/talk.mp4", "-c:v", "libx264", "-c:a", "aac", dir + "/excerpt.mp4"])
         try ClipMaker.ffmpeg(["-i", dir + "/talk.mp4", "-c:v", "prores_ks", "-c:a", "pcm_s16le", dir + "/after.mov"])
         try FileManager.default.copyItem(
             atPath: ReadmeExamplesTests.root.appendingPathComponent("Tests/Fixtures/images/jpeg-baseline.jpg").path,
