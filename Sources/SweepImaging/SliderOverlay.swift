@@ -98,6 +98,15 @@ public struct SliderOverlay: Sendable {
         }
 
         // Tags: before at top-leading, after at top-trailing (bottom-leading when vertical).
+        let missing = style.missingLabelCharacters
+        if !missing.isEmpty {
+            let named = missing.prefix(8).map { c in
+                "\(c) (" + c.unicodeScalars.map { String(format: "U+%04X", $0.value) }.joined(separator: " ") + ")"
+            }
+            notes.append(
+                "no installed font draws \(named.joined(separator: ", ")) in the labels, so \(missing.count == 1 ? "it shows" : "they show") as a box; install a font that has \(missing.count == 1 ? "it" : "them") (fonts-noto-core, fonts-noto-cjk, fonts-noto-color-emoji)"
+            )
+        }
         if style.showLabels {
             // A tag fits inside the safe area (less its inset), or is shrunk until it does.
             let insetPixels = style.labelInset * scale

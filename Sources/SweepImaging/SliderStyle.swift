@@ -79,12 +79,16 @@ public struct SliderStyle: Sendable, Equatable {
         uiScale ?? Double(min(width, height)) / 390
     }
 
-    /// How many characters of the labels no installed font can draw; 0 means every label
-    /// renders (Pango falls back across fonts for scripts the main font lacks).
-    public var missingLabelGlyphs: Int {
-        guard showLabels else { return 0 }
+    /// The characters of the labels no installed font can draw (they would show as boxes),
+    /// each once; empty means every label renders (Pango falls back across fonts for scripts
+    /// and emoji the main font lacks).
+    public var missingLabelCharacters: [Character] {
+        guard showLabels else { return [] }
         let canvas = CairoCanvas(width: 1, height: 1)
-        return canvas.unknownGlyphs(beforeLabel, font: labelFont, weight: labelWeight)
-            + canvas.unknownGlyphs(afterLabel, font: labelFont, weight: labelWeight)
+        var seen = Set<Character>(), missing: [Character] = []
+        for c in beforeLabel + afterLabel where !c.isWhitespace && seen.insert(c).inserted {
+            if canvas.unknownGlyphs(String(c), font: labelFont, weight: labelWeight) > 0 { missing.append(c) }
+        }
+        return missing
     }
 }

@@ -116,13 +116,32 @@ struct LabelTests {
         var s = SliderStyle()
         s.beforeLabel = before
         s.afterLabel = after
-        #expect(s.missingLabelGlyphs == 0)
+        #expect(s.missingLabelCharacters.isEmpty)
         // And the tag really draws: the capsule is wider for a longer label.
         s.showHandle = false
         var frame = RGBAImage(width: 390, height: 390, fill: .white)
         SliderOverlay(width: 390, height: 390, style: s).draw(on: &frame, position: 0.5)
         let dark = frame.pixels.enumerated().filter { $0.offset % 4 == 0 && $0.element < 200 }.count
         #expect(dark > 500)
+    }
+
+    @Test("Emoji in a label draw in colour, not as boxes; a character no font has is named in a note")
+    func emoji() {
+        var s = SliderStyle()
+        s.showHandle = false
+        s.beforeLabel = "Before 🍎"
+        s.afterLabel = "After 🌈"
+        #expect(s.missingLabelCharacters.isEmpty)
+        var frame = RGBAImage(width: 390, height: 390, fill: RGBA8(r: 128, g: 128, b: 128))
+        let overlay = SliderOverlay(width: 390, height: 390, style: s)
+        overlay.draw(on: &frame, position: 1)  // the before tag alone
+        #expect(overlay.notes.isEmpty, "\(overlay.notes)")
+        // The apple is red: grey capsule and white text have no such pixels.
+        let red = (0..<60).flatMap { y in (0..<195).map { frame[$0, y] } }.filter { Int($0.r) - Int($0.g) > 80 }.count
+        #expect(red > 20, "\(red) red pixels")
+        s.afterLabel = "After \u{10FFFD}"
+        let notes = SliderOverlay(width: 390, height: 390, style: s).notes
+        #expect(notes.contains { $0.contains("U+10FFFD") && $0.contains("as a box") }, "\(notes)")
     }
 
     @Test("Right-to-left tags swap corners")
