@@ -7,7 +7,7 @@ enum OptionNames {
         .maxPixels: "--max-pixels", .maxBytes: "--max-bytes", .maxMemory: "--max-memory", .look: "--look", .beforeLook: "--before-look",
         .preset: "--preset", .format: "--format",
         .duration: "--duration", .crf: "--crf", .poster: "--poster",
-        .start: "--start", .end: "--end", .audio: "--audio", .hdr: "--hdr",
+        .start: "--start", .end: "--end", .beforeOffset: "--before-start", .afterOffset: "--after-start", .audio: "--audio", .hdr: "--hdr",
         .overwrite: "--overwrite",
     ]
 

@@ -57,7 +57,8 @@ enum OptionScope {
         "page-images": Rule(acts: [.page]),
         "poster-url": Rule(acts: [.page], instead: [.gif: "--poster", .video: "--poster"]),
         "audio": Rule(acts: [.video]),
-        "fps": Rule(acts: animations),
+        // A page plays the timeline at the browser's own rate.
+        "fps": Rule(acts: [.gif, .video, .frames]),
         "duration": Rule(acts: animations, instead: [.still: "--position"]),
         "hold": Rule(acts: animations),
         "ease": Rule(acts: animations),
@@ -65,7 +66,16 @@ enum OptionScope {
         "from": Rule(acts: animations, instead: [.still: "--position"]),
         "to": Rule(acts: animations, instead: [.still: "--position"]),
         "reduce-motion": Rule(acts: animations),
-        "poster": Rule(acts: [.gif, .video, .page, .frames]),
+        "poster": Rule(acts: [.gif, .video, .page]),
+    ]
+
+    /// Among videos, the codecs an option acts on, and what does its job on the others.
+    static let codecs: [String: (acts: Set<String>, instead: [String: String])] = [
+        "crf": (["h264", "hevc", "vp9"], ["webp": "--quality"]),
+        "encoder-preset": (["h264", "hevc"], [:]),
+        "bitrate": (["h264", "hevc", "vp9"], [:]),
+        // An animated WebP's quality is libwebp's, 0…100.
+        "quality": (["webp"], ["h264": "--crf", "hevc": "--crf", "vp9": "--crf"]),
     ]
 
     /// The options in `given` that cannot act on `output`, each as the error a command line
@@ -86,6 +96,16 @@ enum OptionScope {
                     SweepError(
                         .usage, "\(video.codec.name) video holds no sound", subject: "--audio",
                         fix: "use .mp4, .mov, .mkv or .webm for sound, or leave --audio out"))
+                continue
+            }
+            if output == .video, let video, let only = codecs[name] {
+                if !only.acts.contains(video.codec.name) {
+                    let listed = only.acts.sorted().joined(separator: ", ")
+                    found.append(
+                        SweepError(
+                            .usage, "acts on \(listed) video, not on \(video.codec.name)", subject: "--" + name,
+                            fix: only.instead[video.codec.name].map { "use \($0) for \(video.codec.name)" } ?? "leave it out"))
+                }
                 continue
             }
             guard let rule = rules[name], !rule.acts.contains(output) else { continue }

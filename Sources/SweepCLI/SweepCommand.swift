@@ -286,29 +286,43 @@ package enum SweepCommand {
         if o.still { return [try still(&o, to: out)] }
         let kind = try OutputKind.infer(path: out, codec: o.spec.codec)
         try checkScope(&o, kind: kind)
+        if case .video(let codec, _) = kind, codec.name == "webp", o.given.contains("quality") {
+            o.spec.videoOptions.append(("quality", String(o.spec.quality)))
+        }
         if o.positionGiven && !o.poster {
             throw SweepError(
                 .usage, "an animation moves the split, so a resting position means nothing here", subject: "--position",
                 fix: "use sweep preview for a still, add --poster to set the poster's position, or --from/--to for the sweep")
         }
         let posterPath = posterPath(for: out)
-        if o.poster, kind == .html, o.spec.html.posterURL == nil {
+        if o.poster, kind == .html {
             // The page links the poster written beside it, for link previews.
-            o.spec.html.posterURL = URL(fileURLWithPath: posterPath).lastPathComponent
+            if o.spec.html.posterURL == nil { o.spec.html.posterURL = URL(fileURLWithPath: posterPath).lastPathComponent }
+            (o.spec.html.posterWidth, o.spec.html.posterHeight) = Self.linkPreviewSize
         }
         // The poster is checked like the main output before either is written.
         if o.poster { try Renderer.checkExtraOutput(o.spec, path: posterPath, field: .poster) }
+        if kind == .html, let url = o.spec.html.posterURL, URL(string: url)?.scheme == nil {
+            o.notes.append(
+                "the page's og:image is the relative URL \(url), which link previews (Facebook, X, LinkedIn) do not follow; give --poster-url https://…/\(URL(fileURLWithPath: url).lastPathComponent) for where it will be served"
+            )
+        }
         var results = [try Renderer.render(o.spec, to: out, progress: progress)]
         results[0].notes.insert(contentsOf: o.notes, at: 0)
         if o.poster {
-            // The poster stands in for the animation, so it takes the size the render ended with
-            // (fitted by default, made even for video, shrunk by a size cap).
+            // The poster stands in for the animation, so it takes the size the render ended
+            // with (fitted by default, made even for video, shrunk by a size cap); a page's is
+            // its link preview, at the 1200×630 the platforms show.
             var still = o.spec
-            (still.width, still.height) = (results[0].width, results[0].height)
+            (still.width, still.height) =
+                kind == .html ? Self.linkPreviewSize : (results[0].width, results[0].height)
             results.append(try Renderer.preview(still, position: o.position ?? 0.5, to: posterPath))
         }
         return results
     }
+
+    /// The size of a page's link-preview image (og:image), as Facebook, X and LinkedIn show it.
+    static let linkPreviewSize = (1200, 630)
 
     /// The still `o` asks for (`preview`, or a still format), written to `out`.
     static func still(_ o: inout RenderOptions, to out: String) throws -> RenderResult {

@@ -9,13 +9,19 @@ enum ValueParser {
     /// A time in a clip: seconds (`12.5`), or `M:SS(.s)` / `H:MM:SS(.s)`.
     static func seconds(_ s: String, option: String) throws -> Double {
         let parts = s.split(separator: ":", omittingEmptySubsequences: false)
-        guard (1...3).contains(parts.count) else {
+        // Decimal digits and one point per part: Double() would also take 0x10 or 1e2.
+        let decimal = parts.allSatisfy { p in
+            !p.isEmpty && p.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } && p.filter { $0 == "." }.count <= 1
+        }
+        guard (1...3).contains(parts.count), decimal else {
             throw SweepError(.usage, "'\(s)' is not a time", subject: option, fix: "give seconds (12.5) or minutes:seconds (1:02.5)")
         }
         var total = 0.0
         for (i, part) in parts.enumerated() {
             let last = i == parts.count - 1
-            let v = try double(String(part), option: option, range: 0...(last ? 86_400 : 1_440))
+            // After a colon, seconds and minutes stay under 60 (0:61 is a typo, not 61 s).
+            let top = i == 0 ? (last ? 86_400.0 : 1_440) : 59.999_999
+            let v = try double(String(part), option: option, range: 0...top)
             guard last || v == v.rounded() else {
                 throw SweepError(.usage, "'\(s)' is not a time", subject: option, fix: "give seconds (12.5) or minutes:seconds (1:02.5)")
             }

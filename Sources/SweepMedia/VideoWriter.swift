@@ -112,7 +112,11 @@ public final class VideoWriter {
         c.pointee.thread_count = 0
         if sweep_fmt_wants_global_header(oc.pointee.oformat) != 0 { c.pointee.flags |= sweep_codec_flag_global_header }
         scaler = try ScalerHandle(width: width, height: height, from: AV_PIX_FMT_RGBA, to: pixFmt, subject: dest)
-        var opts = try DictionaryHandle(codec.defaults)
+        // A bit rate asks for rate control, which x264 and x265 ignore beside a CRF: the
+        // default CRF gives way to it (VP9 takes both, as constrained quality).
+        let asked = Set(options.map(\.0))
+        let bitrateWins = asked.contains("b") && !asked.contains("crf") && (codec.name == "h264" || codec.name == "hevc")
+        var opts = try DictionaryHandle(codec.defaults.filter { !(bitrateWins && $0.0 == "crf") })
         for (k, v) in options { try opts.set(k, v) }
         try FFmpegCall.check(
             avcodec_open2(c, encoder, &opts.ptr), "\(codec.encoder) refused the settings",

@@ -27,9 +27,6 @@ public struct ClipOptions: Sendable, Equatable {
     /// The animation repeats at its own length across the clip (`--loop`) instead of being
     /// stretched to the clip's length.
     public var loopAnimation = false
-    /// A start, end or offset is set: the clips are trimmed.
-    public var trims: Bool { start != 0 || end != nil || beforeOffset != 0 || afterOffset != 0 }
-
     /// Seconds into the before (`side` 0) or after (1) clip where the comparison begins.
     public func start(side: Int) -> Double { start + (side == 0 ? beforeOffset : afterOffset) }
 

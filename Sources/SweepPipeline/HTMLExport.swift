@@ -22,6 +22,9 @@ public enum HTMLExport {
         public var quality = 90
         /// Where the poster is, for `og:image` and `twitter:image`; `nil`: no previews.
         public var posterURL: String?
+        /// The poster's size, for `og:image:width`/`height`; `nil`: the page's own.
+        public var posterWidth: Int?
+        public var posterHeight: Int?
 
         /// The defaults: 1x JPEG sides, a whole page, no previews.
         public init() {}
@@ -60,7 +63,7 @@ public enum HTMLExport {
         }
         page.reduceMotion = spec.reduceMotion
         if let url = options.posterURL {
-            page.preview = SocialPreview(url: url, width: w, height: h, alt: page.summary)
+            page.preview = SocialPreview(url: url, width: options.posterWidth ?? w, height: options.posterHeight ?? h, alt: page.summary)
         }
         return Array((options.fragment ? page.fragment() : page.html()).utf8)
     }

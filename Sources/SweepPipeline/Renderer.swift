@@ -155,11 +155,10 @@ public enum Renderer {
         }
         if let note = fittedNote(spec, source) { notes.append(note) }
         notes += source.notes + source.overlay.notes
-        if source.clipDuration == nil, spec.clip.trims {
-            // Trimming acts on clips only: with two pictures it would silently do nothing.
-            let why = "a start, end or clip offset trims clips, and the inputs are pictures"
-            guard spec.lenient else { throw SweepError(.usage, why, fix: "leave it out, or give a video", field: .start) }
-            notes.append(why + ", so it is ignored")
+        for misfit in clipMisfits(spec, source) {
+            // Clip settings act on clips only; on a picture they would silently do nothing.
+            guard spec.lenient else { throw misfit }
+            notes.append("\(misfit.field?.name ?? "a clip setting") \(misfit.message), so it is ignored")
         }
         let anim = spec.animation
         var states: [FrameState<Adjustments>]
@@ -245,6 +244,36 @@ public enum Renderer {
         case .html: return try finish(HTMLSink(spec: spec, destination: path))
         case let .still(format): return try finish(StillSink(format: format, quality: quality, destination: path))
         }
+    }
+
+    /// The clip settings that cannot act on these inputs: a trim or sound with no clip, an
+    /// offset for a side that is a picture (or the after side of one input).
+    static func clipMisfits(_ spec: RenderSpec, _ source: FrameSource) -> [SweepError] {
+        let c = spec.clip
+        var found: [SweepError] = []
+        let pictures = source.beforeClip == nil && source.afterClip == nil
+        if pictures {
+            let set: [(Bool, SweepError.Field)] = [(c.start != 0, .start), (c.end != nil, .end)]
+            for (given, field) in set where given {
+                found.append(
+                    SweepError(.usage, "trims clips, and the inputs are pictures", fix: "leave it out, or give a video", field: field))
+            }
+            if c.audio == .before || c.audio == .after {
+                found.append(SweepError(.usage, "picks a clip's sound, and the inputs are pictures", fix: "leave it out", field: .audio))
+            }
+        }
+        if c.beforeOffset != 0, source.beforeClip == nil {
+            found.append(
+                SweepError(.usage, "offsets the before clip, and the before input is a picture", fix: "leave it out", field: .beforeOffset))
+        }
+        if c.afterOffset != 0, spec.after == nil || source.afterClip == nil {
+            let why = spec.after == nil ? "and there is one input (its clip plays on both sides)" : "and the after input is a picture"
+            found.append(
+                SweepError(
+                    .usage, "offsets the after clip, \(why)", fix: spec.after == nil ? "set the start instead" : "leave it out",
+                    field: .afterOffset))
+        }
+        return found
     }
 
     /// The sound a video with clip inputs carries (``ClipOptions/audio``): the chosen clip's

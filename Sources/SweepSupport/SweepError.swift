@@ -53,6 +53,9 @@ public struct SweepError: Error, Sendable, Equatable, CustomStringConvertible {
         /// Where a video input's comparison begins and ends.
         public static let start = Field("start")
         public static let end = Field("end")
+        /// Where each clip's time 0 lies.
+        public static let beforeOffset = Field("beforeOffset")
+        public static let afterOffset = Field("afterOffset")
         /// Which input's sound goes into a video, if any.
         public static let audio = Field("audio")
         /// What becomes of HDR inputs (tone-mapped or refused).

@@ -70,6 +70,10 @@ struct EverydayRound2Tests {
             (["preview", "-o", "p.png", "--fps", "10"], "--fps", "a still"),
             (["preview", "-o", "p.png", "--duration", "2"], "--duration", "use --position"),
             (["preview", "-o", "p.png", "--quality", "50"], "--quality", "lossless"),
+            (["render", "-o", "w.webp", "--crf", "30"], "--crf", "use --quality for webp"),
+            (["render", "-o", "v.webm", "--encoder-preset", "fast"], "--encoder-preset", "not on vp9"),
+            (["render", "-o", "h.html", "--fps", "4"], "--fps", "an HTML page"),
+            (["render", "-o", "f-%03d.png", "--poster"], "--poster", "a PNG sequence"),
         ])
     func optionsThatCannotAct(args: [String], option: String, says: String) throws {
         let dir = try everydayInputs()
@@ -77,6 +81,21 @@ struct EverydayRound2Tests {
         #expect(r.code == 64 && r.stderr.hasPrefix("sweep: \(option): ") && r.stderr.contains(says), "\(args): \(r.stderr)")
         #expect(r.stderr.split(separator: "\n").count == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["after.png", "before.png", "wide.png"])
+    }
+
+    @Test("--bitrate acts on H.264 (the default CRF gives way) and --quality on an animated WebP", arguments: ["mp4", "webp"])
+    func ratesThatAct(ext: String) throws {
+        let dir = try everydayInputs()
+        let option = ext == "mp4" ? ["--bitrate", "4k"] : ["--quality", "10"]
+        var sizes: [Int] = []
+        for extra in [[], option] {
+            let r = try runIn(
+                dir,
+                ["render", "before.png", "wide.png", "-o", "o\(sizes.count).\(ext)", "--size", "160x120", "--fps", "10", "--quiet"] + extra)
+            #expect(r.code == 0, "\(r.stderr)")
+            sizes.append(try #require(FileManager.default.attributesOfItem(atPath: dir + "/o\(sizes.count).\(ext)")[.size] as? Int))
+        }
+        #expect(sizes[1] < sizes[0] * 3 / 4, "\(option): \(sizes)")
     }
 
     @Test("--quality sets a JPEG still's quality; in a batch job an option that cannot act is a note, and the job renders")
@@ -95,7 +114,7 @@ struct EverydayRound2Tests {
         let b = try runIn(dir, ["batch", "jobs.jsonl", "--quiet"])
         #expect(b.code == 0, "\(b.stderr)")
         let results = try String(contentsOfFile: dir + "/jobs.results.jsonl", encoding: .utf8)
-        #expect(results.contains("\"ok\"") && results.contains("--quality acts on a GIF or a still, not on a video"), "\(results)")
+        #expect(results.contains("\"ok\"") && results.contains("--quality acts on webp video, not on h264"), "\(results)")
     }
 
     @Test("A batch job's bytes are its output's, on a first run and on --resume alike (a poster beside it or not)")
@@ -198,7 +217,25 @@ struct EverydayRound2Tests {
         // With two pictures a start trims nothing: refused; in a batch job, a note.
         let photos = try everydayInputs()
         let refused = try runIn(photos, ["render", "before.png", "after.png", "-o", "x.gif", "--after-start", "3"])
-        #expect(refused.code == 64 && refused.stderr.contains("--start") && refused.stderr.contains("pictures"), "\(refused.stderr)")
+        #expect(
+            refused.code == 64 && refused.stderr.hasPrefix("sweep: --after-start: ") && refused.stderr.contains("picture"),
+            "\(refused.stderr)")
+        // Each setting that cannot act is named: an offset for a picture side, or the after side of one clip.
+        for (args, named) in [
+            (["render", "before.png", "c.mp4", "--before-start", "1"], "--before-start"),
+            (["render", "c.mp4", "--look", "noir", "--after-start", "1"], "--after-start"),
+            (["render", "before.png", "after.png", "--end", "2"], "--end"),
+            (["render", "before.png", "after.png", "--audio", "after"], "--audio"),
+        ] {
+            try ClipMaker.counter(photos + "/c.mp4", fps: 10, seconds: 1)
+            let r = try runIn(photos, args + ["-o", "z.mp4", "--quiet"])
+            #expect(r.code == 64 && r.stderr.hasPrefix("sweep: \(named): "), "\(args): \(r.stderr)")
+        }
+        // Times are decimal seconds or m:ss: no hexadecimal, no 61 seconds after a colon.
+        for bad in ["0x10", "0:61", "1e2", "-1"] {
+            let r = try runIn(photos, ["render", "c.mp4", "c.mp4", "-o", "t.mp4", "--before-start", bad])
+            #expect(r.code == 64 && r.stderr.contains("is not a time") || r.stderr.contains("out of range"), "\(bad): \(r.stderr)")
+        }
         try #"{"before": "before.png", "after": "after.png", "output": "y.gif", "start": 1, "duration": 1, "fps": 5}"#
             .write(toFile: photos + "/jobs.jsonl", atomically: true, encoding: .utf8)
         let batch = try runIn(photos, ["batch", "jobs.jsonl", "--quiet"])

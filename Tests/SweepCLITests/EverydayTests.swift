@@ -332,6 +332,11 @@ struct HelpAndManPageTests {
         #expect(man.contains(".TH SWEEP 1"))
         for command in ["render", "preview", "plan", "demo", "presets", "batch"] { #expect(man.contains(".B sweep \(command)")) }
         for section in ["NAME", "SYNOPSIS", "OPTIONS", "ENVIRONMENT", "EXIT STATUS"] { #expect(man.contains(".SH \(section)")) }
+        // Every option of render and batch, and every kind of output, is in it.
+        for option in RenderOptions.common.map(\.name) + BatchCommand.options.map(\.name) {
+            #expect(man.contains("\\-\\-" + option.replacingOccurrences(of: "-", with: "\\-")), "--\(option)")
+        }
+        #expect(man.contains(".B .html"))
         // The install recipe, as make would run it (dry run: nothing is built or copied).
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/make")

@@ -1,4 +1,6 @@
 import Foundation
+import SweepImaging
+import SweepMedia
 import Testing
 
 @Suite("sweep render … -o page.html", .serialized)
@@ -19,7 +21,18 @@ struct HTMLCommandTests {
         let html = try String(contentsOfFile: "\(dir)/c.html", encoding: .utf8)
         #expect(html.contains("<meta property=\"og:image\" content=\"c.html.poster.jpg\">"))
         #expect(html.contains("<meta name=\"twitter:card\" content=\"summary_large_image\">"))
-        #expect(html.contains("<meta property=\"og:image:width\" content=\"200\">"))
+        // The link preview is the size the platforms show, and a relative URL is noted.
+        #expect(html.contains("<meta property=\"og:image:width\" content=\"1200\">"))
+        #expect(html.contains("<meta property=\"og:image:height\" content=\"630\">"))
+        let poster = try ImageDecoder.decode(path: "\(dir)/c.html.poster.jpg")
+        #expect(poster.width == 1200 && poster.height == 630)
+        #expect(r.stdout.contains("--poster-url https://"), "\(r.stdout)")
+        let absolute = try runSweep([
+            "render", "\(Self.images)/jpeg-baseline.jpg", "\(Self.images)/png-rgb8.png", "-o", "\(dir)/d.html",
+            "--size", "200x150", "--poster", "--poster-url", "https://example.com/d.jpg", "--json",
+        ])
+        #expect(absolute.code == 0 && !absolute.stdout.contains("--poster-url"), "\(absolute.stdout)")
+        #expect(try String(contentsOfFile: "\(dir)/d.html", encoding: .utf8).contains("content=\"https://example.com/d.jpg\""))
     }
 
     @Test("--codec html, --fragment and a bad --page-images")
