@@ -60,6 +60,8 @@ public final class VideoWriter {
     ///   - options: encoder options that override the codec's defaults; an option the
     ///     encoder does not take is an error.
     ///   - audio: an input's audio to carry into the file, starting at output time 0.
+    ///   - plays: how often an animated WebP or APNG plays, every play counted (0: forever);
+    ///     `nil` keeps the codec's default (forever).
     /// - Throws: `.unavailable` when this FFmpeg lacks the encoder, `.usage` for an
     ///   unused option, `.cannotCreate`/`.ioError` for file problems. With `audio`:
     ///   `.usage` when the input has no audio or the container can hold none (animated
@@ -68,7 +70,7 @@ public final class VideoWriter {
     public init(
         path: String, destination: String? = nil, width: Int, height: Int, fps: Double,
         codec: VideoCodec = .h264, container: String? = nil, alpha: Bool = false,
-        options: [(String, String)] = [], audio: AudioInput? = nil
+        options: [(String, String)] = [], audio: AudioInput? = nil, plays: Int? = nil
     ) throws {
         _ = FFmpegCall.quiet
         self.width = width
@@ -157,7 +159,10 @@ public final class VideoWriter {
         // MP4/MOV options only where they apply.
         let muxName = output.muxerName
         var mux = try DictionaryHandle(
-            codec.muxerOptions.filter { $0.0 != "movflags" || muxName.contains("mp4") || muxName.contains("mov") })
+            codec.muxerOptions.filter { $0.0 != "movflags" || muxName.contains("mp4") || muxName.contains("mov") }.map { key, value in
+                // WebP's loop count and APNG's plays both count every play; 0 is forever.
+                (key, (key == "loop" || key == "plays") ? plays.map(String.init) ?? value : value)
+            })
         try FFmpegCall.checkWrite(
             avformat_write_header(oc, &mux.ptr), "cannot write the \(muxName) header", subject: dest, container: muxName)
     }

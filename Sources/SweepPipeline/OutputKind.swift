@@ -15,6 +15,16 @@ public enum OutputKind: Sendable, Equatable {
     /// An interactive page (see ``HTMLExport``).
     case html
 
+    /// The file itself says how often it plays (GIF, animated WebP, APNG): one pass is
+    /// written and its count stored; a video holds each counted pass as frames.
+    public var playsItsOwnLoops: Bool {
+        switch self {
+        case .gif: true
+        case let .video(codec, _): codec.name == "webp" || codec.name == "apng"
+        default: false
+        }
+    }
+
     /// One still image, not an animation.
     public var isStill: Bool {
         if case .still = self { true } else { false }

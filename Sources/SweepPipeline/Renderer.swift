@@ -183,10 +183,10 @@ public enum Renderer {
             length = timeline.length
             notes += timeline.notes
         } else {
-            // A GIF plays its loops itself: one pass is enough.
-            states = anim.states(
-                frames: anim.frameCount(fps: spec.fps, expandLoops: kind != .gif), fps: spec.fps,
-                reduceMotion: spec.reduceMotion)
+            // A GIF, WebP or APNG plays its loops itself: one pass is enough.
+            let frames = anim.frameCount(fps: spec.fps, expandLoops: !kind.playsItsOwnLoops)
+            states = anim.states(frames: frames, fps: spec.fps, reduceMotion: spec.reduceMotion)
+            length = Double(frames) / spec.fps  // a video's counted passes, a boomerang's way back
         }
         if source.sidesIdentical, states.allSatisfy({ $0.before == $0.after }) {
             notes.append(

@@ -22,10 +22,21 @@ struct VideoSink: FrameSink, ~Copyable {
         writer = try VideoWriter(
             path: output.writePath, destination: destination, width: plan.width,
             height: plan.height, fps: plan.fps, codec: codec, container: container,
-            alpha: spec.style.background.a < 255, options: spec.videoOptions, audio: audio)
+            alpha: spec.style.background.a < 255, options: spec.videoOptions, audio: audio,
+            plays: Self.plays(plan.animation.loop))
         formatName = codec.name
         bytes = 0
         self.output = output
+    }
+
+    /// How often an animated WebP or APNG plays: every play counted, 0 for forever (a
+    /// boomerang's way back is in its frames).
+    static func plays(_ loop: LoopMode) -> Int {
+        switch loop {
+        case .once: 1
+        case let .count(n): max(1, n)
+        case .forever, .boomerang: 0
+        }
     }
 
     mutating func write(_ plan: FramePlan, observer: FrameObserver) throws {

@@ -243,6 +243,28 @@ struct EverydayRound2Tests {
         #expect(batch.code == 0 && record.contains("\"ok\"") && record.contains("the inputs are pictures"), "\(record)")
     }
 
+    @Test("--loop acts on an animated WebP and APNG (their own play count, one pass of frames); a video's passes are told")
+    func loopsOfWebPAndAPNG() throws {
+        let dir = try everydayInputs()
+        func chunk(_ file: String, _ tag: String, at offset: Int, _ bytes: Int, bigEndian: Bool) throws -> Int {
+            let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/" + file)))
+            let i = try #require((0..<(data.count - 4)).first { data[$0..<($0 + 4)].elementsEqual(tag.utf8) })
+            let field = data[(i + offset)..<(i + offset + bytes)]
+            return (bigEndian ? Array(field) : field.reversed()).reduce(0) { $0 << 8 | Int($1) }
+        }
+        let base = ["before.png", "after.png", "--duration", "1", "--fps", "5", "--quiet"]
+        for (loop, plays) in [("once", 1), ("3", 3), ("forever", 0)] {
+            #expect(try runIn(dir, ["render"] + base + ["-o", "l.webp", "--loop", loop]).code == 0)
+            #expect(try runIn(dir, ["render"] + base + ["-o", "l.apng", "--loop", loop]).code == 0)
+            // WebP's ANIM loop count (after the chunk size, 4 bytes of background) and APNG's acTL plays.
+            #expect(try chunk("l.webp", "ANIM", at: 12, 2, bigEndian: false) == plays, "webp --loop \(loop)")
+            #expect(try chunk("l.apng", "acTL", at: 8, 4, bigEndian: true) == plays, "apng --loop \(loop)")
+            #expect(try chunk("l.apng", "acTL", at: 4, 4, bigEndian: true) == 5, "apng frames, --loop \(loop)")
+        }
+        let video = try runIn(dir, ["render", "before.png", "after.png", "-o", "l.mp4", "--loop", "3", "--duration", "1", "--fps", "5"])
+        #expect(video.stdout.contains("15 frames, 3.00 s"), "\(video.stdout)")
+    }
+
     @Test("preview --format story gives a story-sized still (a .png when the name has no extension)")
     func previewOfVideoFormat() throws {
         let dir = try everydayInputs()
