@@ -329,14 +329,36 @@ public enum Renderer {
         try refuseInputAsOutput(spec, output: path)
         var spec = spec
         capDefaultSize(&spec, kind: .still(format))
-        return try renderOnce(
-            spec, kind: .still(format), to: path, position: position, quality: quality,
+        // Bytes at a quality, nothing written: a size cap's search.
+        struct Measured: Error { let bytes: Int }
+        func bytes(at q: Int) throws -> Int {
+            do {
+                _ = try renderOnce(
+                    spec, kind: .still(format), to: path, position: position, quality: q, accept: { throw Measured(bytes: $0.bytes) })
+            } catch let m as Measured { return m.bytes }
+            return 0
+        }
+        var q = quality
+        if let maxBytes, format != .png, try bytes(at: q) > maxBytes {
+            // A JPEG or WebP gives up quality first: the highest that fits (down to 1).
+            var (low, high, fits) = (1, q - 1, 0)
+            while low <= high {
+                let mid = (low + high) / 2
+                if try bytes(at: mid) <= maxBytes { (fits, low) = (mid, mid + 1) } else { high = mid - 1 }
+            }
+            q = max(1, fits)  // none fits: the least, to say how far off it is
+        }
+        var result = try renderOnce(
+            spec, kind: .still(format), to: path, position: position, quality: q,
             accept: { result in
                 guard let maxBytes, result.bytes > maxBytes else { return }
                 throw SweepError(
-                    .dataError, "the still is \(ByteCount.text(result.bytes)), over the limit of \(ByteCount.text(maxBytes))",
+                    .dataError,
+                    "the still is \(ByteCount.text(result.bytes))\(q < quality ? " even at quality \(q)" : ""), over the limit of \(ByteCount.text(maxBytes))",
                     subject: path,
-                    fix: "use .jpg or .webp, or a smaller size")
+                    fix: format == .png ? "use .jpg or .webp, or a smaller size" : "choose a smaller size")
             })
+        if q != quality, let maxBytes { result.notes.append("to fit under \(ByteCount.text(maxBytes)): quality \(quality) → \(q)") }
+        return result
     }
 }

@@ -265,6 +265,31 @@ struct EverydayRound2Tests {
         #expect(video.stdout.contains("15 frames, 3.00 s"), "\(video.stdout)")
     }
 
+    @Test("--max-bytes on a JPEG or WebP still gives up quality to fit, and says so; too small a cap says how far off")
+    func stillSizeCap() throws {
+        let dir = try everydayInputs()
+        // Noise: a picture whose bytes follow its quality (flat colours cost almost nothing).
+        var rng = SeededGenerator(seed: 7)
+        var noise = RGBAImage(width: 160, height: 120)
+        for i in 0..<noise.pixels.count where i % 4 != 3 { noise.pixels[i] = UInt8.random(in: 0...255, using: &rng) }
+        for i in stride(from: 3, to: noise.pixels.count, by: 4) { noise.pixels[i] = 255 }
+        try StillEncoder.write(noise, to: dir + "/noise.png", format: .png)
+        for ext in ["jpg", "webp"] {
+            let free = try runIn(dir, ["preview", "noise.png", "--look", "noir", "-o", "free.\(ext)", "--size", "160x120", "--json"])
+            let bytes = try #require((try JSONSerialization.jsonObject(with: Data(free.stdout.utf8)) as? [String: Any])?["bytes"] as? Int)
+            let cap = bytes * 3 / 4
+            let r = try runIn(
+                dir, ["preview", "noise.png", "--look", "noir", "-o", "c.\(ext)", "--size", "160x120", "--max-bytes", "\(cap)"])
+            #expect(r.code == 0 && r.stderr.contains("quality 90 → "), "\(ext): \(r.stderr)")
+            let written = try #require(FileManager.default.attributesOfItem(atPath: dir + "/c.\(ext)")[.size] as? Int)
+            #expect(written <= cap, "\(ext): \(written) > \(cap)")
+            let tiny = try runIn(
+                dir, ["preview", "noise.png", "--look", "noir", "-o", "t.\(ext)", "--size", "160x120", "--max-bytes", "1024"])
+            #expect(tiny.code == 65 && tiny.stderr.contains("even at quality 1"), "\(ext): \(tiny.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/t.\(ext)"))
+        }
+    }
+
     @Test("preview --format story gives a story-sized still (a .png when the name has no extension)")
     func previewOfVideoFormat() throws {
         let dir = try everydayInputs()
