@@ -13,7 +13,8 @@ public enum Planner {
         let states = anim.states(at: times, reduceMotion: spec.reduceMotion)
         var series = [
             PlanChart.Series(
-                name: "split position", samples: zip(times, states.map(\.position)).map { ($0, $1) },
+                // What the frames show: in a dissolve, the handle moves where the fade passes half way.
+                name: "split position", samples: zip(times, states.map(\.handlePosition)).map { ($0, $1) },
                 keyframes: keyframes(anim.position, spec.reduceMotion))
         ]
         if states.contains(where: { $0.crossfade != nil }) {

@@ -16,4 +16,12 @@ public struct FrameState<Look: Interpolatable>: Sendable, Equatable {
         self.after = after
         self.crossfade = crossfade
     }
+
+    /// Where the frame shows the handle: in a dissolve, at the start until the fade is half
+    /// way, then at the end (the overlay is drawn once, whole, as `SliderOverlay`'s
+    /// `dissolveLayout` draws it).
+    public var handlePosition: Double {
+        guard let fade = crossfade else { return position }
+        return fade.fraction < 0.5 ? position : fade.position
+    }
 }

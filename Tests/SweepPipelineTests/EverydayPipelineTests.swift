@@ -8,6 +8,20 @@ import Testing
 
 @Suite("Everyday use in the pipeline (issue 15)")
 struct EverydayPipelineTests {
+    @Test("The plan's split position is where the frames draw the handle: a dissolve's handle moves half way through the fade")
+    func planDrawsTheShownHandle() {
+        let anim = RenderSpec.sweep(from: 1, to: 0, duration: 2, hold: 0.5)
+        let overlay = SliderOverlay(width: 300, height: 200, style: SliderStyle())
+        for t in stride(from: 0.0, through: 3, by: 0.1) {
+            let s = anim.state(at: t, reduceMotion: .dissolve)
+            let drawn =
+                s.crossfade.map { overlay.dissolveLayout(from: s.position, to: $0.position, fraction: $0.fraction) }
+                ?? overlay.layout(position: s.position)
+            let planned = overlay.layout(position: s.handlePosition)
+            #expect(drawn.knob?.x == planned.knob?.x && drawn.knob?.y == planned.knob?.y && drawn.edge == planned.edge, "t = \(t)")
+        }
+    }
+
     /// Renders `spec` as a PNG sequence and decodes every frame.
     func frames(_ spec: RenderSpec) throws -> [RGBAImage] {
         let dir = tempPath("seq")

@@ -64,4 +64,12 @@ struct AnimationTests {
         let end = a.state(at: 2, reduceMotion: .dissolve)
         #expect(end.position == 0 && end.crossfade == nil)
     }
+
+    @Test("In a dissolve the handle is shown at the start until the fade is half way, then at the end")
+    func dissolveHandle() {
+        let a = sweep()
+        let shown = [0.5, 0.9, 1.1, 1.5, 2].map { a.state(at: $0, reduceMotion: .dissolve).handlePosition }
+        #expect(shown == [1, 1, 0, 0, 0], "\(shown)")
+        #expect(a.state(at: 1.5).handlePosition == a.state(at: 1.5).position)
+    }
 }
