@@ -271,7 +271,7 @@ package enum SweepCommand {
         let results: [RenderResult]
         do {
             // Cleared on failure too, so that the error line does not start mid-bar.
-            let bar = ProgressBar(enabled: !o.quiet && !o.json)
+            let bar = ProgressBar(enabled: !o.quiet && !o.json, output: o.output ?? "")
             defer { bar.finish() }
             results = try perform(&o, progress: bar.update)
         }
@@ -431,7 +431,7 @@ package enum SweepCommand {
             o.sweepSplit = nil
         }
         for name in ["demo.gif", "demo.mp4"] {
-            let bar = ProgressBar(enabled: !o.quiet && !o.json, label: name)
+            let bar = ProgressBar(enabled: !o.quiet && !o.json, label: name, output: dir + "/" + name)
             let result: RenderResult
             do {
                 defer { bar.finish() }

@@ -40,13 +40,13 @@ final class FrameObserver {
     /// Frame number `done` − 1 is finished.
     func saw(_ frame: RGBAImage, done: Int) {
         flashes.add(LuminanceProbe.regions(frame))
-        progress?(done, total)
+        progress?(RenderProgress(done: done, total: total))
     }
 
     /// The same for a Y′CbCr frame.
     func saw(_ frame: YUVImage, done: Int) {
         flashes.add(LuminanceProbe.regions(frame))
-        progress?(done, total)
+        progress?(RenderProgress(done: done, total: total))
     }
 
     /// The flash warning for the frames seen, or nil when they pass.

@@ -11,8 +11,8 @@ import SweepTimeline
 
 /// Runs a render: spec → timeline → frames → encoder → file, streaming frame by frame.
 public enum Renderer {
-    /// Progress report: frames done and total.
-    public typealias Progress = @Sendable (_ done: Int, _ total: Int) -> Void
+    /// Progress report, after each frame.
+    public typealias Progress = @Sendable (RenderProgress) -> Void
 
     /// Renders `spec` to `path`; the format follows the path (see ``OutputKind``).
     ///

@@ -3,6 +3,7 @@ import SweepGIF
 import SweepImaging
 import SweepMedia
 import SweepSupport
+import SweepTimeline
 
 /// Fits a render under a byte budget by giving things up one step at a time, each attempt
 /// measured before anything is committed (a GIF attempt stops as soon as it is over).
@@ -19,8 +20,10 @@ import SweepSupport
 /// - Anything else must fit as it is.
 ///
 /// Every attempt writes to its own hidden temporary output (registered for signal
-/// cleanup); only one that fits is committed, and a later one replaces it only when it fits
-/// too and is better, so an existing output is replaced whole or not at all.
+/// cleanup); only one that fits is committed, to a hidden stage, and a later one replaces it
+/// only when it fits too and is better. The stage becomes the output when the fit is done,
+/// so the output's name shows nothing before, and an existing output is replaced whole or
+/// not at all.
 struct SizeCap {
     /// The budget in bytes.
     let bytes: Int
@@ -31,8 +34,23 @@ struct SizeCap {
     /// Renders `spec` to `path` within the budget.
     func render(_ spec: RenderSpec, kind: OutputKind, to path: String, progress: Renderer.Progress?) throws -> RenderResult {
         switch kind {
-        case .gif: return try gif(spec, to: path, progress: progress)
-        case .video: return try video(spec, kind: kind, to: path, progress: progress)
+        case .gif, .video:
+            // Every attempt that fits is kept in a hidden stage: the output's name shows
+            // nothing until the fit is done.
+            let stage = try StagedOutput(destination: path)
+            var result: RenderResult
+            do {
+                if case .gif = kind {
+                    result = try gif(spec, to: path, stage: stage.path, progress: progress)
+                } else {
+                    result = try video(spec, kind: kind, to: path, stage: stage.path, progress: progress)
+                }
+            } catch let e as SweepError where e.subject == stage.path {
+                throw SweepError(e.code, e.message, subject: path, fix: e.fix, field: e.field)
+            }
+            try stage.commit()
+            result.output = path
+            return result
         case .pngSequence, .still, .html:
             var attempt = spec
             attempt.maxBytes = nil
@@ -48,7 +66,7 @@ struct SizeCap {
         }
     }
 
-    private func gif(_ spec: RenderSpec, to path: String, progress: Renderer.Progress?) throws -> RenderResult {
+    private func gif(_ spec: RenderSpec, to path: String, stage: String, progress: Renderer.Progress?) throws -> RenderResult {
         let source = try FrameSource(spec: spec)  // fixes the size (and validates the inputs) once
         var first = spec
         first.width = source.width
@@ -60,17 +78,34 @@ struct SizeCap {
             first.clip.followClipRate = false
         }
         let start = Date()
-        var tries = Attempts(cap: bytes, kind: .gif, path: path, progress: progress)
+        var tries = Attempts(cap: bytes, kind: .gif, target: stage, progress: progress)
         var attempt = first
+        let searches = attempt.lossy == nil && attempt.quality > Self.qualityFloor
+        // The most attempts the rest can take: each rung of the ladder one until one fits,
+        // then a search at it (or, when none fits, the last rendered whole).
+        let search = searches ? Attempts.searchTries + 1 : 0
+        func after(_ spec: RenderSpec, colors: Int?) -> Int { Self.rungs(spec, colors: colors) + max(search, 1) }
+        // The least the ladder gives, rendered first when it costs a fraction of a render:
+        // when even it is over, the user hears so at once, not after every rung.
+        let least = Self.least(first)
+        let leastFirst = Self.work(least) * 4 <= Self.work(first)
+        tries.tighten((leastFirst ? 1 : 0) + 1 + search + after(attempt, colors: nil))
+        var leastFit: Attempts.Fit?
+        if leastFirst {
+            leastFit = try tries.render(least, stopping: false)
+            if leastFit == nil {
+                throw impossible(spec, source: source, least: least, bytes: tries.smallest, leadIn: tries.leadIn, path: path)
+            }
+        }
         var best = try tries.render(attempt)
         // Quality first, searched rather than stepped, so that the file uses the budget.
-        let searches = attempt.lossy == nil && attempt.quality > Self.qualityFloor
         if best == nil && searches {
-            best = try tries.searchQuality(attempt, top: attempt.quality, over: tries.last?.bytes)
+            best = try tries.searchQuality(attempt, top: attempt.quality, over: tries.last?.bytes, then: after(attempt, colors: nil))
             attempt.quality = best?.spec.quality ?? Self.qualityFloor
         }
         var steps: [String] = []
         while best == nil {
+            tries.tighten(after(attempt, colors: tries.last?.colors))
             let w = attempt.width!, h = attempt.height!
             if let used = tries.last?.colors, used > 20 {
                 // Halve what the palette held: quality may already have taken the palette
@@ -84,6 +119,8 @@ struct SizeCap {
                 let f = max(10, (attempt.fps * 2 / 3).rounded())
                 steps.append(String(format: "frame rate %g → %g fps", attempt.fps, f))
                 attempt.fps = f
+                // The format's rate is noted as the ladder's start (below), not as this one.
+                attempt.clip.rateChosenBy = nil
             } else if min(w, h) > 160 {
                 // × 0.8, but the shorter side no smaller than 160 px.
                 let scale = max(0.8, 160 / Double(min(w, h)))
@@ -92,14 +129,18 @@ struct SizeCap {
                 attempt.height = nh
                 steps.append("size \(w)x\(h) → \(nw)x\(nh)")
             } else {
-                // The last attempt, the least of all, is rendered whole if it stopped: an
-                // estimate made that early can be a quarter out, and the user is told a size
-                // that fits.
-                if tries.lastStopped { _ = try tries.render(attempt, stopping: false) }
-                throw SweepError(
-                    .dataError,
-                    "cannot fit under \(ByteCount.text(bytes)); the smallest attempt was \(ByteCount.text(tries.smallest)) (\(tries.smallest) bytes)",
-                    subject: path, fix: "raise the byte limit, or shorten the animation")
+                // The bottom of the ladder, rendered whole: the least that can be given.
+                // (Rounding can leave the last rung a pixel off it, and the last rung's
+                // palette a few colours over 15.)
+                if let leastFit {
+                    best = leastFit
+                    break
+                }
+                if let fit = try tries.render(least, stopping: false) {
+                    best = fit
+                    break
+                }
+                throw impossible(spec, source: source, least: least, bytes: tries.smallest, leadIn: tries.leadIn, path: path)
             }
             best = try tries.render(attempt)
             // A lower frame rate or size may leave room: at it, quality (with every colour
@@ -110,7 +151,8 @@ struct SizeCap {
                 var again = attempt
                 again.gifColors = first.gifColors
                 again.quality = first.quality
-                if let higher = try tries.searchQuality(again, top: first.quality, over: nil, fallback: fit) {
+                tries.tighten(search)
+                if let higher = try tries.searchQuality(again, top: first.quality, over: nil, fallback: fit, then: 0) {
                     best = higher
                     if higher.spec.gifColors != attempt.gifColors { steps.removeAll { $0.hasPrefix("colours") } }
                 }
@@ -119,10 +161,63 @@ struct SizeCap {
         // Every fit was committed as it came, each better than the one before: `best` is the file.
         guard var fit = best else { preconditionFailure("the loop ends with a fit") }
         if fit.spec.quality != first.quality { steps.insert("quality \(first.quality) → \(fit.spec.quality)", at: 0) }
+        if let by = first.clip.rateChosenBy, let rate = source.clipRate, fit.spec.fps != first.fps,
+            abs(first.fps - rate) > 0.01 * rate
+        {
+            fit.result.notes.insert(
+                String(format: "the clip runs at %g fps; the output starts at %g fps, as %@ asks", rate, first.fps, by), at: 0)
+        }
         if !steps.isEmpty { fit.result.notes.append("to fit under \(ByteCount.text(bytes)): " + steps.joined(separator: ", ")) }
         fit.result.seconds = Date().timeIntervalSince(start)
         if let note = Renderer.fittedNote(spec, source) { fit.result.notes.insert(note, at: 0) }
         return fit.result
+    }
+
+    /// The bottom of the GIF ladder below `spec`: the quality floor, 15 colours, at most
+    /// 10 fps, and the shorter side at most 160 px.
+    static func least(_ spec: RenderSpec) -> RenderSpec {
+        var s = spec
+        if s.lossy == nil { s.quality = min(s.quality, qualityFloor) }
+        s.gifColors = min(s.gifColors, 16)
+        s.fps = min(s.fps, 10)
+        if let w = s.width, let h = s.height, min(w, h) > 160 {
+            let scale = 160 / Double(min(w, h))
+            s.width = max(2, Int((Double(w) * scale).rounded()))
+            s.height = max(2, Int((Double(h) * scale).rounded()))
+        }
+        return s
+    }
+
+    /// A render's work, in pixels a second of output.
+    static func work(_ spec: RenderSpec) -> Double { Double((spec.width ?? 0) * (spec.height ?? 0)) * spec.fps }
+
+    /// The error for a cap that even the least the ladder gives (`least`, `bytes` long) is
+    /// over, with a length and a size that would fit.
+    private func impossible(
+        _ spec: RenderSpec, source: FrameSource, least: RenderSpec, bytes made: Int, leadIn: Int, path: String
+    ) -> SweepError {
+        // Past the first frame, bytes grow about linearly with length; all of them with area.
+        let lead = Double(min(leadIn, made / 2))
+        let share = max(0, (0.9 * Double(bytes) - lead) / (Double(made) - lead))
+        var ways = ["raise the byte limit"]
+        // A clip's frames each change the whole picture, so a shorter clip is smaller; a
+        // sweep between pictures changes each pixel once however long it takes.
+        if share > 0.02, let available = source.clipDuration {
+            let start = spec.clip.start
+            ways.append(String(format: "end it at %.1f s", start + ((spec.clip.end ?? available) - start) * share))
+        }
+        if let w = least.width, let h = least.height, Double(bytes) / Double(made) > 0.05 {
+            // Bytes grow more slowly than area (a smaller picture has more detail a pixel,
+            // and each frame's header and palette stay); about as its side, on photos.
+            let scale = 0.9 * Double(bytes) / Double(made)
+            ways.append("make it \(max(2, Int(Double(w) * scale)))x\(max(2, Int(Double(h) * scale))) or smaller")
+        }
+        return SweepError(
+            .dataError,
+            "cannot fit under \(ByteCount.text(bytes)): even at quality \(least.quality), \(least.gifColors - 1) colours, "
+                + String(format: "%g fps", least.fps)
+                + " and \(least.width ?? 0)x\(least.height ?? 0) it is \(ByteCount.text(made)) (\(made) bytes)",
+            subject: path, fix: ways.joined(separator: ", or "))
     }
 
     /// The lowest quality the cap searches down to before it gives up colours: below it the
@@ -131,15 +226,51 @@ struct SizeCap {
     /// A fit under this share of the budget is worth searching a higher quality for.
     static let roomy = 0.9
 
+    /// How many rungs of the GIF ladder are left below `spec` (colours halved from
+    /// `colors`, or from a full palette when not yet known, then frame rate, then size),
+    /// as the ladder in ``gif(_:to:stage:progress:)`` steps down them.
+    static func rungs(_ spec: RenderSpec, colors: Int?) -> Int {
+        var n = 0
+        var c = colors ?? 255
+        while c > 20 { c = max(15, c / 2); n += 1 }
+        var f = spec.fps
+        while f > 10.5 { f = max(10, (f * 2 / 3).rounded()); n += 1 }
+        var w = Double(spec.width ?? 800), h = Double(spec.height ?? 800)
+        while min(w, h) > 160 {
+            let scale = max(0.8, 160 / min(w, h))
+            (w, h) = ((w * scale).rounded(), (h * scale).rounded())
+            n += 1
+        }
+        return n
+    }
+
+    /// What an attempt tries, for its progress: a GIF's quality, colours, frame rate and
+    /// size; a video's CRF.
+    static func describe(_ spec: RenderSpec, kind: OutputKind) -> String {
+        guard case .gif = kind else {
+            return spec.videoOptions.last(where: { $0.0 == "crf" }).map { "CRF \($0.1)" } ?? ""
+        }
+        var parts = ["quality \(spec.quality)"]
+        if spec.gifColors < 256 { parts.append("≤ \(spec.gifColors - 1) colours") }
+        parts.append(String(format: "%g fps", spec.fps))
+        if let w = spec.width, let h = spec.height { parts.append("\(w)x\(h)") }
+        return parts.joined(separator: ", ")
+    }
+
     /// The renders of one fit. Each attempt renders to its own hidden file; one that fits is
-    /// committed to the output at once (so a later one replaces it only when it fits too,
+    /// committed to the stage at once (so a later one replaces it only when it fits too,
     /// which the GIF search makes sure is a better one), one over the budget is dropped.
     private struct Attempts {
         typealias Fit = (spec: RenderSpec, result: RenderResult)
         let cap: Int
         let kind: OutputKind
-        let path: String
+        /// Where attempts are written (the stage; see ``StagedOutput``).
+        let target: String
         let progress: Renderer.Progress?
+        /// Attempts started so far.
+        private(set) var count = 0
+        /// The most attempts the fit can take in all (see ``RenderProgress/attempts``).
+        private(set) var bound = Int.max
         /// The last attempt's bytes (estimated when it was stopped) and palette, fitting or not.
         private(set) var last: (bytes: Int, colors: Int?)?
         /// The smallest file an attempt rendered whole made.
@@ -154,8 +285,13 @@ struct SizeCap {
         /// step (smooth pictures), bisection needs a few more.
         static let searchTries = 8
 
-        init(cap: Int, kind: OutputKind, path: String, progress: Renderer.Progress?) {
-            (self.cap, self.kind, self.path, self.progress) = (cap, kind, path, progress)
+        init(cap: Int, kind: OutputKind, target: String, progress: Renderer.Progress?) {
+            (self.cap, self.kind, self.target, self.progress) = (cap, kind, target, progress)
+        }
+
+        /// Says that at most `remaining` more attempts follow (never raising the bound).
+        mutating func tighten(_ remaining: Int) {
+            bound = max(count, min(bound, count + remaining))
         }
 
         /// An attempt stopped once its bytes passed the budget, with its size estimated.
@@ -174,6 +310,12 @@ struct SizeCap {
         mutating func render(_ spec: RenderSpec, stopping: Bool = true) throws -> Fit? {
             let cap = cap
             let reference = stopping ? reference : nil
+            count += 1
+            bound = max(bound, count)
+            let (k, n, trying) = (count, bound == Int.max ? count : bound, SizeCap.describe(spec, kind: kind))
+            let report: Renderer.Progress? = progress.map { p in
+                { @Sendable r in p(RenderProgress(done: r.done, total: r.total, attempt: k, attempts: n, trying: trying)) }
+            }
             var written: [Int] = []
             let watch: FrameObserver.Watch = { w in
                 written.append(w.bytes)
@@ -184,7 +326,7 @@ struct SizeCap {
             }
             do {
                 let r = try Renderer.renderOnce(
-                    spec, kind: kind, to: path, progress: progress, watch: watch,
+                    spec, kind: kind, to: target, progress: report, watch: watch,
                     accept: { result in if result.bytes > cap { throw OverBudget(result: result) } })
                 note(bytes: r.bytes, colors: r.colors, written: written)
                 return (spec, r)
@@ -195,6 +337,13 @@ struct SizeCap {
                 (last, lastStopped) = ((stopped.estimate, stopped.colors), true)
                 return nil
             }
+        }
+
+        /// The bytes of the last whole render's header and first frame, which a shorter
+        /// render would still hold.
+        var leadIn: Int {
+            guard let ref = reference?.written, let first = ref.first else { return 0 }
+            return ref.first { $0 > first } ?? first
         }
 
         /// Keeps what an attempt rendered whole made.
@@ -211,7 +360,8 @@ struct SizeCap {
         /// reads it off the typical curve from the one known (or from `fallback`; see
         /// ``SizeCap/typicalCurve``), so a few renders find it;
         /// when nothing fits, the floor itself is tried last, so that the ladder goes on from it.
-        mutating func searchQuality(_ spec: RenderSpec, top: Int, over: Int?, fallback: Fit? = nil) throws -> Fit? {
+        /// `then` is the most attempts the caller may make after the search (for ``bound``).
+        mutating func searchQuality(_ spec: RenderSpec, top: Int, over: Int?, fallback: Fit? = nil, then: Int) throws -> Fit? {
             let floor = SizeCap.qualityFloor
             var hi: (q: Int, bytes: Int)? = over.map { (top, $0) }
             // A fallback with the same colours brackets the search from below (it need not be
@@ -223,7 +373,8 @@ struct SizeCap {
             let target = 0.97 * Double(cap)
             var previous: (q: Int, bytes: Int)?  // the attempt over the budget before `hi`
             var tried = false  // whether the two attempts' slope was tried
-            for _ in 0..<Self.searchTries {
+            for i in 0..<Self.searchTries {
+                tighten(Self.searchTries - i + 1 + then)
                 let below = lo?.q ?? floor - 1, above = hi?.q ?? top + 1
                 if above - below <= 1 { break }
                 if let lo, Double(lo.bytes) >= 0.95 * Double(cap) { break }  // close enough
@@ -337,11 +488,13 @@ struct SizeCap {
         return 100
     }
 
-    private func video(_ spec: RenderSpec, kind: OutputKind, to path: String, progress: Renderer.Progress?) throws -> RenderResult {
+    private func video(_ spec: RenderSpec, kind: OutputKind, to path: String, stage: String, progress: Renderer.Progress?) throws
+        -> RenderResult
+    {
         guard case let .video(codec, _) = kind else { preconditionFailure("not a video") }
         let codecCRF = codec.defaults.first { $0.0 == "crf" }.flatMap { Int($0.1) }
         var steps = 0
-        return try fit(spec, kind: kind, to: path, progress: progress) { attempt, last, _ in
+        return try fit(spec, kind: kind, to: stage, attempts: 4, progress: progress) { attempt, last, _ in
             let current = attempt.videoOptions.last(where: { $0.0 == "crf" }).flatMap { Int($0.1) } ?? codecCRF
             guard steps < 3, let crf = current, codecCRF != nil else {
                 throw SweepError(
@@ -359,11 +512,12 @@ struct SizeCap {
     /// attempt's bytes and the smallest attempt's) and says what it gave up, or
     /// throws when nothing is left to give.
     private func fit(
-        _ spec: RenderSpec, kind: OutputKind, to path: String, progress: Renderer.Progress?,
+        _ spec: RenderSpec, kind: OutputKind, to stage: String, attempts: Int, progress: Renderer.Progress?,
         degrade: (inout RenderSpec, Int, Int) throws -> String
     ) throws -> RenderResult {
         let start = Date()
-        var tries = Attempts(cap: bytes, kind: kind, path: path, progress: progress)
+        var tries = Attempts(cap: bytes, kind: kind, target: stage, progress: progress)
+        tries.tighten(attempts)
         var attempt = spec
         attempt.maxBytes = nil
         var gaveUp: [String] = []

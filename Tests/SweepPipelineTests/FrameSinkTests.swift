@@ -55,7 +55,7 @@ struct FrameSinkTests {
     func sequenceStaging() throws {
         let dir = try folder("staging-seq")
         let seen = Seen()
-        _ = try Renderer.render(sweepSpec(), to: dir + "/f-%02d.png") { done, _ in
+        _ = try Renderer.render(sweepSpec(), to: dir + "/f-%02d.png") { _ in
             let hidden = (try? listing(dir))?.filter { $0.hasPrefix(".") } ?? []
             seen.record(hidden.count == 1 && TempFileRegistry.shared.isRegistered(dir + "/" + hidden[0]))
             seen.record((try? listing(dir))?.contains { $0.hasPrefix("f-") } == false)
@@ -75,7 +75,7 @@ struct FrameSinkTests {
         spec.maxBytes = free.bytes * 3 / 4
         let seen = Seen()
         let out = dir + "/capped.\(ext)"
-        let r = try Renderer.render(spec, to: out) { _, _ in
+        let r = try Renderer.render(spec, to: out) { _ in
             let hidden = (try? listing(dir))?.filter { $0.hasPrefix(".") } ?? []
             seen.record(!hidden.isEmpty && hidden.allSatisfy { TempFileRegistry.shared.isRegistered(dir + "/" + $0) })
         }

@@ -426,14 +426,37 @@ struct GIFOutputTests {
         // Under quality 40 with 15 colours: the ladder goes to a lower frame rate, past
         // attempts far over the budget.
         spec.maxBytes = try Renderer.render(Self.capFloor(spec), to: tempPath("stop-floor.gif")).bytes - 1
-        let frames = Mutex([(done: Int, total: Int)]())
-        let r = try Renderer.render(spec, to: tempPath("stop.gif")) { done, total in frames.withLock { $0.append((done, total)) } }
-        #expect(r.bytes <= spec.maxBytes!)
-        // Each attempt reports its frames from 1: split the reports into attempts.
-        var attempts: [(last: Int, total: Int)] = []
-        for f in frames.withLock({ $0 }) {
-            if f.done == 1 || attempts.isEmpty { attempts.append((f.done, f.total)) } else { attempts[attempts.count - 1].last = f.done }
+        let reports = Mutex([RenderProgress]())
+        // An output already there stays as it was until the fit is done, through every attempt.
+        let out = tempPath("stop.gif")
+        try Data("old".utf8).write(to: URL(fileURLWithPath: out))
+        let untouched = Mutex(true)
+        let r = try Renderer.render(spec, to: out) { p in
+            reports.withLock { $0.append(p) }
+            if (try? Data(contentsOf: URL(fileURLWithPath: out))) != Data("old".utf8) { untouched.withLock { $0 = false } }
         }
+        #expect(r.bytes <= spec.maxBytes!)
+        #expect(untouched.withLock { $0 })
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out)).count == r.bytes && r.output == out)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: out).deletingLastPathComponent().path).filter {
+                $0.hasPrefix(".stop.gif")
+            }.isEmpty)
+        // Each attempt reports its number, counting from 1, and the most attempts the fit can
+        // take, a bound that never grows and that no attempt passes.
+        let seen = reports.withLock { $0 }
+        var attempts: [(last: Int, total: Int)] = []
+        for (i, p) in seen.enumerated() {
+            if i == 0 || p.attempt != seen[i - 1].attempt {
+                #expect(p.attempt == attempts.count + 1 && p.done == 1)
+                attempts.append((p.done, p.total))
+            } else {
+                attempts[attempts.count - 1].last = p.done
+            }
+            #expect(p.attempt <= p.attempts)
+            if i > 0 { #expect(p.attempts <= seen[i - 1].attempts) }
+        }
+        #expect(seen.dropFirst().allSatisfy { !$0.trying.isEmpty && $0.trying.contains("fps") })
         #expect(attempts.count >= 4, "\(attempts)")
         // The first is rendered whole (later ones are measured against it); some later one,
         // over the budget, stopped part-way.
@@ -501,6 +524,32 @@ struct GIFOutputTests {
 
     /// The size cap tests' scene: a smooth landscape and its graded copy at 240×320, whose
     /// palette halves on the way down (a step the search must cross).
+    @Test("--max-bytes that even the ladder's least cannot meet is refused after that one cheap attempt, with a length and a size that fit")
+    func capImpossibleAtOnce() throws {
+        var spec = Self.capScene()
+        (spec.width, spec.height) = (480, 640)
+        spec.animation = RenderSpec.sweep(from: 1, to: 0, duration: 3, hold: 0.5)
+        var least = Self.capFloor(spec)
+        (least.width, least.height, least.fps) = (160, 213, 10)
+        spec.maxBytes = try Renderer.render(least, to: tempPath("least.gif")).bytes / 2
+        let reports = Mutex([RenderProgress]())
+        let out = tempPath("impossible.gif")
+        let e = try #require(throws: SweepError.self) {
+            try Renderer.render(spec, to: out) { p in reports.withLock { $0.append(p) } }
+        }
+        // One attempt only, and at the least the ladder gives: 160 px on the shorter side, 10 fps.
+        let seen = reports.withLock { $0 }
+        #expect(Set(seen.map(\.attempt)) == [1] && seen.first?.trying.contains("160x213") == true, "\(seen.first?.trying ?? "")")
+        #expect(e.code == .dataError && e.message.contains("even at quality 40"), "\(e)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        // The size it names fits.
+        let fix = try #require(e.fix)
+        let size = try #require(fix.firstMatch(of: /make it (\d+)x(\d+) or smaller/).map { (Int($0.1)!, Int($0.2)!) })
+        var smaller = spec
+        (smaller.width, smaller.height) = size
+        #expect(try Renderer.render(smaller, to: out).bytes <= spec.maxBytes!, "\(e)")
+    }
+
     static func capScene() -> RenderSpec {
         var spec = sweepSpec()
         spec.before = .image(DemoScenes.flatLandscape())
