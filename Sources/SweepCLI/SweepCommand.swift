@@ -87,7 +87,7 @@ package enum SweepCommand {
               --from P, --to P    split positions 0…1, the share showing before (default 1 → 0)
               --ease NAME         linear, ease-in, ease-out, ease-in-out, spring, smooth, snappy, bouncy, hold
               --loop MODE         forever (default), once, N, boomerang
-              --reduce-motion cut|dissolve      honour reduced motion;  --strict  refuse flashing output
+              --reduce-motion cut|dissolve|auto honour reduced motion (auto: a cut in a GIF, else a dissolve);  --strict  refuse flashing output
         """
 
     static let outputHelp = """
@@ -140,7 +140,7 @@ package enum SweepCommand {
         """
 
     static let planHelp = """
-        sweep plan PRESET -o PLAN.png [BEFORE [AFTER]] [--reduce-motion cut|dissolve] [render options]
+        sweep plan PRESET -o PLAN.png [BEFORE [AFTER]] [--reduce-motion cut|dissolve|auto] [render options]
         Draws each animated value over time with its keyframes, above a storyboard of six frames
         (300x400 each unless --size says otherwise; the built-in demo pictures without BEFORE).
         """
@@ -452,7 +452,7 @@ package enum SweepCommand {
         }
         if o.quiet { return }
         for n in r.notes { printError("sweep: note: \(n)") }
-        print(summary(r, split: o.sweepSplit, motion: o.spec.reduceMotion))
+        print(summary(r, split: o.sweepSplit, motion: o.spec.reduceMotion.resolved(gif: r.format == "gif")))
     }
 
     /// The one-line summary of a render; `split` is the pass's holds and sweep, told as
@@ -476,7 +476,7 @@ package enum SweepCommand {
             func t(_ v: Double) -> String { (v * 10).rounded() == v * 10 ? String(format: "%.1f", v) : String(format: "%g", v) }
             switch motion {
             case .off: length += ": \(t(split.hold)) s hold, \(t(split.sweep)) s sweep, \(t(split.hold)) s hold"
-            case .dissolve: length += ": \(t(split.hold)) s hold, \(t(split.sweep)) s cross-fade, \(t(split.hold)) s hold"
+            case .dissolve, .auto: length += ": \(t(split.hold)) s hold, \(t(split.sweep)) s cross-fade, \(t(split.hold)) s hold"
             case .cut: length += ": cut at \(t(split.hold)) s (reduced motion)"
             }
         }

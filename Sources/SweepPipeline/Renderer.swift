@@ -31,6 +31,11 @@ public enum Renderer {
             try refuseInputAsOutput(spec, outputs: (0..<frames).lazy.map { String(format: path, $0) })
         }
         capDefaultSize(&spec, kind: kind)
+        if case .gif = kind {
+            spec.reduceMotion = spec.reduceMotion.resolved(gif: true)
+        } else {
+            spec.reduceMotion = spec.reduceMotion.resolved(gif: false)
+        }
         if case .gif = kind, spec.fps > GIFTiming.maxFPS {
             // Faster frames would each still take 2 cs, and the animation would play slow.
             notes.append(String(format: "frame rate %g → %g fps (a GIF shows a frame for at least 2 cs)", spec.fps, GIFTiming.maxFPS))
@@ -186,6 +191,14 @@ public enum Renderer {
             // A GIF, WebP or APNG plays its loops itself: one pass is enough.
             let frames = anim.frameCount(fps: spec.fps, expandLoops: !kind.playsItsOwnLoops)
             states = anim.states(frames: frames, fps: spec.fps, reduceMotion: spec.reduceMotion)
+            if case .gif = kind, spec.fps > GIFTiming.fadeFPS {
+                // Each fade frame is held to the fade's own rate; equal neighbours merge.
+                let fade = GIFTiming.fadeFPS
+                for i in states.indices where states[i].crossfade != nil {
+                    let t = anim.time(ofFrame: i, fps: spec.fps)
+                    states[i] = anim.state(at: (t * fade + 1e-9).rounded(.down) / fade, reduceMotion: spec.reduceMotion)
+                }
+            }
             length = Double(frames) / spec.fps  // a video's counted passes, a boomerang's way back
         }
         if source.sidesIdentical, states.allSatisfy({ $0.before == $0.after }) {

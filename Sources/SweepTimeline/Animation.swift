@@ -72,7 +72,7 @@ public struct Animation<Look: Interpolatable>: Sendable, Equatable {
         case .cut:
             let p = position.cut(), b = before.cut(), a = after.cut()
             return times.map { FrameState(position: p.value(at: $0), before: b.value(at: $0), after: a.value(at: $0)) }
-        case .dissolve:
+        case .dissolve, .auto:
             // The handle rests at a segment's start and the next state fades in over it.
             let resting = position.cut()
             return times.map { t in
