@@ -99,6 +99,11 @@ public struct SliderOverlay: Sendable {
 
         // Tags: before at top-leading, after at top-trailing (bottom-leading when vertical).
         let missing = style.missingLabelCharacters
+        if style.showLabels, (style.beforeLabel + style.afterLabel).unicodeScalars.contains("\u{FFFD}") {
+            // Bytes that are not UTF-8 reach Swift as U+FFFD: say so rather than draw a mystery sign.
+            notes.append(
+                "a label holds bytes that are not UTF-8 (or U+FFFD itself), drawn as \u{FFFD}; give the label as UTF-8 text")
+        }
         if !missing.isEmpty {
             let named = missing.prefix(8).map { c in
                 "\(c) (" + c.unicodeScalars.map { String(format: "U+%04X", $0.value) }.joined(separator: " ") + ")"

@@ -44,6 +44,11 @@ public enum OutputKind: Sendable, Equatable {
         if !still, ext == "png", path.range(of: #"%0?\d*d"#, options: .regularExpression) != nil { return .pngSequence }
         if still {
             if let f = StillEncoder.Format(extension: ext) ?? codec.flatMap({ StillEncoder.Format(extension: $0) }) { return .still(f) }
+            if ext.isEmpty {
+                throw SweepError(
+                    .usage, "the name has no extension to say the still's format", subject: path,
+                    fix: "add .png, .jpg or .webp (\(path).png)")
+            }
             throw SweepError(.usage, "unknown still format '.\(ext)'", subject: path, fix: "use .png, .jpg or .webp")
         }
         if codec == "gif", !ext.isEmpty, ext != "gif" {

@@ -59,7 +59,8 @@ struct SizeCap {
                 accept: { result in
                     guard result.bytes <= bytes else {
                         throw SweepError(
-                            .dataError, "the output is \(ByteCount.text(result.bytes)), over the limit of \(ByteCount.text(bytes))",
+                            .dataError,
+                            "the output is \(ByteCount.text(result.bytes)) (\(result.bytes) bytes), over the limit of \(ByteCount.text(bytes)) (\(bytes) bytes)",
                             subject: path, fix: "use a smaller size or another format")
                     }
                 })

@@ -15,6 +15,10 @@ public enum ElementStyle {
         sweep-compare[vertical] .sc-ta{top:auto;bottom:var(--sc-i);inset-inline-end:auto;inset-inline-start:var(--sc-i)}
         .sc-p{position:absolute;bottom:calc(var(--sc-u)*12);inset-inline-end:calc(var(--sc-u)*12);width:max(24px,calc(var(--sc-u)*28));height:max(24px,calc(var(--sc-u)*28));border:0;border-radius:50%;padding:0;background:rgba(0,0,0,.55);cursor:pointer;display:grid;place-items:center}
         .sc-p[hidden]{display:none}
+        .sc-p.sc-ps{inset-inline-end:auto;inset-inline-start:calc(var(--sc-u)*12)}
+        .sc-p.sc-pt{bottom:auto;top:calc(var(--sc-u)*12)}
+        .sc-p.sc-pm{inset-inline-end:auto;left:calc(50% - max(12px,calc(var(--sc-u)*14)))}
+        sweep-compare[vertical] .sc-p.sc-pm{left:auto;inset-inline-end:calc(var(--sc-u)*12);bottom:auto;top:calc(50% - max(12px,calc(var(--sc-u)*14)))}
         .sc-p::before{content:"";box-sizing:border-box;width:34%;height:38%;border:solid #fff;border-width:0 calc(var(--sc-u)*3.5)}
         .sc-p.sc-play::before{width:0;height:0;margin-inline-start:12%;border-width:calc(var(--sc-u)*6) 0 calc(var(--sc-u)*6) calc(var(--sc-u)*10);border-color:transparent transparent transparent #fff}
         .sc-f:focus-visible,.sc-p:focus-visible{outline:3px solid #4c9ffe;outline-offset:2px}

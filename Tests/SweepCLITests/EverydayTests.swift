@@ -352,4 +352,18 @@ struct HelpAndManPageTests {
         #expect(text.contains("/opt/sweep-test/share/man/man1/sweep.1"))
         #expect(text.contains("/opt/sweep-test/share/sweep/presets/"))
     }
+
+    @Test("Small things: a still named without an extension, a page over its byte cap, a label that is not UTF-8")
+    func smallThings() throws {
+        let dir = try everydayInputs()
+        let noExt = try runSweep(["preview", dir + "/before.png", dir + "/after.png", "-o", dir + "/p"])
+        #expect(noExt.code == 64 && noExt.stderr.contains("no extension") && noExt.stderr.contains(dir + "/p.png"), "\(noExt.stderr)")
+        let page = try runSweep(["render", dir + "/before.png", dir + "/after.png", "-o", dir + "/p.html", "--max-bytes", "2KB"])
+        #expect(page.code == 65 && page.stderr.contains("(2000 bytes)"), "\(page.stderr)")
+        let size = try #require(page.stderr.firstMatch(of: /output is [^(]+\((\d+) bytes\)/).map { Int($0.1)! })
+        #expect(size > 2000 && !FileManager.default.fileExists(atPath: dir + "/p.html"))
+        // Swift reads bytes that are not UTF-8 as U+FFFD; the note says what it means.
+        let label = try runSweep(["render", dir + "/before.png", dir + "/after.png", "-o", dir + "/l.gif", "--before-label", "a\u{FFFD}b"])
+        #expect(label.code == 0 && label.stderr.contains("not UTF-8"), "\(label.stderr)")
+    }
 }

@@ -470,3 +470,19 @@ def test_dissolve_frames_match_sweep(out, opened, noise):
         # opacity blend may land half a level lower, so the bound is one level on average
         # (a wrong fraction, band or knob costs several).
         assert diff[mask].mean() < 1.0 and np.percentile(diff[mask], 99) <= 2
+
+
+@pytest.mark.parametrize("name,args,rests", [
+    ("ltr", [], [0, 1]), ("rtl", ["--rtl"], [0, 1]), ("vertical", ["--vertical"], [0, 1]),
+    ("peek", ["--from", "1", "--to", "0.5"], [0.5, 1]),
+])
+def test_pause_button_stays_clear_of_where_the_handle_rests(out, opened, name, args, rests):
+    w = opened(render(out, f"rest-{name}.html", *args))
+    vertical = "--vertical" in args
+    for p in rests:
+        w.js(f"()=>{{document.querySelector('sweep-compare').position={p}}}")
+        line, button = w.js("""()=>{const e=document.querySelector('sweep-compare'),r=e.L[0].g.querySelector('rect').getBoundingClientRect(),
+            b=document.querySelector('.sc-p').getBoundingClientRect();return [[r.left,r.top,r.right,r.bottom],[b.left,b.top,b.right,b.bottom]]}""")
+        lo, hi = (1, 3) if vertical else (0, 2)
+        assert line[hi] < button[lo] or line[lo] > button[hi], f"{name} at {p}: line {line}, button {button}"
+    assert not w.js("()=>document.querySelector('.sc-p').hidden")
