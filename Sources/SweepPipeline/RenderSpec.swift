@@ -59,6 +59,9 @@ public struct RenderSpec: Sendable {
     package var settingsFiles: [(option: String, path: String)] = []
     /// A setting that cannot act on these inputs is a note, not an error (a batch job).
     package var lenient = false
+    /// Renders only `windows` runs of ``Renderer/sampleLength`` frames spread evenly over the
+    /// timeline (a size cap's estimate; see ``SizeCap``), nil for every frame.
+    package var sampleWindows: Int?
 
     public init(before: InputSource, after: InputSource?, animation: Animation<Adjustments>) {
         self.before = before

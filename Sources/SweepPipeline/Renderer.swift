@@ -51,6 +51,9 @@ public enum Renderer {
         return result
     }
 
+    /// The frames in each window of a sample (``RenderSpec/sampleWindows``).
+    static let sampleLength = 8
+
     /// The longest side an output takes from the before image when no size is given:
     /// 800 px for GIF, 1920 px for video, PNG sequences and stills.
     public static func defaultLongSide(for kind: OutputKind) -> Int {
@@ -200,6 +203,15 @@ public enum Renderer {
                 }
             }
             length = Double(frames) / spec.fps  // a video's counted passes, a boomerang's way back
+        }
+        if let windows = spec.sampleWindows, !still, states.count >= 2 * windows * sampleLength {
+            let n = states.count, l = sampleLength
+            let picked = (0..<windows).flatMap { j in
+                let s = j * (n - l) / (windows - 1)
+                return s..<(s + l)
+            }
+            states = picked.map { states[$0] }
+            clipTimes = clipTimes.map { times in picked.map { times[$0] } }
         }
         if source.sidesIdentical, states.allSatisfy({ $0.before == $0.after }) {
             notes.append(

@@ -127,11 +127,9 @@ public enum ElementScript {
         this.L.forEach((L,k)=>{const id=this.id0+'s'+k;L.d.querySelector('svg')?.remove();
         L.b.insertAdjacentHTML('afterend',`<svg class="sc-h" viewBox="0 0 ${W} ${Hh}" preserveAspectRatio="none" aria-hidden="true"><filter id="${id}" x="-1" y="-1" width="3" height="3"><feGaussianBlur stdDeviation="${C.sr*u/2}"/></filter>${C.hd?`<g><rect ${v?`y="${-d/2}" width="${W}" height="${d}"`:`x="${-d/2}" width="${d}" height="${Hh}"`} fill="${C.dc}"/><g transform="translate(${v?W/2+' 0':'0 '+Hh/2})"><circle r="${r}" cy="${C.so*u}" fill="${C.sc}" filter="url(#${id})"/><circle r="${r}" fill="${C.kc}"/><path d="M${e-l} ${-e}L${-l} 0L${e-l} ${e}M${-l} 0H${l}M${l-e} ${-e}L${l} 0L${l-e} ${e}" fill="none" stroke="${C.gc}" stroke-width="${2.4*s}" stroke-linecap="round" stroke-linejoin="round"${v?' transform="rotate(90)"':''}/></g></g>`:''}</svg>`);
         L.g=L.d.querySelector('svg>g');L.s=L.g?.parentNode});this.pb()}
-        pb(){const C=this.C,v=this.v,u=C.k,[Z,I]=this.ei(),b=28*u,m=12*u,g=C.dw*u/2+6*u,
-        xs=(this.T?this.T.p.map(f=>+f[1]):[this.position]).map(q=>I+(Z-2*I)*(v||!this.rtl?q:1-q)),
-        lo=[m,m+b],hi=[Z-m-b,Z-m],c=[['',v||!this.rtl?hi:lo],[v?'sc-pt':'sc-ps',v||!this.rtl?lo:hi],['sc-pm',[Z/2-b/2,Z/2+b/2]]]
-        .find(([,s])=>xs.every(x=>x+g<s[0]||x-g>s[1]))||['',hi];
-        this.P.className='sc-p '+c[0];this.btn()}
+        pb(){const C=this.C,v=this.v,u=C.k,[Z,I]=this.ei(),g=(C.dw/2+6)*u,o=(v?C.w:C.h)-40*u,S=this.P.style,
+        a=[Z-40*u,12*u,Z/2-14*u].find(s=>(this.T?.p.map(f=>f[1])??[.5]).every(q=>(q=I+(Z-2*I)*(v||!this.rtl?q:1-q))+g<s||q-g>s+28*u))??Z-40*u;
+        S.left=(v?o:a)/C.w*100+'%';S.top=(v?a:o)/C.h*100+'%'}
         draw(){const C=this.C,v=this.v,x=this.x,[L0,L1]=this.L,[Z,I]=this.ei(),
         E=q=>I+(Z-2*I)*(v||!this.rtl?q:1-q),S=q=>C.sm?E(q):M.round(E(q)),op=q=>[M.min(q/.25,1),M.min((1-q)/.25,1)],
         hd=(L,q)=>L.g?.setAttribute('transform','translate('+(v?'0 '+S(q):S(q)+' 0')+')'),

@@ -580,6 +580,39 @@ struct GIFOutputTests {
 
     /// The size cap tests' scene: a smooth landscape and its graded copy at 240×320, whose
     /// palette halves on the way down (a step the search must cross).
+    @Test("--max-bytes on a long render estimates each attempt from a sample first: those far over cost a sample, and the fit is exact")
+    func capSamplesLongRenders() throws {
+        var spec = Self.capScene()
+        spec.animation = RenderSpec.sweep(from: 1, to: 0, duration: 10, hold: 0.5, curve: .linear)
+        spec.fps = 30  // 330 frames
+        var uncapped = spec
+        uncapped.quality = 90
+        let free = try Renderer.render(uncapped, to: tempPath("long-free.gif")).bytes
+        uncapped.quality = 40
+        let low = try Renderer.render(uncapped, to: tempPath("long-low.gif")).bytes
+        spec.maxBytes = (free + low) / 2  // a quality between fits, at the same frame rate
+        let reports = Mutex([RenderProgress]())
+        let out = tempPath("long.gif")
+        let r = try Renderer.render(spec, to: out) { p in reports.withLock { $0.append(p) } }
+        let written = try Data(contentsOf: URL(fileURLWithPath: out)).count
+        #expect(r.bytes <= spec.maxBytes! && r.frames >= 300 && written == r.bytes, "\(r.frames) \(r.bytes) \(r.notes) free \(free)")
+        // Attempts told apart by number: an estimate renders 48 frames (6 runs of 8).
+        let seen = reports.withLock { $0 }
+        var attempts: [Int: (estimate: Int, whole: Int)] = [:]
+        for p in seen {
+            var a = attempts[p.attempt] ?? (0, 0)
+            if p.trying.hasPrefix("estimating") { a.estimate = max(a.estimate, p.done) } else { a.whole = max(a.whole, p.done) }
+            attempts[p.attempt] = a
+        }
+        #expect(attempts.values.contains { $0.estimate == 48 && $0.whole == 0 }, "an attempt far over stopped at its sample: \(attempts)")
+        #expect(attempts.values.allSatisfy { $0.estimate == 0 || $0.estimate == 48 })
+        // The quality it settled on is what makes this file uncapped.
+        let q = try #require(r.notes.first { $0.contains("to fit under") }.flatMap(Self.quality(in:)))
+        var same = spec
+        (same.maxBytes, same.quality) = (nil, q)
+        #expect(try Renderer.render(same, to: tempPath("long-same.gif")).bytes == r.bytes)
+    }
+
     @Test("--max-bytes that even the ladder's least cannot meet is refused after that one cheap attempt, with a length and a size that fit")
     func capImpossibleAtOnce() throws {
         var spec = Self.capScene()
