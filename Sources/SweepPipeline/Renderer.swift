@@ -249,7 +249,7 @@ public enum Renderer {
             if clipTimes != nil, spec.clip.audio == .before || spec.clip.audio == .after {
                 notes.append("a GIF has no sound: the \(spec.clip.audio.rawValue) clip's audio is left out")
             }
-            if clipTimes != nil { silence = "a GIF holds no sound" }
+            silence = "a GIF holds no sound"
             return try finish(GIFSink(spec: spec, plan: plan, destination: path))
         case let .video(codec, container):
             // The sound lasts as long as the frames do (whole frames: a little over `length`).
@@ -265,9 +265,14 @@ public enum Renderer {
             return try finish(
                 VideoSink(spec: spec, plan: plan, codec: codec, container: container, destination: path, audio: audioInput))
         case .pngSequence:
+            silence = "a PNG sequence holds no sound"
             return try finish(PNGSequenceSink(pattern: path, keeping: Set(inputFiles(spec).map(\.id)), overwrite: spec.overwrite))
-        case .html: return try finish(HTMLSink(spec: spec, destination: path))
-        case let .still(format): return try finish(StillSink(format: format, quality: quality, destination: path))
+        case .html:
+            silence = "a page holds no sound"
+            return try finish(HTMLSink(spec: spec, destination: path))
+        case let .still(format):
+            silence = "a still"
+            return try finish(StillSink(format: format, quality: quality, destination: path))
         }
     }
 

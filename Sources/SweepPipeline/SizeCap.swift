@@ -86,24 +86,28 @@ struct SizeCap {
         // then a search at it (or, when none fits, the last rendered whole).
         let search = searches ? Attempts.searchTries + 1 : 0
         func after(_ spec: RenderSpec, colors: Int?) -> Int { Self.rungs(spec, colors: colors) + max(search, 1) }
-        // The least the ladder gives, rendered first when it costs a fraction of a render:
-        // when even it is over, the user hears so at once, not after every rung.
+        // The least the ladder gives, when it costs a fraction of a render, says whether the
+        // cap can be met at all: first for a long render (whose attempts are then estimated
+        // from samples), after the first attempt for a short one (which may fit as it is, and
+        // then costs nothing more); either way before the ladder's rungs.
         let least = Self.least(first)
-        let leastFirst = Self.work(least) * 4 <= Self.work(first)
-        tries.tighten((leastFirst ? 1 : 0) + 1 + search + after(attempt, colors: nil))
+        let cheap = Self.work(least) * 4 <= Self.work(first)
+        let length = source.clipDuration.map { (spec.clip.end ?? $0) - spec.clip.start } ?? first.animation.passDuration
+        let long = length * first.fps >= Double(Self.sampledFrames)
+        tries.tighten((cheap ? 1 : 0) + 1 + search + after(attempt, colors: nil))
         var leastFit: Attempts.Fit?
-        if leastFirst {
-            leastFit = try tries.render(least, stopping: false)
-            guard let leastFit else {
+        func tryLeast() throws {
+            leastFit = try tries.render(least, stopping: false, isReference: leastFit == nil && long)
+            if leastFit == nil {
                 throw impossible(spec, source: source, least: least, bytes: tries.smallest, leadIn: tries.leadIn, path: path)
             }
-            let length = leastFit.result.duration
-            if length * first.fps >= Double(Self.sampledFrames) {
-                tries.sampling = length
-                try tries.calibrate(on: leastFit, frames: leastFit.result.frames)
-            }
+        }
+        if cheap && long {
+            try tryLeast()
+            tries.sampling = leastFit?.result.duration
         }
         var best = try tries.render(attempt)
+        if best == nil && cheap && leastFit == nil { try tryLeast() }
         // Quality first, searched rather than stepped, so that the file uses the budget.
         if best == nil && searches {
             best = try tries.searchQuality(attempt, top: attempt.quality, over: tries.last?.bytes, then: after(attempt, colors: nil))
@@ -288,14 +292,8 @@ struct SizeCap {
         var sampling: Double?
         /// The last whole render's bytes over its estimate, which later estimates are scaled by
         /// (samples of a photo's wipe read 10–40 % high, of clips a few percent).
-        private(set) var calibration = 1.0
+        private var calibration = 1.0
 
-        /// Calibrates the estimates on `fit`, rendered whole (the least of the ladder).
-        mutating func calibrate(on fit: Fit, frames: Int) throws {
-            if let e = try estimate(fit.spec, frames: frames, k: count), e.bytes > 0 {
-                calibration = Double(fit.result.bytes) / Double(e.bytes)
-            }
-        }
         /// The estimate for the attempt being rendered whole, if one was made.
         private var estimated: Int?
         /// The most attempts the fit can take in all (see ``RenderProgress/attempts``).
@@ -336,7 +334,11 @@ struct SizeCap {
         /// much, which is estimated instead from how the whole one grew frame by frame. A rung
         /// of the ladder far over the budget then costs a fraction of a render. Not `stopping`,
         /// the attempt renders whole.
-        mutating func render(_ spec: RenderSpec, stopping: Bool = true) throws -> Fit? {
+        ///
+        /// Unless it `isReference`, a whole render leaves the last attempt and the reference for
+        /// stopped attempts as they were (the least, rendered after the first attempt, is not
+        /// a rung the ladder goes on from, nor shaped like the rest).
+        mutating func render(_ spec: RenderSpec, stopping: Bool = true, isReference: Bool = true) throws -> Fit? {
             let cap = cap
             let reference = stopping ? reference : nil
             estimated = nil
@@ -370,10 +372,10 @@ struct SizeCap {
                 let r = try Renderer.renderOnce(
                     spec, kind: kind, to: target, progress: report, watch: watch,
                     accept: { result in if result.bytes > cap { throw OverBudget(result: result) } })
-                note(bytes: r.bytes, colors: r.colors, written: written)
+                note(bytes: r.bytes, colors: r.colors, written: written, leading: isReference)
                 return (spec, r)
             } catch let over as OverBudget {
-                note(bytes: over.result.bytes, colors: over.result.colors, written: written)
+                note(bytes: over.result.bytes, colors: over.result.colors, written: written, leading: isReference)
                 return nil
             } catch let stopped as Stopped {
                 (last, lastStopped) = ((stopped.estimate, stopped.colors), true)
@@ -426,11 +428,13 @@ struct SizeCap {
             return (written[1] + Int((perFrame * Double(frames - 1)).rounded()), made.colors)
         }
 
-        /// Keeps what an attempt rendered whole made.
-        private mutating func note(bytes: Int, colors: Int?, written: [Int]) {
+        /// Keeps what an attempt rendered whole made; one that is not `leading` the ladder
+        /// (the least, after the first attempt) counts only as the smallest.
+        private mutating func note(bytes: Int, colors: Int?, written: [Int], leading: Bool) {
+            smallest = min(smallest, bytes)
+            guard leading else { return }
             (last, lastStopped) = ((bytes, colors), false)
             if let estimated, estimated > 0 { calibration = Double(bytes) / Double(estimated) }
-            smallest = min(smallest, bytes)
             if written.count > 1 { reference = (written, bytes) }
         }
 

@@ -613,7 +613,7 @@ struct GIFOutputTests {
         #expect(try Renderer.render(same, to: tempPath("long-same.gif")).bytes == r.bytes)
     }
 
-    @Test("--max-bytes that even the ladder's least cannot meet is refused after that one cheap attempt, with a length and a size that fit")
+    @Test("--max-bytes that even the ladder's least cannot meet is refused after the first attempt and the least, with a size that fits")
     func capImpossibleAtOnce() throws {
         var spec = Self.capScene()
         (spec.width, spec.height) = (480, 640)
@@ -626,9 +626,13 @@ struct GIFOutputTests {
         let e = try #require(throws: SweepError.self) {
             try Renderer.render(spec, to: out) { p in reports.withLock { $0.append(p) } }
         }
-        // One attempt only, and at the least the ladder gives: 160 px on the shorter side, 10 fps.
+        // Two attempts only: the render as asked, then the least the ladder gives (160 px on
+        // the shorter side, 10 fps), and none of the rungs between.
         let seen = reports.withLock { $0 }
-        #expect(Set(seen.map(\.attempt)) == [1] && seen.first?.trying.contains("160x213") == true, "\(seen.first?.trying ?? "")")
+        #expect(Set(seen.map(\.attempt)) == [1, 2], "\(Set(seen.map(\.attempt)))")
+        #expect(
+            seen.last?.trying.contains("160x213, ") == false && seen.last?.trying.hasSuffix("160x213") == true, "\(seen.last?.trying ?? "")"
+        )
         #expect(e.code == .dataError && e.message.contains("even at quality 40"), "\(e)")
         #expect(!FileManager.default.fileExists(atPath: out))
         // The size it names fits.
