@@ -97,7 +97,7 @@ struct SizeCap {
         tries.tighten((cheap ? 1 : 0) + 1 + search + after(attempt, colors: nil))
         var leastFit: Attempts.Fit?
         func tryLeast() throws {
-            leastFit = try tries.render(least, stopping: false, isReference: leastFit == nil && long)
+            leastFit = try tries.render(least, stopping: false, isReference: long)
             if leastFit == nil {
                 throw impossible(spec, source: source, least: least, bytes: tries.smallest, leadIn: tries.leadIn, path: path)
             }
