@@ -236,7 +236,7 @@ package struct RenderOptions: Sendable {
                 // No extension: the format's, unless --codec chose another kind of file.
                 var ext = stillOfAnimation ? "png" : f.fileExtension
                 if given.contains("codec"), let c = spec.codec {
-                    ext = c == "gif" ? "gif" : VideoCodec.named(c).map { $0.container == "matroska" ? "mkv" : $0.container } ?? ext
+                    ext = c == "gif" ? "gif" : VideoCodec.named(c)?.fileExtension ?? ext
                 }
                 output = out + "." + ext
             }

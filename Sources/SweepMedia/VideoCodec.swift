@@ -16,6 +16,10 @@ public struct VideoCodec: Sendable, Equatable {
     public let tag: String?
     /// The container used when the extension does not decide.
     public let container: String
+
+    /// The file extension of ``container`` (`.mkv` for Matroska): the one rule from codec to
+    /// file name, for an output named without one and for messages.
+    public var fileExtension: String { container == "matroska" ? "mkv" : container }
     /// Containers this codec may go into.
     public let containers: [String]
 

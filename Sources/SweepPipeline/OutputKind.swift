@@ -72,7 +72,7 @@ public enum OutputKind: Sendable, Equatable {
             guard let container, c.containers.contains(container) else {
                 throw SweepError(
                     .usage, "\(c.name) cannot go in a .\(ext) file", subject: path,
-                    fix: "use .\(c.container == "matroska" ? "mkv" : c.container) for \(c.name)")
+                    fix: "use .\(c.fileExtension) for \(c.name)")
             }
             return .video(c, container: container)
         }

@@ -105,4 +105,12 @@ struct HTMLExportTests {
         #expect(try OutputKind.infer(path: "page", codec: "html") == .html)
         #expect(throws: SweepError.self) { try Renderer.render(sweepSpec(), to: "/nonexistent-dir/x.html") }
     }
+
+    @Test("A codec's file extension names a file of that codec in its own container")
+    func codecExtensions() throws {
+        for c in VideoCodec.all {
+            #expect(try OutputKind.infer(path: "out." + c.fileExtension, codec: c.name) == .video(c, container: c.container), "\(c.name)")
+        }
+        #expect(VideoCodec.named("prores")?.fileExtension == "mov" && VideoCodec.h264.fileExtension == "mp4")
+    }
 }
