@@ -316,6 +316,14 @@ struct SizeCap {
             (self.cap, self.kind, self.target, self.progress) = (cap, kind, target, progress)
         }
 
+        /// The progress of attempt `k`, trying what `trying` says, as one of ``bound``.
+        private func reporter(attempt k: Int, trying: String) -> Renderer.Progress? {
+            let n = max(bound == Int.max ? k : bound, k)
+            return progress.map { p in
+                { @Sendable r in p(RenderProgress(done: r.done, total: r.total, attempt: k, attempts: n, trying: trying)) }
+            }
+        }
+
         /// Says that at most `remaining` more attempts follow (never raising the bound).
         mutating func tighten(_ remaining: Int) {
             bound = max(count, min(bound, count + remaining))
@@ -356,10 +364,7 @@ struct SizeCap {
             }
             count += 1
             bound = max(bound, count)
-            let (k, n, trying) = (count, bound == Int.max ? count : bound, SizeCap.describe(spec, kind: kind))
-            let report: Renderer.Progress? = progress.map { p in
-                { @Sendable r in p(RenderProgress(done: r.done, total: r.total, attempt: k, attempts: n, trying: trying)) }
-            }
+            let report = reporter(attempt: count, trying: SizeCap.describe(spec, kind: kind))
             var written: [Int] = []
             let watch: FrameObserver.Watch = { w in
                 written.append(w.bytes)
@@ -404,10 +409,7 @@ struct SizeCap {
             sample.sampleWindows = windows
             var written: [Int] = []
             struct Measured: Error { let result: RenderResult }
-            let (b, trying) = (max(bound == Int.max ? k : bound, k), "estimating " + SizeCap.describe(spec, kind: kind))
-            let report: Renderer.Progress? = progress.map { p in
-                { @Sendable r in p(RenderProgress(done: r.done, total: r.total, attempt: k, attempts: b, trying: trying)) }
-            }
+            let report = reporter(attempt: k, trying: "estimating " + SizeCap.describe(spec, kind: kind))
             var made: RenderResult?
             do {
                 _ = try Renderer.renderOnce(
