@@ -31,11 +31,7 @@ public enum Renderer {
             try refuseInputAsOutput(spec, outputs: (0..<frames).lazy.map { String(format: path, $0) })
         }
         capDefaultSize(&spec, kind: kind)
-        if case .gif = kind {
-            spec.reduceMotion = spec.reduceMotion.resolved(gif: true)
-        } else {
-            spec.reduceMotion = spec.reduceMotion.resolved(gif: false)
-        }
+        spec.reduceMotion = spec.reduceMotion.resolved(gif: kind == .gif)
         if case .gif = kind, spec.fps > GIFTiming.maxFPS {
             // Faster frames would each still take 2 cs, and the animation would play slow.
             notes.append(String(format: "frame rate %g → %g fps (a GIF shows a frame for at least 2 cs)", spec.fps, GIFTiming.maxFPS))
@@ -193,15 +189,13 @@ public enum Renderer {
         } else {
             // A GIF, WebP or APNG plays its loops itself: one pass is enough.
             let frames = anim.frameCount(fps: spec.fps, expandLoops: !kind.playsItsOwnLoops)
-            states = anim.states(frames: frames, fps: spec.fps, reduceMotion: spec.reduceMotion)
-            if case .gif = kind, spec.fps > GIFTiming.fadeFPS {
+            var times = (0..<frames).map { anim.time(ofFrame: $0, fps: spec.fps) }
+            if kind == .gif, spec.reduceMotion == .dissolve, spec.fps > GIFTiming.fadeFPS {
                 // Each fade frame is held to the fade's own rate; equal neighbours merge.
                 let fade = GIFTiming.fadeFPS
-                for i in states.indices where states[i].crossfade != nil {
-                    let t = anim.time(ofFrame: i, fps: spec.fps)
-                    states[i] = anim.state(at: (t * fade + 1e-9).rounded(.down) / fade, reduceMotion: spec.reduceMotion)
-                }
+                times = times.map { t in anim.position.transition(at: t) == nil ? t : (t * fade + 1e-9).rounded(.down) / fade }
             }
+            states = anim.states(at: times, reduceMotion: spec.reduceMotion)
             length = Double(frames) / spec.fps  // a video's counted passes, a boomerang's way back
         }
         if let windows = spec.sampleWindows, !still, states.count >= 2 * windows * sampleLength {

@@ -117,40 +117,28 @@ struct SizeCap {
         while best == nil {
             tries.tighten(after(attempt, colors: tries.last?.colors))
             let w = attempt.width!, h = attempt.height!
-            if let used = tries.last?.colors, used > 20 {
+            if let used = tries.last?.colors, let c = Self.fewerColors(than: used) {
                 // Halve what the palette held: quality may already have taken the palette
                 // below --colors, and a cap above it would change nothing. (--colors counts
                 // the transparent entry; the summary and this note count visible colours.
                 // Merged duplicates can leave a palette a few colours short of its cap.)
-                let c = max(15, used / 2)
                 attempt.gifColors = c + 1
                 steps.append("colours \(used) → at most \(c)")
-            } else if attempt.fps > 10.5 {
-                let f = max(10, (attempt.fps * 2 / 3).rounded())
+            } else if let f = Self.lowerRate(than: attempt.fps) {
                 steps.append(String(format: "frame rate %g → %g fps", attempt.fps, f))
                 attempt.fps = f
                 // The format's rate is noted as the ladder's start (below), not as this one.
                 attempt.clip.rateChosenBy = nil
-            } else if min(w, h) > 160 {
-                // × 0.8, but the shorter side no smaller than 160 px.
-                let scale = max(0.8, 160 / Double(min(w, h)))
-                let nw = max(2, Int((Double(w) * scale).rounded())), nh = max(2, Int((Double(h) * scale).rounded()))
-                attempt.width = nw
-                attempt.height = nh
-                steps.append("size \(w)x\(h) → \(nw)x\(nh)")
+            } else if let size = Self.smaller(w, h) {
+                (attempt.width, attempt.height) = size
+                steps.append("size \(w)x\(h) → \(size.width)x\(size.height)")
             } else {
-                // The bottom of the ladder, rendered whole: the least that can be given.
-                // (Rounding can leave the last rung a pixel off it, and the last rung's
-                // palette a few colours over 15.)
-                if let leastFit {
-                    best = leastFit
-                    break
-                }
-                if let fit = try tries.render(least, stopping: false) {
-                    best = fit
-                    break
-                }
-                throw impossible(spec, source: source, least: least, bytes: tries.smallest, leadIn: tries.leadIn, path: path)
+                // The bottom of the ladder, rendered whole: the least that can be given (or
+                // the error that even it is over). Rounding can leave the last rung a pixel
+                // off it, and the last rung's palette a few colours over 15.
+                if leastFit == nil { try tryLeast() }
+                best = leastFit
+                break
             }
             best = try tries.render(attempt)
             // A lower frame rate or size may leave room: at it, quality (with every colour
@@ -249,16 +237,26 @@ struct SizeCap {
     static func rungs(_ spec: RenderSpec, colors: Int?) -> Int {
         var n = 0
         var c = colors ?? 255
-        while c > 20 { c = max(15, c / 2); n += 1 }
+        while let fewer = fewerColors(than: c) { (c, n) = (fewer, n + 1) }
         var f = spec.fps
-        while f > 10.5 { f = max(10, (f * 2 / 3).rounded()); n += 1 }
-        var w = Double(spec.width ?? 800), h = Double(spec.height ?? 800)
-        while min(w, h) > 160 {
-            let scale = max(0.8, 160 / min(w, h))
-            (w, h) = ((w * scale).rounded(), (h * scale).rounded())
-            n += 1
-        }
+        while let lower = lowerRate(than: f) { (f, n) = (lower, n + 1) }
+        var size = (width: spec.width ?? 800, height: spec.height ?? 800)
+        while let s = smaller(size.width, size.height) { (size, n) = (s, n + 1) }
         return n
+    }
+
+    /// The colour rung: half of what the palette held (`used`, visible colours), down to 15;
+    /// nil once 20 or fewer.
+    static func fewerColors(than used: Int) -> Int? { used > 20 ? max(15, used / 2) : nil }
+
+    /// The frame-rate rung: × 2/3, down to 10 fps; nil at 10.5 fps or less.
+    static func lowerRate(than fps: Double) -> Double? { fps > 10.5 ? max(10, (fps * 2 / 3).rounded()) : nil }
+
+    /// The size rung: × 0.8, the shorter side no smaller than 160 px; nil at 160 px or less.
+    static func smaller(_ w: Int, _ h: Int) -> (width: Int, height: Int)? {
+        guard min(w, h) > 160 else { return nil }
+        let scale = max(0.8, 160 / Double(min(w, h)))
+        return (max(2, Int((Double(w) * scale).rounded())), max(2, Int((Double(h) * scale).rounded())))
     }
 
     /// What an attempt tries, for its progress: a GIF's quality, colours, frame rate and
@@ -302,8 +300,6 @@ struct SizeCap {
         private(set) var last: (bytes: Int, colors: Int?)?
         /// The smallest file an attempt rendered whole made.
         private(set) var smallest = Int.max
-        /// Whether the last attempt stopped (its bytes in ``last`` are an estimate).
-        private(set) var lastStopped = false
         /// The bytes written after each frame of the last attempt rendered whole, and its
         /// size: what a stopped attempt's size is estimated from (see ``SizeCap/estimate(_:frames:reference:)``).
         private var reference: (written: [Int], bytes: Int)?
@@ -356,7 +352,7 @@ struct SizeCap {
                     let bytes = Int(Double(e.bytes) * calibration)
                     if Double(bytes) > SizeCap.sampleMargin * Double(cap) {
                         count += 1
-                        (last, lastStopped) = ((bytes, e.colors), true)
+                        last = (bytes, e.colors)
                         return nil
                     }
                     estimated = e.bytes
@@ -383,7 +379,7 @@ struct SizeCap {
                 note(bytes: over.result.bytes, colors: over.result.colors, written: written, leading: isReference)
                 return nil
             } catch let stopped as Stopped {
-                (last, lastStopped) = ((stopped.estimate, stopped.colors), true)
+                last = (stopped.estimate, stopped.colors)
                 if let estimated, estimated > 0 { calibration = Double(stopped.estimate) / Double(estimated) }
                 return nil
             }
@@ -391,17 +387,13 @@ struct SizeCap {
 
         /// The bytes of the last whole render's header and first frame, which a shorter
         /// render would still hold.
-        var leadIn: Int {
-            guard let ref = reference?.written, let first = ref.first else { return 0 }
-            return ref.first { $0 > first } ?? first
-        }
+        private(set) var leadIn = 0
 
         /// The bytes (and palette) `spec` would make over its `frames` frames, estimated from
         /// a sample of `windows` short runs of frames spread over the timeline
         /// (``RenderSpec/sampleWindows``), nothing written: the header and first frame as
-        /// made, and every later frame at the mean the runs' frames after their first took (a
-        /// run's first frame jumps from the run before, and is left out). Nil when the render
-        /// is too short to sample. Shown as attempt `k`.
+        /// made, and every later frame at the mean the runs' frames after their first two took
+        /// (see below). Nil when the render is too short to sample. Shown as attempt `k`.
         private func estimate(_ spec: RenderSpec, frames: Int, k: Int, windows: Int = 6) throws -> (bytes: Int, colors: Int?)? {
             let l = Renderer.sampleLength, n = windows * l
             guard frames >= 2 * n else { return nil }
@@ -434,8 +426,9 @@ struct SizeCap {
         /// (the least, after the first attempt) counts only as the smallest.
         private mutating func note(bytes: Int, colors: Int?, written: [Int], leading: Bool) {
             smallest = min(smallest, bytes)
+            if let first = written.first { leadIn = written.first { $0 > first } ?? first }
             guard leading else { return }
-            (last, lastStopped) = ((bytes, colors), false)
+            last = (bytes, colors)
             if let estimated, estimated > 0 { calibration = Double(bytes) / Double(estimated) }
             if written.count > 1 { reference = (written, bytes) }
         }
