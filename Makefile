@@ -8,7 +8,7 @@ DEB_PACKAGES := pkg-config libgif-dev libavcodec-dev libavformat-dev libavutil-d
                 chromium python3-venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build demo test test-slurm readme-gif bench bench-gif clean asan fuzz presets install lint
+.PHONY: deps build demo test test-slurm readme-gif bench bench-gif clean asan fuzz presets install lint man
 
 PREFIX ?= /usr/local
 
@@ -26,6 +26,11 @@ build: deps
 # their source. Run after editing presets/ (a test fails while the two differ).
 presets:
 	scripts/embed-presets.sh
+
+# The man page's OPTIONS are written from Sources/SweepCLI/OptionTable.swift. Run after
+# editing the table (a test fails while the two differ).
+man: deps
+	SWEEP_WRITE_MAN=1 swift test $(TEST_BUILD) --build-path .build/test --filter manOptionsFromTable
 
 # The binary, the presets (editable overrides of the built-in ones, found at
 # ../share/sweep/presets from the binary) and the man page. DESTDIR for staging.

@@ -111,13 +111,10 @@ package struct BatchJob: Sendable, Equatable {
         return job
     }
 
-    /// Options a job line may not set: the output is the job's own key, and a stranger's
-    /// job must not move decoding into sweep's own process.
-    static let commandLineOnly: Set<String> = ["output", "decode"]
-
-    /// `render`'s options a job may set, by long name; the output comes from `output`.
+    /// `render`'s options a job may set, by long name (not the output, which is the job's
+    /// own key, nor anything ``OptionTable`` keeps to the command line).
     static let options: [String: ArgumentSplitter.Option] = Dictionary(
-        RenderOptions.common.filter { !Self.commandLineOnly.contains($0.name) }.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        uniqueKeysWithValues: OptionTable.declarations.filter(\.inBatch).map { ($0.name, $0.splitterOption) })
 
     /// The argument list for `render`, writing to `output` (the job's output under the
     /// batch's root): options attached to their values, then `--`, then the inputs.

@@ -8,7 +8,7 @@ import SweepSupport
 /// note instead, so that one file of jobs can serve GIFs and videos alike.
 enum OptionScope {
     /// The kinds of output, as options see them.
-    enum Output: Hashable, CaseIterable {
+    enum Output: Hashable, CaseIterable, Sendable {
         case gif, video, page, frames, still
 
         init(_ kind: OutputKind) {
@@ -34,49 +34,23 @@ enum OptionScope {
     }
 
     /// Where an option acts, and what does its job elsewhere.
-    struct Rule {
+    struct Rule: Sendable {
         let acts: Set<Output>
         /// The option that does the same on another output (`--quality` on a video: `--crf`).
         var instead: [Output: String] = [:]
     }
 
-    private static let animations: Set<Output> = [.gif, .video, .page, .frames]
-
-    /// Options missing here act on every output.
-    static let rules: [String: Rule] = [
-        "quality": Rule(acts: [.gif, .still], instead: [.video: "--crf"]),
-        "colors": Rule(acts: [.gif]),
-        "dither": Rule(acts: [.gif]),
-        "lossy": Rule(acts: [.gif], instead: [.video: "--crf"]),
-        "crf": Rule(acts: [.video], instead: [.gif: "--quality", .still: "--quality"]),
-        "encoder-preset": Rule(acts: [.video]),
-        "bitrate": Rule(acts: [.video], instead: [.gif: "--max-bytes", .still: "--max-bytes"]),
-        "codec-opt": Rule(acts: [.video]),
-        "retina": Rule(acts: [.page]),
-        "fragment": Rule(acts: [.page]),
-        "page-images": Rule(acts: [.page]),
-        "poster-url": Rule(acts: [.page], instead: [.gif: "--poster", .video: "--poster"]),
-        "audio": Rule(acts: [.video]),
-        // A page plays the timeline at the browser's own rate.
-        "fps": Rule(acts: [.gif, .video, .frames]),
-        "duration": Rule(acts: animations, instead: [.still: "--position"]),
-        "hold": Rule(acts: animations),
-        "ease": Rule(acts: animations),
-        "loop": Rule(acts: animations),
-        "from": Rule(acts: animations, instead: [.still: "--position"]),
-        "to": Rule(acts: animations, instead: [.still: "--position"]),
-        "reduce-motion": Rule(acts: animations),
-        "poster": Rule(acts: [.gif, .video, .page]),
-    ]
-
     /// Among videos, the codecs an option acts on, and what does its job on the others.
-    static let codecs: [String: (acts: Set<String>, instead: [String: String])] = [
-        "crf": (["h264", "hevc", "vp9"], ["webp": "--quality"]),
-        "encoder-preset": (["h264", "hevc"], [:]),
-        "bitrate": (["h264", "hevc", "vp9"], [:]),
-        // An animated WebP's quality is libwebp's, 0…100.
-        "quality": (["webp"], ["h264": "--crf", "hevc": "--crf", "vp9": "--crf"]),
-    ]
+    struct CodecRule: Sendable {
+        let acts: Set<String>
+        var instead: [String: String] = [:]
+    }
+
+    /// Options missing here act on every output (from ``OptionTable``).
+    static let rules: [String: Rule] = OptionTable.declarations.reduce(into: [:]) { rules, d in rules[d.name] = d.scope }
+
+    /// Among videos, the codecs an option acts on (from ``OptionTable``).
+    static let codecs: [String: CodecRule] = OptionTable.declarations.reduce(into: [:]) { rules, d in rules[d.name] = d.codecs }
 
     /// The options in `given` that cannot act on `output`, each as the error a command line
     /// gets; `video` is the codec and container, for what only some videos hold (sound), and

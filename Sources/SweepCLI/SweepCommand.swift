@@ -33,41 +33,19 @@ package enum SweepCommand {
 
     static let renderHelp = """
         sweep render BEFORE [AFTER] -o OUT [options]      (one photo: AFTER is BEFORE with --look)
-        Renders the split sweeping from before to after as a GIF, a video or a PNG sequence.
-        BEFORE and AFTER are photos or videos (MP4, MOV, MKV, WebM, AVI, MPEG-TS, animated GIF,
-        APNG or WebP), in any mix; clips play in sync by time, the sweep stretched over the shorter.
+        Renders the split sweeping from before to after as a GIF, a video, an interactive page or a
+        PNG sequence. BEFORE and AFTER are photos or videos (MP4, MOV, MKV, WebM, AVI, MPEG-TS,
+        animated GIF, APNG or WebP), in any mix; clips play in sync by time, the sweep stretched
+        over the shorter. An option that cannot act on the output is refused, naming the one that can.
 
-        \(animationHelp)
-        video inputs:
-              --start T, --end T  where the comparison begins and ends in the clips (12.5, 1:02.5)
-              --before-start T, --after-start T   where each clip's time 0 lies (line up an excerpt
-                                  with its original: --after-start 20); --start/--end count from there
-              --audio before|after|none   the output's sound (default: the before clip's, else the after clip's)
-              --hdr tonemap|refuse  HDR clips (PQ, HLG: iPhone video) tone-mapped to SDR (default), or refused
-              --decode worker|in-process  decode inputs in a sandboxed child process (default), or in sweep's
-                                  own (faster to start; only for files you trust)
-              --first-frame       an animated GIF, APNG or WebP shows its first frame, as a photo
-              (--fps defaults to the before clip's rate; --duration shortens the output;
-               --loop repeats the animation at its own length instead of stretching it)
-        output:
-        \(outputHelp)
-              --poster            also write OUT.poster.jpg (e.g. clip.mp4.poster.jpg), a still at --position
-                                  (a page links it as og:image)
-              --position P        the poster's split position 0…1 (default 0.5); only with --poster
-        \(lookHelp)
+        \(OptionHelp.sections())
         """
 
     static let previewHelp = """
         sweep preview BEFORE [AFTER] -o OUT.png|.jpg|.webp [--position P] [options]
         Writes one still of the comparison (a social preview, a thumbnail).
 
-              --position P        where the split rests: the share 0…1 of the width (height with
-                                  --vertical) that shows BEFORE; 1 is all before, 0 all after (default 0.5)
-          -s, --size WxH          1200x630, 1200×630, 1080 (square), 1200x or x630 (keep the aspect ratio);
-                                  default: the before image's, within 1920 px
-          -f, --format NAME       og-image (or a .json);  --max-bytes N  refuse a still over N bytes
-              --fit fill|fit|stretch, --max-pixels N, --max-memory SIZE
-        \(lookHelp)
+        \(OptionHelp.sections { group in group.options.contains { $0.scope?.acts.contains(.still) ?? true } })
         """
 
     static let demoHelp = """
@@ -76,46 +54,6 @@ package enum SweepCommand {
         DIR/demo.mp4 (DIR defaults to out), both 600x800 unless --size says otherwise.
         Takes render's options (see sweep render --help); --from, --to, --duration, --ease or
         --hold replace the demo's own loop around the middle with a plain sweep.
-        """
-
-    static let animationHelp = """
-        animation:
-          -p, --preset NAME|FILE  reveal, compare, look-tour, spring-peek, or a .json
-                                  (--from/--to retarget it, --duration rescales it, --ease replaces its sweeps)
-          -d, --duration S        length of one pass, holds included (default 4: 0.5 hold, 3 sweep, 0.5 hold)
-              --hold S            pause at each end, within the duration (default 0.5, at most a quarter of it)
-              --from P, --to P    split positions 0…1, the share showing before (default 1 → 0)
-              --ease NAME         linear, ease-in, ease-out, ease-in-out, spring, smooth, snappy, bouncy, hold
-              --loop MODE         forever (default), once, N, boomerang
-              --reduce-motion cut|dissolve|auto honour reduced motion (auto: a cut in a GIF, else a dissolve);  --strict  refuse flashing output
-        """
-
-    static let outputHelp = """
-          -o, --output OUT        the file to write; its extension picks the format (a f-%04d.png pattern: PNG frames)
-              --overwrite         a PNG sequence may replace files at its names that sweep did not write
-          -f, --format NAME       instagram-square, instagram-portrait, story, x-post, x-post-gif, linkedin,
-                                  youtube-shorts, og-image, github-readme (or a .json); options win over it
-          -s, --size WxH          1080x1080, 1080×1080, 1080 (square), 640x or x480 (keep the aspect ratio);
-                                  default: the before image's, within 800 px for GIF, 1920 otherwise
-              --fps N             frames per second (default 30)
-          -c, --codec NAME        h264 (.mp4), hevc, vp9 (.webm), webp (.webp), apng (.apng), prores (.mov), gif (.gif)
-              --crf N, --encoder-preset NAME, --bitrate 5M, --codec-opt KEY=VALUE (repeatable)
-              --quality 1…100 (default 90), --max-bytes 15MB (lowers quality first)     (GIF)
-              --colors N, --dither none|ordered|diffusion, --lossy N   (GIF, expert overrides)
-              --retina, --fragment, --page-images jpeg|webp|png, --poster-url URL     (.html, an interactive page)
-              --fit fill|fit|stretch, --max-pixels N, --max-memory SIZE
-        """
-
-    static let lookHelp = """
-        look:
-              --look NAME|FILE    the after side's look (vivid, noir, dream, or a .json)
-              --before-look NAME|FILE;  --brightness B, --contrast C, --saturation S, --hue DEG (after side)
-              --no-handle, --no-labels, --hard-edge, --rtl, --vertical, --ui-scale X, --corner-radius PT
-              --before-label T, --after-label T, --font FAMILY, --background #RRGGBB[AA]
-              --divider-width PT, --divider-color C, --knob-size PT, --knob-color C, --glyph-color C,
-              --label-size PT, --label-weight 100…1000, --label-color C, --capsule-color C
-        messages:
-          -q, --quiet             no progress or summary;  --json   a JSON summary (or error) on stdout
         """
 
     static let batchHelp = """

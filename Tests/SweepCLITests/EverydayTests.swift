@@ -326,6 +326,54 @@ struct HelpAndManPageTests {
         for option in RenderOptions.common { #expect(help.contains("--" + option.name), "--\(option.name)") }
     }
 
+    @Test("The man page's options are written from the option table (SWEEP_WRITE_MAN=1 or make man rewrites them)")
+    func manOptionsFromTable() throws {
+        let url = Self.root.appendingPathComponent("docs/sweep.1")
+        let man = try String(contentsOf: url, encoding: .utf8)
+        let begin = try #require(man.range(of: ".\\\" BEGIN OPTIONS"))
+        let beginLine = try #require(man[begin.upperBound...].firstIndex(of: "\n"))
+        let end = try #require(man.range(of: ".\\\" END OPTIONS"))
+        let written = String(man[man.index(after: beginLine)..<end.lowerBound])
+        let made = OptionHelp.manual() + "\n"
+        if ProcessInfo.processInfo.environment["SWEEP_WRITE_MAN"] == "1" {
+            try (man[...beginLine] + made + man[end.lowerBound...]).write(to: url, atomically: true, encoding: .utf8)
+        } else {
+            #expect(written == made, "docs/sweep.1 is out of date: run make man")
+        }
+        // Every option, under its section, with its own paragraph; roff's hyphens escaped.
+        for d in OptionTable.declarations { #expect(made.contains("\\fB" + OptionHelp.escape("--" + d.name) + "\\fR"), "--\(d.name)") }
+        #expect(!made.split(separator: "\n").contains { $0.hasPrefix("'") })
+        #expect(!made.contains(" --"), "an unescaped option name")
+    }
+
+    @Test("One table: the splitter, batch keys, scope rules, error spellings and help all come from it")
+    func oneTable() throws {
+        let names = OptionTable.declarations.map(\.name)
+        #expect(Set(names).count == names.count, "an option declared twice")
+        let shorts = OptionTable.declarations.compactMap(\.short)
+        #expect(Set(shorts).count == shorts.count, "a short option used twice")
+        #expect(RenderOptions.common.map(\.name) == names)
+        // A batch job takes every option but the output (its own key) and the decoder's place.
+        #expect(Set(BatchJob.options.keys) == Set(names).subtracting(["output", "decode"]))
+        // Each field library errors name is spelled as its option.
+        for d in OptionTable.declarations { if let f = d.field { #expect(OptionNames.flag(f) == "--" + d.name) } }
+        // The scope check reads the table: --colors is a GIF's, and named as such on a video.
+        let misfit = try #require(OptionScope.misfits(["colors"], output: .video).first)
+        #expect(misfit.subject == "--colors" && misfit.message.contains("a GIF"))
+        // Help: every option in render's, the still's options in preview's, lines within 100 columns.
+        for d in OptionTable.declarations {
+            #expect(SweepCommand.renderHelp.contains("--" + d.name + (d.placeholder.map { " " + $0 } ?? "")), "--\(d.name)")
+        }
+        #expect(SweepCommand.previewHelp.contains("--position P") && !SweepCommand.previewHelp.contains("--colors"))
+        for line in (SweepCommand.renderHelp + "\n" + SweepCommand.previewHelp).split(separator: "\n") {
+            #expect(line.count <= 100, "\(line)")
+        }
+        // A repeatable option keeps every value; another, the last.
+        let o = try RenderOptions.interpret(
+            ArgumentSplitter(RenderOptions.common).split(["--codec-opt", "a=1", "--codec-opt", "b=2", "--fps", "10", "--fps", "12"]))
+        #expect(o.spec.videoOptions.map(\.0) == ["a", "b"] && o.spec.fps == 12)
+    }
+
     @Test("docs/sweep.1 is a man page for every subcommand, and make install installs it with the presets")
     func manPage() throws {
         let man = try String(contentsOf: Self.root.appendingPathComponent("docs/sweep.1"), encoding: .utf8)

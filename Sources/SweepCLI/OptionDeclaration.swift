@@ -1,0 +1,68 @@
+import SweepImaging
+import SweepSupport
+
+/// One option of `render`, `preview` and `demo`, declared once: its spelling, its value's
+/// parser, where it acts, and who may set it. The argument splitter, `interpret`, the scope
+/// check, batch keys and error spellings all read it from ``OptionTable``.
+struct OptionDeclaration: Sendable {
+    /// The value as the parser sees it, with the option's spelling for its messages.
+    struct Value {
+        /// The text given (empty for a switch).
+        let text: String
+        /// `--name`, as messages spell it.
+        let option: String
+
+        func double(_ range: ClosedRange<Double>) throws -> Double { try ValueParser.double(text, option: option, range: range) }
+        func int(_ range: ClosedRange<Int>) throws -> Int { try ValueParser.int(text, option: option, range: range) }
+        func color() throws -> RGBA8 { try ValueParser.color(text, option: option) }
+        func seconds() throws -> Double { try ValueParser.seconds(text, option: option) }
+        func bytes(minimum: Double = 1024) throws -> Int { try ValueParser.bytes(text, option: option, minimum: minimum) }
+        func choice<T: RawRepresentable & CaseIterable>(_ type: T.Type) throws -> T where T.RawValue == String {
+            try ValueParser.choice(text, option: option, as: type)
+        }
+    }
+
+    /// Stores a parsed value (or a switch) into the options.
+    typealias Apply = @Sendable (inout RenderOptions, Value) throws -> Void
+
+    let name: String
+    let short: Character?
+    /// The value's placeholder in help (`N`, `WxH`), or nil for a switch.
+    let placeholder: String?
+    /// The outputs it acts on, and what does its job elsewhere; nil acts on every output.
+    let scope: OptionScope.Rule?
+    /// Among videos, the codecs it acts on, and what does its job on the others.
+    let codecs: OptionScope.CodecRule?
+    /// The library's neutral name for it, which errors from below the CLI carry.
+    let field: SweepError.Field?
+    /// A batch job line may set it (as a key of the same name).
+    let inBatch: Bool
+    /// A social format may set it too; given on the command line, it wins.
+    let setByFormats: Bool
+    /// Every value counts (`--codec-opt a=1 --codec-opt b=2`), not the last one.
+    let repeatable: Bool
+    let apply: Apply
+
+    init(
+        _ name: String, short: Character? = nil, _ placeholder: String? = nil, acts scope: OptionScope.Rule? = nil,
+        codecs: OptionScope.CodecRule? = nil, field: SweepError.Field? = nil, inBatch: Bool = true, setByFormats: Bool = false,
+        repeatable: Bool = false, apply: @escaping Apply
+    ) {
+        self.name = name
+        self.short = short
+        self.placeholder = placeholder
+        self.scope = scope
+        self.codecs = codecs
+        self.field = field
+        self.inBatch = inBatch
+        self.setByFormats = setByFormats
+        self.repeatable = repeatable
+        self.apply = apply
+    }
+
+    /// What the argument splitter needs to know of it.
+    var splitterOption: ArgumentSplitter.Option { .init(name, short: short, value: placeholder != nil) }
+
+    /// `-s, --size WxH`, as help and the man page head it.
+    var synopsis: String { (short.map { "-\($0), " } ?? "") + "--" + name + (placeholder.map { " " + $0 } ?? "") }
+}

@@ -1,0 +1,63 @@
+/// Options explained together (`--start T, --end T`): one entry in `--help` and one in the
+/// man page, under one section.
+struct OptionGroup: Sendable {
+    /// Where a group stands in help and the man page, in this order.
+    enum Section: CaseIterable, Sendable {
+        case animation, videoInputs, output, encoders, page, look, messages
+
+        /// The heading in `--help`.
+        var helpTitle: String {
+            switch self {
+            case .animation: "animation"
+            case .videoInputs: "video inputs"
+            case .output: "output"
+            case .encoders: "encoders and limits"
+            case .page: "interactive page (.html)"
+            case .look: "look"
+            case .messages: "messages"
+            }
+        }
+
+        /// The heading in the man page.
+        var manualTitle: String {
+            switch self {
+            case .animation: "Animation"
+            case .videoInputs: "Video inputs"
+            case .output: "Output"
+            case .encoders: "Encoders and limits"
+            case .page: "Interactive pages (.html)"
+            case .look: "Look and styling"
+            case .messages: "Messages"
+            }
+        }
+
+        /// The man page's paragraph under the heading, if any.
+        var manualIntro: String? {
+            switch self {
+            case .videoInputs:
+                """
+                BEFORE and AFTER may be videos (MP4, MOV, MKV, WebM, AVI, MPEG-TS, an animated GIF, APNG or WebP), \
+                in any mix with photos; a photo is held for the whole clip. Frames are matched by presentation time, \
+                each clip counted from its own time 0. The output lasts as long as the shorter clip, runs at the before \
+                clip's frame rate unless --fps says otherwise, and the animation is stretched over it (--loop repeats \
+                it at its own length instead).
+                """
+            default: nil
+            }
+        }
+    }
+
+    let section: Section
+    let options: [OptionDeclaration]
+    /// One or more lines for `--help` (continuation lines are indented under the first).
+    let help: String
+    /// The man page's paragraph; `--name` words are set in bold. Nil: the help line.
+    let manual: String?
+
+    init(_ section: Section, help: String, manual: String? = nil, _ options: [OptionDeclaration]) {
+        self.section = section
+        self.help = help
+        self.manual = manual
+        self.options = options
+    }
+}
