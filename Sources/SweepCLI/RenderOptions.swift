@@ -41,13 +41,6 @@ package struct RenderOptions: Sendable {
     /// An option that cannot act on the output is a note, not an error (batch jobs).
     package var lenient = false
 
-    /// The hold at each end of a pass of `pass` seconds: as asked, but at most a quarter
-    /// of the pass, so that the sweep keeps at least half of it.
-    static func holdTime(pass: Double, hold: Double) -> Double { min(hold, pass / 4) }
-
-    /// The sweep's share of a pass of `pass` seconds with `hold` at each end.
-    static func sweepTime(pass: Double, hold: Double) -> Double { max(0.01, pass - 2 * holdTime(pass: pass, hold: hold)) }
-
     /// Options given explicitly on the command line (they win over a format).
     package var given: Set<String> = []
 
@@ -72,9 +65,8 @@ package struct RenderOptions: Sendable {
         // sweep takes what the holds leave (at least a tenth of the pass).
         let (duration, hold) = (o.duration ?? 4, o.hold ?? 0.5)
         o.spec.animation = RenderSpec.sweep(
-            from: o.from ?? 1, to: o.to ?? 0, duration: Self.sweepTime(pass: duration, hold: hold),
-            hold: Self.holdTime(pass: duration, hold: hold), curve: o.curve ?? .easeInOut, loop: o.loop ?? .forever)
-        o.sweepSplit = (holdTime(pass: duration, hold: hold), sweepTime(pass: duration, hold: hold))
+            from: o.from ?? 1, to: o.to ?? 0, duration: duration, hold: hold, curve: o.curve ?? .easeInOut, loop: o.loop ?? .forever)
+        o.sweepSplit = (RenderSpec.holdTime(pass: duration, hold: hold), RenderSpec.sweepTime(pass: duration, hold: hold))
         if let end = o.spec.clip.end, end <= o.spec.clip.start {
             throw SweepError(
                 .usage, "the end (\(end) s) is not after the start (\(o.spec.clip.start) s)", subject: "--end",
@@ -98,19 +90,12 @@ package struct RenderOptions: Sendable {
             // What was given on the command line wins over the format.
             let kept = Set(OptionTable.declarations.filter { $0.setByFormats && given.contains($0.name) }.compactMap(\.field))
             f.apply(to: &spec, keeping: kept)
-            if f.fps != nil, !given.contains("fps") {
-                // A format's rate is the platform's: clips are converted to it, and told so.
-                spec.clip.followClipRate = false
-                spec.clip.rateChosenBy = "the format " + format
-            }
             if !given.contains("duration"), let d = f.duration {
                 // The format's duration is the whole pass: the sweep fills what the holds leave.
                 duration = d
-                sweepSplit = (Self.holdTime(pass: d, hold: self.hold ?? 0.5), Self.sweepTime(pass: d, hold: self.hold ?? 0.5))
+                sweepSplit = (RenderSpec.holdTime(pass: d, hold: self.hold ?? 0.5), RenderSpec.sweepTime(pass: d, hold: self.hold ?? 0.5))
                 spec.animation = RenderSpec.sweep(
-                    from: from ?? 1, to: to ?? 0, duration: Self.sweepTime(pass: d, hold: self.hold ?? 0.5),
-                    hold: Self.holdTime(pass: d, hold: self.hold ?? 0.5),
-                    curve: curve ?? .easeInOut, loop: loop ?? .forever)
+                    from: from ?? 1, to: to ?? 0, duration: d, hold: self.hold ?? 0.5, curve: curve ?? .easeInOut, loop: loop ?? .forever)
             }
             // `preview` (still already) takes a video format's size and framing as a still.
             let stillOfAnimation = still && !f.still

@@ -63,30 +63,39 @@ public struct Comparison: Sendable {
         set { spec.style = newValue }
     }
 
-    /// Takes a social format's size, frame rate, codec and size limit, except the
-    /// settings in `kept`.
+    /// The social format applied last, if any: a still format makes ``render(to:)`` write a
+    /// still, and a name without an extension takes the format's.
+    public private(set) var format: FormatPreset?
+
+    /// Takes a social format's size, frame rate, codec, duration and size limit, except the
+    /// settings in `kept`, as `sweep render --format` does.
     ///
     /// ```swift
     /// comparison.apply(try PresetLibrary.locate().format("instagram-square"))
     /// ```
     public mutating func apply(_ format: FormatPreset, keeping kept: Set<SweepError.Field> = []) {
         format.apply(to: &spec, keeping: kept)
+        self.format = format
     }
 
-    /// A simple sweep: hold on `from`, ease to `to` over `duration` seconds, hold.
+    /// A simple sweep lasting `duration` seconds, holds included (as `--duration`): hold on
+    /// `from`, ease to `to`, hold.
     public static func sweep(
-        from: Double = 1, to: Double = 0, duration: Double = 3, hold: Double = 0.5,
+        from: Double = 1, to: Double = 0, duration: Double = 4, hold: Double = 0.5,
         curve: Curve = .easeInOut
     ) -> Animation<Adjustments> {
         RenderSpec.sweep(from: from, to: to, duration: duration, hold: hold, curve: curve)
     }
 
-    /// Renders to a file; the format follows the extension (.gif, .mp4, .webm, …).
+    /// Renders to a file; the format follows the extension (.gif, .mp4, .webm, …), or a
+    /// still format's still at the middle.
     ///
     /// - Throws: ``SweepError`` naming the file and the fix.
     @discardableResult
     public func render(to path: String) throws -> RenderResult {
-        try Renderer.render(spec, to: path)
+        let path = format?.outputPath(path) ?? path
+        if format?.still == true { return try Renderer.preview(spec, position: 0.5, to: path) }
+        return try Renderer.render(spec, to: path)
     }
 
     /// One still at split position `position` (.png, .jpg or .webp).
@@ -95,15 +104,11 @@ public struct Comparison: Sendable {
         try Renderer.preview(spec, position: position, to: path)
     }
 
-    /// Renders every frame and hands it to `body` in order, without writing a file.
+    /// Renders every frame and hands it to `body` in order, without writing a file: the
+    /// frames a PNG sequence would hold (same default size, same clip timing).
     /// Frames are streamed: `body` must copy a frame it wants to keep.
-    public func frames(_ body: (_ index: Int, _ frame: RGBAImage) throws -> Void) throws {
-        let source = try FrameSource(spec: spec)
-        var frame = RGBAImage(width: source.width, height: source.height)
-        let count = spec.animation.frameCount(fps: spec.fps, expandLoops: true)
-        for (i, state) in spec.animation.states(frames: count, fps: spec.fps, reduceMotion: spec.reduceMotion).enumerated() {
-            source.render(state, into: &frame)
-            try body(i, frame)
-        }
+    @discardableResult
+    public func frames(_ body: (_ index: Int, _ frame: RGBAImage) throws -> Void) throws -> RenderResult {
+        try Renderer.frames(spec, body)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SweepImaging
 import SweepSupport
 
@@ -23,6 +24,8 @@ public struct FormatPreset: Sendable, Decodable {
     /// Margins where the platform draws its own interface (shares of the frame); the
     /// slider's tags and knob stay inside them. Optional: `{"top": 0.14, "bottom": 0.2}`.
     public var safeInsets: SafeInsets?
+    /// The name or file it was loaded by (``PresetLibrary/format(_:)``), for notes.
+    public var name: String?
 
     enum Keys: String, CodingKey, CaseIterable {
         case version, description, size, fps, duration, codec, maxBytes, still, safeInsets
@@ -72,13 +75,28 @@ public struct FormatPreset: Sendable, Decodable {
         }
     }
 
-    /// Sets the format's size, frame rate, codec and size limit on `spec`, except the
-    /// settings in `kept` (those a user chose explicitly win over the format).
+    /// Sets the format's size, frame rate, codec, duration and size limit on `spec`, except
+    /// the settings in `kept` (those a user chose explicitly win over the format).
+    ///
+    /// The duration is one pass (``Animation/withPass(_:)``). The rate is the platform's, so
+    /// clips are converted to it (and told so). A still format's output is written with
+    /// ``Renderer/preview(_:position:to:quality:maxBytes:)``, and ``outputPath(_:)`` gives a name
+    /// without an extension the format's.
     public func apply(to spec: inout RenderSpec, keeping kept: Set<SweepError.Field> = []) {
         if !kept.contains(.size) { (spec.width, spec.height) = (width, height) }
-        if !kept.contains(.fps), let fps { spec.fps = fps }
+        if !kept.contains(.fps), let fps {
+            spec.fps = fps
+            spec.clip.followClipRate = false
+            spec.clip.rateChosenBy = "the format " + (name ?? description ?? "")
+        }
+        if !kept.contains(.duration), let duration { spec.animation = spec.animation.withPass(duration) }
         if !kept.contains(.codec), let codec { spec.codec = codec }
         if !kept.contains(.maxBytes) { spec.maxBytes = maxBytes }
         if let safeInsets { spec.safeInsets = safeInsets }
+    }
+
+    /// `path`, with the format's extension when it has none.
+    public func outputPath(_ path: String) -> String {
+        URL(fileURLWithPath: path).pathExtension.isEmpty ? path + "." + fileExtension : path
     }
 }

@@ -139,7 +139,9 @@ public struct PresetLibrary: Sendable {
     /// A social format by name (`instagram-square`) or file.
     public func format(_ nameOrPath: String) throws -> FormatPreset {
         let (data, label) = try source(nameOrPath, kind: .formats, field: .format)
-        return try StrictJSON.decode(FormatPreset.self, from: data, file: label)
+        var format = try StrictJSON.decode(FormatPreset.self, from: data, file: label)
+        format.name = nameOrPath
+        return format
     }
 
     /// The `description` of any preset, for listings.

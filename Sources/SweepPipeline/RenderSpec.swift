@@ -69,18 +69,28 @@ public struct RenderSpec: Sendable {
         self.animation = animation
     }
 
-    /// The default sweep: hold on `from`, ease to `to` over `duration`, hold.
+    /// The default sweep: one pass of `duration` seconds, holds included (as everywhere in
+    /// sweep: the command line, presets and formats): hold on `from`, ease to `to`, hold.
+    /// The holds take at most a quarter of the pass each (``holdTime(pass:hold:)``).
     public static func sweep(
-        from: Double = 1, to: Double = 0, duration: Double = 3, hold: Double = 0.5,
+        from: Double = 1, to: Double = 0, duration: Double = 4, hold: Double = 0.5,
         curve: Curve = .easeInOut, before: Adjustments = .identity, after: Adjustments = .identity,
         loop: LoopMode = .forever
     ) -> Animation<Adjustments> {
+        let (hold, duration) = (holdTime(pass: duration, hold: hold), sweepTime(pass: duration, hold: hold))
         var keys = [Keyframe(time: 0, value: from, curve: .hold)]
         if hold > 0 { keys.append(Keyframe(time: hold, value: from, curve: .hold)) }
         keys.append(Keyframe(time: hold + duration, value: to, curve: curve))
         if hold > 0 { keys.append(Keyframe(time: hold + duration + hold, value: to, curve: .hold)) }
         return Animation(position: Track(keys), before: Track(constant: before), after: Track(constant: after), loop: loop)
     }
+
+    /// The hold at each end of a pass of `pass` seconds: as asked, but at most a quarter of
+    /// the pass, so that the sweep keeps at least half of it.
+    public static func holdTime(pass: Double, hold: Double) -> Double { min(hold, pass / 4) }
+
+    /// The sweep's share of a pass of `pass` seconds with `hold` at each end.
+    public static func sweepTime(pass: Double, hold: Double) -> Double { max(0.01, pass - 2 * holdTime(pass: pass, hold: hold)) }
 
     /// The built-in demo's animation: a seamless loop around the middle.
     public static let demoAnimation = Animation<Adjustments>(

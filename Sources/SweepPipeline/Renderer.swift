@@ -47,6 +47,21 @@ public enum Renderer {
         return result
     }
 
+    /// Renders `spec` frame by frame into `body`, in order, without writing a file: the
+    /// frames a PNG sequence of the spec would hold (its default size, clip timing and
+    /// notes). Frames are streamed: `body` must copy a frame it wants to keep.
+    public static func frames(
+        _ spec: RenderSpec, progress: Progress? = nil, _ body: (_ index: Int, _ frame: RGBAImage) throws -> Void
+    ) throws -> RenderResult {
+        var spec = spec
+        try RenderLimits.check(spec, expandLoops: true)
+        capDefaultSize(&spec, kind: .pngSequence)
+        spec.reduceMotion = spec.reduceMotion.resolved(gif: false)
+        return try withoutActuallyEscaping(body) { body in
+            try renderOnce(spec, kind: .pngSequence, to: "", progress: progress, handler: body)
+        }
+    }
+
     /// The frames in each window of a sample (``RenderSpec/sampleWindows``).
     static let sampleLength = 8
 
@@ -135,7 +150,7 @@ public enum Renderer {
     static func renderOnce(
         _ spec: RenderSpec, kind: OutputKind, to path: String, position: Double? = nil,
         quality: Int = 90, progress: Progress? = nil, watch: FrameObserver.Watch? = nil,
-        accept: (RenderResult) throws -> Void = { _ in }
+        accept: (RenderResult) throws -> Void = { _ in }, handler: ((Int, RGBAImage) throws -> Void)? = nil
     ) throws -> RenderResult {
         let start = Date()
         var spec = spec
@@ -260,6 +275,7 @@ public enum Renderer {
                 VideoSink(spec: spec, plan: plan, codec: codec, container: container, destination: path, audio: audioInput))
         case .pngSequence:
             silence = "a PNG sequence holds no sound"
+            if let handler { return try finish(FrameHandlerSink(handle: handler)) }
             return try finish(PNGSequenceSink(pattern: path, keeping: Set(inputFiles(spec).map(\.id)), overwrite: spec.overwrite))
         case .html:
             silence = "a page holds no sound"

@@ -1,6 +1,7 @@
 import Foundation
 import SweepImaging
 import SweepMedia
+import SweepTestSupport
 import Testing
 
 @Suite("sweep render … -o page.html", .serialized)

@@ -2,6 +2,7 @@ import Foundation
 import SweepImaging
 import SweepMedia
 import SweepSupport
+import SweepTestSupport
 import Testing
 
 @testable import SweepCLI

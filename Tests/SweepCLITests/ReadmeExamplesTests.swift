@@ -1,4 +1,5 @@
 import Foundation
+import SweepTestSupport
 import Testing
 
 /// The README's examples, run as written on fixtures (small sizes and frame rates appended:

@@ -10,7 +10,7 @@ import Testing
 func makeReveal(before: String, after: String, output: String) throws -> RenderResult {
     var comparison = Comparison(before: before, after: after)
     comparison.size = (720, 720)
-    comparison.animation = Comparison.sweep(from: 1, to: 0, duration: 2, curve: .easeInOut)
+    comparison.animation = Comparison.sweep(from: 1, to: 0, duration: 3, curve: .easeInOut)
     comparison.style.beforeLabel = "Antes"
     comparison.style.afterLabel = "Después"
     return try comparison.render(to: output)

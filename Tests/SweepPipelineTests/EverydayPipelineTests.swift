@@ -10,7 +10,7 @@ import Testing
 struct EverydayPipelineTests {
     @Test("The plan's split position is where the frames draw the handle: a dissolve's handle moves half way through the fade")
     func planDrawsTheShownHandle() {
-        let anim = RenderSpec.sweep(from: 1, to: 0, duration: 2, hold: 0.5)
+        let anim = RenderSpec.sweep(from: 1, to: 0, duration: 3, hold: 0.5)
         let overlay = SliderOverlay(width: 300, height: 200, style: SliderStyle())
         for t in stride(from: 0.0, through: 3, by: 0.1) {
             let s = anim.state(at: t, reduceMotion: .dissolve)
@@ -34,7 +34,7 @@ struct EverydayPipelineTests {
         RenderSpec(
             before: .image(RGBAImage(width: width, height: height, fill: red)),
             after: .image(RGBAImage(width: width, height: height, fill: blue)),
-            animation: RenderSpec.sweep(from: 1, to: 0, duration: 1, hold: 0.5))
+            animation: RenderSpec.sweep(from: 1, to: 0, duration: 2, hold: 0.5))
     }
 
     func isWhite(_ c: RGBA8) -> Bool { c.r > 245 && c.g > 245 && c.b > 245 }

@@ -39,7 +39,7 @@ struct FrameSinkTests {
     @Test("A finished sequence replaces an older, longer one whole: no stale frames play on")
     func staleFrames() throws {
         let dir = try folder("stale-seq")
-        let older = try Renderer.render(sweepSpec(hold: 1, duration: 2), to: dir + "/f-%03d.png")
+        let older = try Renderer.render(sweepSpec(hold: 1, duration: 4), to: dir + "/f-%03d.png")
         let spec = sweepSpec()
         let r = try Renderer.render(spec, to: dir + "/f-%03d.png")
         #expect(r.frames < older.frames)

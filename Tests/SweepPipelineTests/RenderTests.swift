@@ -16,7 +16,7 @@ func tempPath(_ name: String) -> String {
 
 let red = RGBA8(r: 220, g: 30, b: 30), blue = RGBA8(r: 30, g: 60, b: 220)
 
-func sweepSpec(hold: Double = 0.2, duration: Double = 0.6, loop: LoopMode = .forever) -> RenderSpec {
+func sweepSpec(hold: Double = 0.2, duration: Double = 1.0, loop: LoopMode = .forever) -> RenderSpec {
     var spec = RenderSpec(
         before: .image(RGBAImage(width: 160, height: 120, fill: red)),
         after: .image(RGBAImage(width: 160, height: 120, fill: blue)),
@@ -244,7 +244,7 @@ struct ReducedMotionGIFTests {
     /// Red to blue over 3 s between 0.5 s holds, at 30 fps, without overlay.
     func spec(_ mode: ReduceMotion) -> RenderSpec {
         var spec = sweepSpec()
-        spec.animation = RenderSpec.sweep(from: 1, to: 0, duration: 3, hold: 0.5, curve: .linear)
+        spec.animation = RenderSpec.sweep(from: 1, to: 0, duration: 4, hold: 0.5, curve: .linear)
         (spec.fps, spec.reduceMotion) = (30, mode)
         (spec.style.showHandle, spec.style.showLabels) = (false, false)
         return spec
@@ -324,7 +324,7 @@ struct GIFOutputTests {
         for y in 0..<60 { for x in 0..<45 { before.pixels[(y * 90 + x) * 4 + 1] = 200 } }
         var spec = RenderSpec(
             before: .image(before), after: .image(RGBAImage(width: 90, height: 60, fill: blue)),
-            animation: RenderSpec.sweep(from: 1, to: 0, duration: 1, hold: 0.2, curve: .linear))
+            animation: RenderSpec.sweep(from: 1, to: 0, duration: 1.4, hold: 0.2, curve: .linear))
         spec.fps = 10
         spec.style.showHandle = false
         spec.style.showLabels = false
@@ -353,7 +353,7 @@ struct GIFOutputTests {
 
     @Test("At low quality the overlay stays exact: the lossy coder and dithering leave its colours alone", arguments: [40, 90])
     func overlayExact(quality: Int) throws {
-        var spec = sweepSpec(hold: 0.1, duration: 0.8)
+        var spec = sweepSpec(hold: 0.1, duration: 1.0)
         spec.before = .image(DemoScenes.flatLandscape())
         spec.after = .image(DemoScenes.gradedLandscape())
         spec.width = 240
@@ -583,7 +583,7 @@ struct GIFOutputTests {
     @Test("--max-bytes on a long render estimates each attempt from a sample first: those far over cost a sample, and the fit is exact")
     func capSamplesLongRenders() throws {
         var spec = Self.capScene()
-        spec.animation = RenderSpec.sweep(from: 1, to: 0, duration: 10, hold: 0.5, curve: .linear)
+        spec.animation = RenderSpec.sweep(from: 1, to: 0, duration: 11, hold: 0.5, curve: .linear)
         spec.fps = 30  // 330 frames
         var uncapped = spec
         uncapped.quality = 90
@@ -617,7 +617,7 @@ struct GIFOutputTests {
     func capImpossibleAtOnce() throws {
         var spec = Self.capScene()
         (spec.width, spec.height) = (480, 640)
-        spec.animation = RenderSpec.sweep(from: 1, to: 0, duration: 3, hold: 0.5)
+        spec.animation = RenderSpec.sweep(from: 1, to: 0, duration: 4, hold: 0.5)
         var least = Self.capFloor(spec)
         (least.width, least.height, least.fps) = (160, 213, 10)
         spec.maxBytes = try Renderer.render(least, to: tempPath("least.gif")).bytes / 2

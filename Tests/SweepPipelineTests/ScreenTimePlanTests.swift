@@ -65,7 +65,7 @@ struct ScreenTimePlanTests {
         let animation: Animation<Adjustments> =
             switch kind {
             case 0: RenderSpec.sweep(from: 1, to: 0, duration: 1, hold: 0, curve: .linear)
-            case 1: RenderSpec.sweep(from: 0.8, to: 0.2, duration: 0.6, hold: 0.2, curve: .easeInOut, loop: .boomerang)
+            case 1: RenderSpec.sweep(from: 0.8, to: 0.2, duration: 1.0, hold: 0.2, curve: .easeInOut, loop: .boomerang)
             case 2:
                 Animation(
                     position: Track([Keyframe(time: 0, value: 0.7, curve: .hold), Keyframe(time: 1, value: 0.3, curve: .linear)]),
@@ -74,8 +74,8 @@ struct ScreenTimePlanTests {
                         Keyframe(time: 0, value: .identity, curve: .hold), Keyframe(time: 0.4, value: .identity, curve: .hold),
                         Keyframe(time: 0.7, value: brighter, curve: .linear),
                     ]), loop: .forever)
-            case 3: RenderSpec.sweep(from: 1, to: 0.4, duration: 0.8, hold: 0.3, curve: .easeOut, loop: .once)
-            case 4: RenderSpec.sweep(from: 0.9, to: 0.1, duration: 0.9, hold: 0.1, curve: .easeInOut)
+            case 3: RenderSpec.sweep(from: 1, to: 0.4, duration: 1.4, hold: 0.3, curve: .easeOut, loop: .once)
+            case 4: RenderSpec.sweep(from: 0.9, to: 0.1, duration: 1.1, hold: 0.1, curve: .easeInOut)
             default: RenderSpec.demoAnimation
             }
         let vertical = kind == 5

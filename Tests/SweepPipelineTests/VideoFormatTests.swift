@@ -46,7 +46,7 @@ enum ChunkReader {
 func clipSpec(_ background: RGBA8 = .black, corner: Double = 0) -> RenderSpec {
     var spec = RenderSpec(
         before: .image(DemoScenes.flatLandscape()), after: .image(DemoScenes.gradedLandscape()),
-        animation: RenderSpec.sweep(from: 1, to: 0, duration: 0.8, hold: 0.1, curve: .easeInOut))
+        animation: RenderSpec.sweep(from: 1, to: 0, duration: 1.0, hold: 0.1, curve: .easeInOut))
     spec.width = 96
     spec.height = 128
     spec.fps = 10
