@@ -8,7 +8,7 @@ DEB_PACKAGES := pkg-config libgif-dev libavcodec-dev libavformat-dev libavutil-d
                 chromium python3-venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build demo test test-slurm readme-gif bench bench-gif clean asan fuzz presets install lint man
+.PHONY: deps build demo test test-slurm readme-gif bench bench-gif clean asan fuzz presets install lint man docs api-check
 
 PREFIX ?= /usr/local
 
@@ -92,3 +92,14 @@ lint:
 
 fuzz: deps
 	Fuzz/run.sh 60
+
+# SweepKit's documentation (DocC) from its symbol graph: .build/docs, a static site.
+# The symbol graph holds exactly what `import SweepKit` gives an app.
+docs: deps
+	rm -rf .build/symbol-graphs .build/docs && mkdir -p .build/symbol-graphs
+	swift build -c release --build-path .build/docs-build --target SweepKit \
+	  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/symbol-graphs
+	mkdir -p .build/symbol-graphs/kit && cp .build/symbol-graphs/SweepKit.symbols.json .build/symbol-graphs/kit/
+	docc convert Sources/SweepKit/SweepKit.docc --fallback-display-name SweepKit \
+	  --fallback-bundle-identifier org.sweep.SweepKit --additional-symbol-graph-dir .build/symbol-graphs/kit \
+	  --output-path .build/docs --warnings-as-errors

@@ -65,7 +65,8 @@ let package = Package(
             name: "SweepPipeline",
             dependencies: ["SweepImaging", "SweepTimeline", "SweepGIF", "SweepMedia", "SweepWeb", "SweepWorker"]),
         // The embedding API: one import for apps.
-        .target(name: "SweepKit", dependencies: ["SweepPipeline", "SweepImaging", "SweepTimeline", "SweepSupport", "SweepWorker"]),
+        .target(
+            name: "SweepKit", dependencies: ["SweepPipeline", "SweepImaging", "SweepTimeline", "SweepSupport", "SweepWorker", "SweepMedia"]),
         // CLI library and the tiny executable.
         .target(
             name: "SweepCLI",
@@ -94,7 +95,7 @@ let package = Package(
             name: "SweepEncoderTests",
             dependencies: ["SweepTestSupport", "CZlib", "SweepGIF", "SweepMedia", "SweepImaging", "SweepSupport"]),
         .testTarget(name: "SweepPipelineTests", dependencies: ["SweepTestSupport", "SweepPipeline", "SweepGIF", "SweepMedia"]),
-        .testTarget(name: "SweepKitTests", dependencies: ["SweepTestSupport", "SweepKit", "SweepGIF", "SweepMedia"]),
+        .testTarget(name: "SweepKitTests", dependencies: ["SweepTestSupport", "SweepKit", "SweepGIF", "SweepMedia", "SweepImaging"]),
         .testTarget(
             name: "SweepCLITests",
             dependencies: [

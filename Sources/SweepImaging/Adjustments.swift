@@ -3,7 +3,7 @@ import Foundation
 /// Photo adjustments of one side, as in the seed: brightness, contrast, saturation, hue.
 ///
 /// Applied in the order saturation, contrast, brightness, hue rotation, on gamma-encoded
-/// sRGB with channels in 0…1 (docs/REFERENCE.md §colour). The four compose into one ``ColorMatrix``.
+/// sRGB with channels in 0…1 (docs/REFERENCE.md §colour). The four compose into one colour matrix.
 public struct Adjustments: Sendable, Equatable, Hashable, Codable {
     /// Additive brightness, `C' = C + b`. Default 0.
     public var brightness: Double

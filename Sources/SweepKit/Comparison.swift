@@ -1,3 +1,4 @@
+import Foundation
 import SweepImaging
 import SweepPipeline
 import SweepSupport
@@ -6,17 +7,22 @@ import SweepTimeline
 /// A before/after comparison to render: the embedding API in one type.
 ///
 /// ```swift
-/// var comparison = Comparison(before: "before.jpg", after: "after.jpg")
-/// comparison.size = (1080, 1080)
-/// try comparison.render(to: "reveal.mp4")
+/// var comparison = Comparison(before: beforeURL, after: afterURL)
+/// comparison.size = .exact(width: 1080, height: 1080)
+/// comparison.gif.quality = 80
+/// let result = try await comparison.render(to: outputURL)
 /// ```
+///
+/// Renders are streamed frame by frame, and an output appears only when it is complete: a
+/// failed or cancelled render leaves nothing behind and keeps any file already there.
 public struct Comparison: Sendable {
-    /// Everything the renderer needs; the properties below are shortcuts into it.
-    public var spec: RenderSpec
+    /// Everything the renderer needs; the properties below are views of it.
+    package var spec: RenderSpec
 
-    /// A comparison of two image files (decoded by content: JPEG, PNG, WebP, TIFF, HEIC, AVIF, …).
-    public init(before: String, after: String) {
-        spec = RenderSpec(before: .file(before), after: .file(after), animation: RenderSpec.sweep())
+    /// A comparison of two image or video files (decoded by content: JPEG, PNG, WebP, TIFF,
+    /// HEIC, AVIF, MP4, MOV, WebM, …).
+    public init(before: URL, after: URL) {
+        spec = RenderSpec(before: .file(before.path), after: .file(after.path), animation: RenderSpec.sweep())
     }
 
     /// A comparison of two images already in memory.
@@ -25,28 +31,56 @@ public struct Comparison: Sendable {
     }
 
     /// One photo against itself in another look.
-    public init(photo: String, look: Adjustments) {
-        spec = RenderSpec(
-            before: .file(photo), after: nil,
-            animation: RenderSpec.sweep(after: look))
+    public init(photo: URL, look: Adjustments) {
+        spec = RenderSpec(before: .file(photo.path), after: nil, animation: RenderSpec.sweep(after: look))
     }
 
-    /// Output size in pixels; `nil` uses the before image's size.
-    public var size: (width: Int, height: Int)? {
-        get { spec.width.flatMap { w in spec.height.map { (w, $0) } } }
-        set { spec.width = newValue?.width; spec.height = newValue?.height }
+    /// The output's size; nil takes the before image's, within 800 px for a GIF and 1920 px
+    /// otherwise.
+    public var size: OutputSize? {
+        get {
+            switch (spec.width, spec.height) {
+            case let (w?, h?): .exact(width: w, height: h)
+            case let (w?, nil): .width(w)
+            case let (nil, h?): .height(h)
+            case (nil, nil): nil
+            }
+        }
+        set {
+            switch newValue {
+            case let .exact(w, h)?: (spec.width, spec.height) = (w, h)
+            case let .width(w)?: (spec.width, spec.height) = (w, nil)
+            case let .height(h)?: (spec.width, spec.height) = (nil, h)
+            case nil: (spec.width, spec.height) = (nil, nil)
+            }
+        }
     }
 
-    /// Frames per second.
+    /// How a picture of another shape fills the frame (default ``FitMode/fill``, a centre crop).
+    public var fit: FitMode {
+        get { spec.fit }
+        set { spec.fit = newValue }
+    }
+
+    /// Frames per second (default 30; with video inputs, the before clip's unless set).
     public var fps: Double {
         get { spec.fps }
-        set { spec.fps = newValue }
+        set {
+            spec.fps = newValue
+            spec.clip.followClipRate = false
+        }
     }
 
     /// The animation: split position and each side's look over time.
     public var animation: Animation<Adjustments> {
         get { spec.animation }
         set { spec.animation = newValue }
+    }
+
+    /// Reduced motion: a cut or a cross-fade instead of the moving split.
+    public var reduceMotion: ReduceMotion {
+        get { spec.reduceMotion }
+        set { spec.reduceMotion = newValue }
     }
 
     /// How video inputs play: where the comparison starts and ends, each clip's own offset
@@ -61,6 +95,29 @@ public struct Comparison: Sendable {
     public var style: SliderStyle {
         get { spec.style }
         set { spec.style = newValue }
+    }
+
+    /// How a GIF is encoded.
+    public var gif: GIFSettings {
+        get { GIFSettings(quality: spec.quality, colors: spec.gifColors) }
+        set { (spec.quality, spec.gifColors) = (newValue.quality, newValue.colors) }
+    }
+
+    /// How a video is encoded.
+    public var video: VideoSettings {
+        get { VideoSettings(crf: spec.videoOptions.last { $0.0 == "crf" }.flatMap { Int($0.1) }, codec: spec.codec) }
+        set {
+            spec.videoOptions.removeAll { $0.0 == "crf" }
+            if let crf = newValue.crf { spec.videoOptions.append(("crf", String(crf))) }
+            spec.codec = newValue.codec
+        }
+    }
+
+    /// A size cap in bytes: a GIF gives up quality, then colours, frame rate and size to fit
+    /// it; a video raises its rate factor; a JPEG or WebP still lowers its quality.
+    public var maxBytes: Int? {
+        get { spec.maxBytes }
+        set { spec.maxBytes = newValue }
     }
 
     /// The social format applied last, if any: a still format makes ``render(to:)`` write a
@@ -87,21 +144,45 @@ public struct Comparison: Sendable {
         RenderSpec.sweep(from: from, to: to, duration: duration, hold: hold, curve: curve)
     }
 
-    /// Renders to a file; the format follows the extension (.gif, .mp4, .webm, …), or a
-    /// still format's still at the middle.
+    /// Renders to a file; the format follows the extension (.gif, .mp4, .webm, .webp, .apng,
+    /// .mov, .html, or a `f-%04d.png` pattern), or a still format's still at the middle.
     ///
     /// - Throws: ``SweepError`` naming the file and the fix.
     @discardableResult
-    public func render(to path: String) throws -> RenderResult {
-        let path = format?.outputPath(path) ?? path
-        if format?.still == true { return try Renderer.preview(spec, position: 0.5, to: path) }
-        return try Renderer.render(spec, to: path)
+    public func render(to url: URL) throws -> RenderResult {
+        try Self.write(spec, format: format, to: url, progress: nil)
     }
 
-    /// One still at split position `position` (.png, .jpg or .webp).
+    /// Renders to a file on a thread of its own, reporting progress after each frame.
+    /// Cancelling the task stops the render at its next frame with `CancellationError`,
+    /// and nothing is left behind.
     @discardableResult
-    public func still(at position: Double, to path: String) throws -> RenderResult {
-        try Renderer.preview(spec, position: position, to: path)
+    public func render(to url: URL, progress: (@Sendable (RenderProgress) -> Void)? = nil) async throws -> RenderResult {
+        let format = format
+        return try await Self.cancellable(spec) { spec in try Self.write(spec, format: format, to: url, progress: progress) }
+    }
+
+    /// Renders into memory: the bytes of the file `render(to:)` would write with this
+    /// extension (`gif`, `mp4`, `webm`, `webp`, …), for a server that answers with them.
+    public func data(as fileExtension: String, progress: (@Sendable (RenderProgress) -> Void)? = nil) async throws -> Data {
+        let format = format
+        return try await Self.inMemory(spec, fileExtension: fileExtension) { spec, url in
+            try Self.write(spec, format: format, to: url, progress: progress)
+        }
+    }
+
+    /// One still with the split resting at `position` (the share 0…1 showing before), as
+    /// .png, .jpg or .webp.
+    @discardableResult
+    public func still(at position: Double, to url: URL) throws -> RenderResult {
+        try Renderer.preview(spec, position: position, to: url.path)
+    }
+
+    /// One still in memory (`png`, `jpg` or `webp`): an og:image for a server.
+    public func stillData(at position: Double, as fileExtension: String) async throws -> Data {
+        try await Self.inMemory(spec, fileExtension: fileExtension) { spec, url in
+            try Renderer.preview(spec, position: position, to: url.path)
+        }
     }
 
     /// Renders every frame and hands it to `body` in order, without writing a file: the
@@ -110,5 +191,49 @@ public struct Comparison: Sendable {
     @discardableResult
     public func frames(_ body: (_ index: Int, _ frame: RGBAImage) throws -> Void) throws -> RenderResult {
         try Renderer.frames(spec, body)
+    }
+
+    /// The one way a comparison is written: a still format's still, else the animation.
+    private static func write(_ spec: RenderSpec, format: FormatPreset?, to url: URL, progress: Renderer.Progress?) throws -> RenderResult {
+        let path = format?.outputPath(url.path) ?? url.path
+        if format?.still == true { return try Renderer.preview(spec, position: 0.5, to: path) }
+        return try Renderer.render(spec, to: path, progress: progress)
+    }
+
+    /// Runs `work` on a thread of its own (a render is long and CPU-bound: not a job for the
+    /// cooperative pool), stopping it at its next frame when the task is cancelled.
+    private static func cancellable<T: Sendable>(
+        _ spec: RenderSpec, _ work: @escaping @Sendable (RenderSpec) throws -> T
+    ) async throws -> T {
+        try Task.checkCancellation()
+        let flag = CancellationFlag()
+        var spec = spec
+        spec.cancellation = flag
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (done: CheckedContinuation<T, any Error>) in
+                let thread = Thread { [spec] in done.resume(with: Result { try work(spec) }) }
+                thread.stackSize = 8 << 20  // as the main thread's: the pixel loops recurse little, decoders more
+                thread.start()
+            }
+        } onCancel: {
+            flag.cancel()
+        }
+    }
+
+    /// Renders through `work` into a private folder and returns the file's bytes; the folder
+    /// is removed, whatever happens.
+    private static func inMemory(
+        _ spec: RenderSpec, fileExtension: String, _ work: @escaping @Sendable (RenderSpec, URL) throws -> RenderResult
+    ) async throws -> Data {
+        guard !fileExtension.isEmpty, fileExtension.count <= 8, fileExtension.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+        else {
+            throw SweepError(.usage, "'\(fileExtension)' is not a file extension", fix: "give one such as gif, mp4 or png")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sweepkit-" + UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("output." + fileExtension.lowercased())
+        let result = try await cancellable(spec) { spec in try work(spec, url) }
+        return try Data(contentsOf: URL(fileURLWithPath: result.output))
     }
 }

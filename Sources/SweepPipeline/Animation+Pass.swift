@@ -7,7 +7,7 @@ extension Animation where Look == Adjustments {
     /// ``RenderSpec/sweep(from:to:duration:hold:curve:before:after:loop:)`` makes it) keeps
     /// its holds, at most a quarter of the pass each, and the sweep takes the rest; any other
     /// animation is scaled in time, as a preset is.
-    public func withPass(_ duration: Double) -> Animation<Adjustments> {
+    package func withPass(_ duration: Double) -> Animation<Adjustments> {
         let k = position.keyframes
         if k.count == 4, k[0].time == 0, k[0].curve == .hold, k[1].curve == .hold, k[1].value == k[0].value,
             k[3].curve == .hold, k[3].value == k[2].value, abs((k[1].time - k[0].time) - (k[3].time - k[2].time)) < 1e-9,

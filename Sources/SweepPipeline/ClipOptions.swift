@@ -39,9 +39,9 @@ public struct ClipOptions: Sendable, Equatable {
     }
 
     /// The output takes the before clip's frame rate (the after clip's when the before side
-    /// is a still); `false` keeps ``RenderSpec/fps`` (`--fps`).
+    /// is a still); `false` keeps the render's frame rate (`--fps`).
     public var followClipRate = true
-    /// Who chose ``RenderSpec/fps`` over the clip's rate, for the note when the two differ
+    /// Who chose the render's frame rate over the clip's rate, for the note when the two differ
     /// ("the format x-post"); `nil` says nothing (the user's own `--fps`).
     public var rateChosenBy: String?
     /// Animated GIF, APNG and WebP inputs show their first frame only (`--first-frame`).

@@ -78,9 +78,9 @@ public struct FormatPreset: Sendable, Decodable {
     /// Sets the format's size, frame rate, codec, duration and size limit on `spec`, except
     /// the settings in `kept` (those a user chose explicitly win over the format).
     ///
-    /// The duration is one pass (``Animation/withPass(_:)``). The rate is the platform's, so
-    /// clips are converted to it (and told so). A still format's output is written with
-    /// ``Renderer/preview(_:position:to:quality:maxBytes:)``, and ``outputPath(_:)`` gives a name
+    /// The duration is one pass, holds included (a plain sweep keeps its holds; any other
+    /// animation is scaled in time). The rate is the platform's, so clips are converted to it
+    /// (and told so). A still format's output is a still, and ``outputPath(_:)`` gives a name
     /// without an extension the format's.
     public func apply(to spec: inout RenderSpec, keeping kept: Set<SweepError.Field> = []) {
         if !kept.contains(.size) { (spec.width, spec.height) = (width, height) }

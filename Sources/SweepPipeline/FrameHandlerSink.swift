@@ -13,7 +13,7 @@ struct FrameHandlerSink: FrameSink {
         try FramePump.run(count: plan.count, width: plan.width, height: plan.height, render: plan.render) { i, frame in
             try handle(i, frame)
             written += 1
-            observer.saw(frame, done: i + 1)
+            try observer.saw(frame, done: i + 1)
         }
         framesWritten = written
     }

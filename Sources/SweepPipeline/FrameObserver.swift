@@ -10,6 +10,7 @@ final class FrameObserver {
     private let progress: Renderer.Progress?
     private let total: Int
     private let watch: Watch?
+    private let cancellation: CancellationFlag?
 
     /// How far a render has got: frames done (of `frames`) and bytes written so far, and
     /// the colours of the output's palette, where it has one.
@@ -24,7 +25,8 @@ final class FrameObserver {
     /// (nothing is then committed).
     typealias Watch = (Written) throws -> Void
 
-    init(fps: Double, total: Int, progress: Renderer.Progress?, watch: Watch? = nil) {
+    init(fps: Double, total: Int, progress: Renderer.Progress?, watch: Watch? = nil, cancellation: CancellationFlag? = nil) {
+        self.cancellation = cancellation
         flashes = FlashDetector(fps: fps)
         self.total = total
         self.progress = progress
@@ -38,13 +40,17 @@ final class FrameObserver {
     }
 
     /// Frame number `done` − 1 is finished.
-    func saw(_ frame: RGBAImage, done: Int) {
+    ///
+    /// - Throws: `CancellationError` once the render was cancelled.
+    func saw(_ frame: RGBAImage, done: Int) throws {
+        if cancellation?.isCancelled == true { throw CancellationError() }
         flashes.add(LuminanceProbe.regions(frame))
         progress?(RenderProgress(done: done, total: total))
     }
 
     /// The same for a Y′CbCr frame.
-    func saw(_ frame: YUVImage, done: Int) {
+    func saw(_ frame: YUVImage, done: Int) throws {
+        if cancellation?.isCancelled == true { throw CancellationError() }
         flashes.add(LuminanceProbe.regions(frame))
         progress?(RenderProgress(done: done, total: total))
     }

@@ -110,7 +110,7 @@ struct GIFSink: FrameSink, ~Copyable {
         let times = ScreenTimePlan(plan: plan, delays: delays)
         try FramePump.run(count: plan.count, width: plan.width, height: plan.height, render: plan.render) { i, frame in
             try writer.add(frame, delay: delays[i], screenTime: times?.screenTime(frame: i))
-            observer.saw(frame, done: i + 1)
+            try observer.saw(frame, done: i + 1)
             try observer.wrote(bytes: writer.bytesWritten, done: i + 1, colors: colors)
         }
         try writer.finish()

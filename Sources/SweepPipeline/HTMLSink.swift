@@ -26,7 +26,7 @@ struct HTMLSink: FrameSink, ~Copyable {
         var frame = RGBAImage(width: small.width, height: small.height)
         for (i, state) in plan.states.enumerated() {
             small.render(state, into: &frame)
-            observer.saw(frame, done: i + 1)
+            try observer.saw(frame, done: i + 1)
         }
     }
 

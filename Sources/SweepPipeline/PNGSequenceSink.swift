@@ -103,7 +103,7 @@ struct PNGSequenceSink: FrameSink, ~Copyable {
             try FileBytes.write(data, to: staging.path(i), reportAs: String(format: pattern, i))
             bytes += data.count
             written += 1
-            observer.saw(frame, done: i + 1)
+            try observer.saw(frame, done: i + 1)
         }
         self.bytes = bytes
         framesWritten = written

@@ -4,7 +4,7 @@ import SweepSupport
 
 /// Finds and reads presets: looks, animations and social formats.
 ///
-/// The built-in presets are compiled into the binary (``BuiltinPresets``, generated from
+/// The built-in presets are compiled into the binary (`BuiltinPresets`, generated from
 /// `presets/`), so a `sweep` copied anywhere has them. A presets folder, when found,
 /// overrides them name by name and adds its own; it is, in order: `$SWEEP_PRESETS`; a
 /// `presets` folder beside or above the executable (a checkout's `.build/…/sweep`),

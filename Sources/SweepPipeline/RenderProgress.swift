@@ -1,6 +1,6 @@
 /// How far a render has got, as its progress callback sees it after each frame.
 ///
-/// A render under a size cap (``RenderSpec/maxBytes``) may take several attempts, each a
+/// A render under a size cap (a maximum of bytes) may take several attempts, each a
 /// render of its own: ``done`` and ``total`` count the attempt's frames, and ``attempt`` and
 /// ``attempts`` say where the fit is.
 public struct RenderProgress: Sendable, Equatable {

@@ -62,6 +62,8 @@ public struct RenderSpec: Sendable {
     /// Renders only `windows` runs of ``Renderer/sampleLength`` frames spread evenly over the
     /// timeline (a size cap's estimate; see ``SizeCap``), nil for every frame.
     package var sampleWindows: Int?
+    /// Set from another thread to stop the render at its next frame (SweepKit's async API).
+    package var cancellation: CancellationFlag?
 
     public init(before: InputSource, after: InputSource?, animation: Animation<Adjustments>) {
         self.before = before

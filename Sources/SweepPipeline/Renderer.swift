@@ -229,7 +229,8 @@ public enum Renderer {
         }
         var plan = FramePlan(source: source, states: states, animation: anim, fps: spec.fps, reduceMotion: spec.reduceMotion)
         plan.clipTimes = clipTimes
-        let observer = FrameObserver(fps: spec.fps, total: plan.count, progress: progress, watch: watch)
+        let observer = FrameObserver(
+            fps: spec.fps, total: plan.count, progress: progress, watch: watch, cancellation: spec.cancellation)
 
         var silence: String?
         var audioInput: AudioInput?

@@ -25,7 +25,7 @@ struct StillSink: FrameSink, ~Copyable {
         try FileBytes.write(data, to: output.writePath, reportAs: output.destination)
         bytes = data.count
         framesWritten = 1
-        observer.saw(frame, done: 1)
+        try observer.saw(frame, done: 1)
     }
 
     consuming func commit() throws { try output.commit() }

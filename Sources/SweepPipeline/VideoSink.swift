@@ -45,12 +45,12 @@ struct VideoSink: FrameSink, ~Copyable {
         if writer.acceptsYUV420 && plan.onlySplitMoves, let render = try composeInYUV(plan) {
             try FramePump.run(count: plan.count, make: { YUVImage(width: w, height: h) }, render: render) { _, frame in
                 try writer.add(frame)
-                observer.saw(frame, done: writer.framesWritten)
+                try observer.saw(frame, done: writer.framesWritten)
             }
         } else {
             try FramePump.run(count: plan.count, width: w, height: h, render: plan.render) { _, frame in
                 try writer.add(frame)
-                observer.saw(frame, done: writer.framesWritten)
+                try observer.saw(frame, done: writer.framesWritten)
             }
         }
         try writer.finish()

@@ -31,7 +31,7 @@ public struct SweepError: Error, Sendable, Equatable, CustomStringConvertible {
     /// spelling (the CLI's `--max-pixels`, an app's preference), so the library never
     /// speaks of command-line flags.
     public struct Field: Sendable, Equatable, Hashable, CustomStringConvertible {
-        /// The setting's neutral name, as in ``RenderSpec``-style APIs (`maxPixels`).
+        /// The setting's neutral name, as in `RenderSpec`-style APIs (`maxPixels`).
         public let name: String
         public init(_ name: String) { self.name = name }
         public var description: String { name }

@@ -1,4 +1,5 @@
 import Foundation
+import SweepImaging
 import SweepKit
 import SweepMedia
 import SweepTestSupport
@@ -42,10 +43,10 @@ struct OneRuleTests {
         let batch = try runSweep(["batch", dir + "/jobs.jsonl", "--out-dir", dir, "--quiet"])
         #expect(batch.code == 0, "\(batch.stderr)")
 
-        var comparison = Comparison(before: dir + "/before.png", after: dir + "/after.png")
+        var comparison = Comparison(before: URL(fileURLWithPath: dir + "/before.png"), after: URL(fileURLWithPath: dir + "/after.png"))
         comparison.animation = Comparison.sweep(hold: 0.3, curve: try #require(Curve.named["spring"]))
         comparison.apply(try PresetLibrary.locate().format(dir + "/fmt.json"))
-        let kit = try comparison.render(to: dir + "/kit.gif")
+        let kit = try comparison.render(to: URL(fileURLWithPath: dir + "/kit.gif"))
         #expect(kit.frames == 30 && kit.width == 160 && kit.height == 120 && abs(kit.duration - 2.5) < 1e-9)
 
         let reference = try bytes(dir + "/cli.gif")
@@ -63,9 +64,9 @@ struct OneRuleTests {
             "render", dir + "/before.png", dir + "/after.png", "-o", dir + "/cli", "--format", dir + "/card.json", "-q",
         ])
         #expect(cli.code == 0, "\(cli.stderr)")
-        var comparison = Comparison(before: dir + "/before.png", after: dir + "/after.png")
+        var comparison = Comparison(before: URL(fileURLWithPath: dir + "/before.png"), after: URL(fileURLWithPath: dir + "/after.png"))
         comparison.apply(try PresetLibrary.locate().format(dir + "/card.json"))
-        let kit = try comparison.render(to: dir + "/kit")
+        let kit = try comparison.render(to: URL(fileURLWithPath: dir + "/kit"))
         #expect(kit.output == dir + "/kit.png" && kit.width == 200 && kit.height == 100 && kit.frames == 1)
         #expect(try bytes(dir + "/kit.png") == bytes(dir + "/cli.png"))
     }
@@ -73,10 +74,10 @@ struct OneRuleTests {
     @Test("frames(_:) hands over the frames a PNG sequence holds: same count, same pixels")
     func framesThroughTheRenderer() throws {
         let dir = try inputs()
-        var comparison = Comparison(before: dir + "/before.png", after: dir + "/after.png")
+        var comparison = Comparison(before: URL(fileURLWithPath: dir + "/before.png"), after: URL(fileURLWithPath: dir + "/after.png"))
         comparison.fps = 5
         comparison.animation = Comparison.sweep(duration: 2, hold: 0.25)
-        let sequence = try comparison.render(to: dir + "/f-%02d.png")
+        let sequence = try comparison.render(to: URL(fileURLWithPath: dir + "/f-%02d.png"))
         var seen: [Int] = []
         let r = try comparison.frames { i, frame in
             // No size given: the before image's, as the sequence has it.
