@@ -13,7 +13,7 @@ import SweepTimeline
 /// to sysexits codes. `main.swift` only calls ``run(_:)``.
 package enum SweepCommand {
     /// The version `sweep --version` prints.
-    package static let version = "0.1.0"
+    package static let version = "0.2.0"
 
     static let usage = """
         sweep \(version): animated before/after comparisons as GIF, video and stills
