@@ -103,3 +103,7 @@ docs: deps
 	docc convert Sources/SweepKit/SweepKit.docc --fallback-display-name SweepKit \
 	  --fallback-bundle-identifier org.sweep.SweepKit --additional-symbol-graph-dir .build/symbol-graphs/kit \
 	  --output-path .build/docs --warnings-as-errors
+
+# SweepKit's API against the last release (docs/api keeps the release's API). Run by CI.
+api-check: deps
+	scripts/api-check.sh
