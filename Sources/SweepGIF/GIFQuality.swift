@@ -31,20 +31,20 @@ public struct GIFQuality: Sendable, Equatable {
     /// The lossy LZW error budget in textured areas, as an OkLab distance (0 = lossless):
     /// 0.00065 · (100 − quality)^1.5, so it grows slowly near the top and fast below: 0.021
     /// at 90 (about one just-noticeable difference in OkLab), 0.10 at 70, 0.30 at 40.
-    public var lzwBudget: Float { Self.budget(lossy: 100 - value) }
+    package var lzwBudget: Float { Self.budget(lossy: 100 - value) }
 
     /// The largest budget any pixel gets, `--lossy 100`'s (0.65), however briefly it is on
     /// screen (``ScreenTime``): beyond it nearly any colour would do.
-    public static let largestBudget = budget(lossy: 100)
+    package static let largestBudget = budget(lossy: 100)
 
     /// The budget of an expert `--lossy N` (0…100): what quality 100 − N would allow.
-    public static func budget(lossy: Int) -> Float {
+    package static func budget(lossy: Int) -> Float {
         let n = Float(max(0, min(100, lossy)))
         return 0.000_65 * n * n.squareRoot()
     }
 
     /// The share of the full diffusion strength used in smooth areas (1 from 70 up).
-    public var ditherScale: Float { value >= 70 ? 1 : max(0.5, 1 - Float(70 - value) / 90) }
+    package var ditherScale: Float { value >= 70 ? 1 : max(0.5, 1 - Float(70 - value) / 90) }
 
     /// The share of the (weak) diffusion strength used in texture: 1 at 80, falling to 0 at 70
     /// and at 90, none below 70 or from 90 up (where only the palette's far-off colours get
@@ -56,7 +56,7 @@ public struct GIFQuality: Sendable, Equatable {
     /// 1.4–2.0 % fewer bytes and S-CIELAB ΔE 3–5 % worse: their SSIM ratios against the
     /// peer's frontier fell by up to 0.04, no ΔE ratio rose by more than 0.01
     /// (Benchmarks/README.md, fourteenth round).
-    public var textureDitherScale: Float { min(textureRise, max(0, Float(90 - value) / 10)) }
+    package var textureDitherScale: Float { min(textureRise, max(0, Float(90 - value) / 10)) }
 
     /// The diffusion strength used in texture where the palette's nearest colour is visibly
     /// off the source (by ``textureDitherThresholds``): 0.5 from 90 to 99, rising from none
@@ -67,13 +67,13 @@ public struct GIFQuality: Sendable, Equatable {
     /// bytes and SSIM 0.0001–0.0017 lower; the smooth areas' thresholds, or twice this
     /// strength, cut ΔE twice as much but took E's SSIM down by 0.005 (Benchmarks/README.md,
     /// twenty-second round).
-    public var textureGapDitherScale: Float { value >= 100 ? 0 : 0.5 * max(0, min(1, Float(value - 80) / 10)) }
+    package var textureGapDitherScale: Float { value >= 100 ? 0 : 0.5 * max(0, min(1, Float(value - 80) / 10)) }
 
     /// In texture, the distances (RGB levels) from a pixel's colour to its nearest entry
     /// below which it gets no diffusion from ``textureGapDitherScale`` and from which it gets
     /// all of it: twice and five times the smooth areas' first threshold (6 and 15 at 90).
     /// Texture masks a small step, and its noise would cost structure.
-    public var textureDitherThresholds: (Float, Float) {
+    package var textureDitherThresholds: (Float, Float) {
         let quiet = ditherThresholds.0
         return (2 * quiet, 5 * quiet)
     }
@@ -86,7 +86,7 @@ public struct GIFQuality: Sendable, Equatable {
     /// ``FrameQuantizer``): rising from 70 to full at 80 and full up to 99, where keeping each
     /// area's mean colour is worth the noise; none at 100, which stays the closest to the
     /// source pixel by pixel (PSNR, SSIM), as on any other picture.
-    public var noiseDitherScale: Float { value >= 100 ? 0 : textureRise }
+    package var noiseDitherScale: Float { value >= 100 ? 0 : textureRise }
 
     /// The lossy LZW budget where no texture masks the error (gradients, edges, text): small,
     /// since the carried error keeps each area's mean colour as dithering would. It grows
@@ -96,7 +96,7 @@ public struct GIFQuality: Sendable, Equatable {
     /// rewritten strip by strip (the demo, when the split moves back) showed the substitutions
     /// as faint vertical streaks, and every benchmark pair got less SSIM for its bytes than a
     /// smaller budget gives, for about the same ΔE (Benchmarks/README.md, seventh round).
-    public var smoothBudget: Float {
+    package var smoothBudget: Float {
         let n = Float(100 - value)
         return min(0.0015 * n, 0.015 + 0.001 * n)
     }
@@ -107,7 +107,7 @@ public struct GIFQuality: Sendable, Equatable {
     /// difference in OkLab: where the palette follows a gradient that closely, the step
     /// between its entries barely shows (S-CIELAB, which sees banding, agrees), and noise
     /// would cost bytes and structure (SSIM) and hide nothing.
-    public var ditherThresholds: (Float, Float) {
+    package var ditherThresholds: (Float, Float) {
         let quiet = 2 + 0.1 * Float(100 - value)
         return (quiet, 3 * quiet + 0.5)
     }
@@ -119,7 +119,7 @@ public struct GIFQuality: Sendable, Equatable {
     /// may a photo's global table be fitted to the frames after the first alone (the first
     /// taking a table of its own): below 70 the finer colours cost the gradient pair 22–27 %
     /// more bytes, and the UI pair 5–12 %, for less quality per byte (sixteenth round).
-    public var allowsOwnTables: Bool { value >= 70 }
+    package var allowsOwnTables: Bool { value >= 70 }
 
     /// How many times a photo's palette is halved at this setting (see
     /// ``GIFPalette/entries(for:quality:cap:)``): none from 80 up, one every 10 steps down to
@@ -130,7 +130,7 @@ public struct GIFQuality: Sendable, Equatable {
     /// (S-CIELAB). At 70, 128 entries took 0.83–1.01 of the bytes for the same ΔE and
     /// 0.87–0.90 for the same SSIM on four photo pairs; 64 entries there gained more on three
     /// of them but cost a sunset sky its gradients (Benchmarks/README.md, eighth round).
-    public var paletteHalvings: Double { Self.halvings(value, from: 80) }
+    package var paletteHalvings: Double { Self.halvings(value, from: 80) }
 
     /// How many times any other picture's palette (screenshots, gradients, artwork) is
     /// halved: the photo's steps 20 lower, none from 60 up, 128 entries at 50, 64 at 40.
@@ -138,7 +138,7 @@ public struct GIFQuality: Sendable, Equatable {
     /// come late; but below 60 the lossy budget alone barely shrank such a file (a gradient
     /// pair: 86.6 KB at 60, 85.0 KB at 40), while the peer's small files were 15 % smaller
     /// (Benchmarks/README.md, ninth round).
-    public var flatPaletteHalvings: Double { Self.halvings(value, from: 60) }
+    package var flatPaletteHalvings: Double { Self.halvings(value, from: 60) }
 
     /// None from `top` up, one every 10 steps for 20 steps, then one every 20.
     private static func halvings(_ value: Int, from top: Int) -> Double {
@@ -148,5 +148,5 @@ public struct GIFQuality: Sendable, Equatable {
     }
 
     /// k-means refinement passes over the palette (more at the top, where they show).
-    public var paletteIterations: Int { value >= 90 ? 10 : 6 }
+    package var paletteIterations: Int { value >= 90 ? 10 : 6 }
 }

@@ -35,7 +35,7 @@ public struct ColorMatrix: Sendable, Equatable {
     }
 
     /// The map in 16-bit fixed point, ready for pixel loops.
-    public var fixed: FixedColorMatrix { FixedColorMatrix(self) }
+    package var fixed: FixedColorMatrix { FixedColorMatrix(self) }
 
     /// Applies the map to 8-bit pixels in place, clamped once, across the cores.
     public func apply(to image: inout RGBAImage) {

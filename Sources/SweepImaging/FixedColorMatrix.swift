@@ -1,11 +1,11 @@
 /// A ``ColorMatrix`` in 16-bit fixed point (64-bit sums, so no value can overflow), with
 /// round-to-nearest folded into the offsets.
-public struct FixedColorMatrix: Sendable {
+package struct FixedColorMatrix: Sendable {
     let k0, k1, k2, k3, k4, k5, k6, k7, k8, o0, o1, o2: Int
     static let shift = 16
 
     /// The fixed-point form of `m`.
-    public init(_ m: ColorMatrix) {
+    package init(_ m: ColorMatrix) {
         let one = Double(1 << Self.shift)
         let k = m.m.map { Int(($0 * one).rounded()) }
         let o = m.offset.map { Int(($0 * 255 * one).rounded()) + (1 << (Self.shift - 1)) }
@@ -15,7 +15,7 @@ public struct FixedColorMatrix: Sendable {
 
     /// Maps `count` RGBA pixels from `src` to `dst` (which may be the same); alpha is copied.
     @inline(__always)
-    public func apply(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, count: Int) {
+    package func apply(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, count: Int) {
         var s = src, d = dst
         for _ in 0..<count {
             let r = Int(s[0]), g = Int(s[1]), b = Int(s[2])

@@ -17,7 +17,7 @@ public enum SplitCompositor {
     /// Like ``compose(before:after:overlay:position:into:)``, applying a colour map to a
     /// side while copying it: only the visible part of each side is ever adjusted, so a
     /// frame whose looks change costs one pass over its pixels.
-    public static func compose(
+    package static func compose(
         before: RGBAImage, beforeMatrix: FixedColorMatrix?, after: RGBAImage,
         afterMatrix: FixedColorMatrix?, overlay: SliderOverlay,
         position p: Double, into frame: inout RGBAImage
@@ -29,7 +29,7 @@ public enum SplitCompositor {
 
     /// A whole frame in one parallel pass: each band of rows is composed and gets its part
     /// of the overlay while it is still in cache.
-    public static func render(
+    package static func render(
         before: RGBAImage, beforeMatrix: FixedColorMatrix?, after: RGBAImage,
         afterMatrix: FixedColorMatrix?, overlay: SliderOverlay,
         position p: Double, into frame: inout RGBAImage

@@ -1,9 +1,9 @@
 /// Composes video frames directly in Y′CbCr 4:2:0 when nothing but the split moves: the
 /// two sides are converted once, and each frame is row copies plus the overlay's
 /// premultiplied Y′CbCr sprites. No per-frame RGB → YUV conversion remains.
-public final class YUVCompositor: Sendable {
+package final class YUVCompositor: Sendable {
     /// The overlay drawn on every frame (also fixes the frame size).
-    public let overlay: SliderOverlay
+    package let overlay: SliderOverlay
     let before: YUVImage
     let after: YUVImage
     let knobs: [YUVSprite]
@@ -13,7 +13,7 @@ public final class YUVCompositor: Sendable {
     let background: (y: UInt8, u: UInt8, v: UInt8)
 
     /// - Parameters: `before` and `after` already at the overlay's size and in their looks.
-    public init(before: YUVImage, after: YUVImage, overlay: SliderOverlay) {
+    package init(before: YUVImage, after: YUVImage, overlay: SliderOverlay) {
         precondition(
             before.width == overlay.width && before.height == overlay.height && after.width == before.width
                 && after.height == before.height)
@@ -30,13 +30,13 @@ public final class YUVCompositor: Sendable {
     }
 
     /// Renders the frame at split position `p` into `frame`.
-    public func render(position p: Double, into frame: inout YUVImage) {
+    package func render(position p: Double, into frame: inout YUVImage) {
         render(position: p, before: before, after: after, into: &frame)
     }
 
     /// Renders the frame at split position `p` from sides given for this frame alone (video
     /// inputs), at the overlay's size.
-    public func render(position p: Double, before: YUVImage, after: YUVImage, into frame: inout YUVImage) {
+    package func render(position p: Double, before: YUVImage, after: YUVImage, into frame: inout YUVImage) {
         let w = frame.width, h = frame.height
         let layout = overlay.layout(position: p)
         let first = layout.beforeFirst ? before : after, second = layout.beforeFirst ? after : before

@@ -12,7 +12,7 @@ import SweepSupport
 /// `x265-params`, `svtav1-params`, `k=v:k=v`) are split and each key checked the same way,
 /// and their values are restricted to plain tokens, so that FFmpeg's quoting and escapes
 /// (`\:`, `'…'`) cannot smuggle a second key past the check.
-public enum EncoderOptionPolicy {
+package enum EncoderOptionPolicy {
     /// Options every video encoder here may take: libavcodec's generic rate control.
     static let generic: Set<String> = [
         "b", "maxrate", "minrate", "bufsize", "g", "keyint_min", "bf", "refs", "qmin", "qmax",
@@ -83,7 +83,7 @@ public enum EncoderOptionPolicy {
     ///
     /// - Throws: `.usage` with ``SweepError/Field/codecOptions`` naming the first key that
     ///   is not allowed (or whose value is malformed), and the keys that are.
-    public static func check(_ options: [(String, String)], codec: VideoCodec) throws {
+    package static func check(_ options: [(String, String)], codec: VideoCodec) throws {
         let top = (allowed[codec.name] ?? []).union(generic)
         for (key, value) in options {
             guard top.contains(key) else {
@@ -112,7 +112,7 @@ public enum EncoderOptionPolicy {
     /// refuses a bare switch: write `mbtree=0`).
     ///
     /// - Throws: `.usage` with ``SweepError/Field/codecOptions``.
-    public static func split(_ value: String, option: String) throws -> [(String, String)] {
+    package static func split(_ value: String, option: String) throws -> [(String, String)] {
         let keyChars = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
         let valueChars = keyChars.union(".,+")
         var pairs: [(String, String)] = []

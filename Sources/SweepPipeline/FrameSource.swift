@@ -11,16 +11,16 @@ import SweepWorker
 /// The two sides are decoded and resized once; each look is applied once per distinct
 /// value (a pure sweep applies it once in all); the overlay is drawn once. Per frame
 /// only the split, the overlay sprites and, in dissolves, one blend remain.
-public final class FrameSource {
-    public let width: Int
-    public let height: Int
-    public let overlay: SliderOverlay
+package final class FrameSource {
+    package let width: Int
+    package let height: Int
+    package let overlay: SliderOverlay
     /// The before image's own size, as decoded.
-    public let beforeSize: (width: Int, height: Int)
+    package let beforeSize: (width: Int, height: Int)
     /// The size before `evenSize` dropped an odd last column or row, if it did.
-    public let unevenSize: (width: Int, height: Int)?
+    package let unevenSize: (width: Int, height: Int)?
     /// Things worth saying about the inputs (e.g. most of a photo cropped away).
-    public let notes: [String]
+    package let notes: [String]
     /// A fill that crops more than this share of an image says so.
     static let cropNoteThreshold = 0.4
     /// A picture enlarged more than this says so.
@@ -36,18 +36,18 @@ public final class FrameSource {
     /// The clip frame each side's base shows (see ``ClipSide/shown``).
     private var beforeShown = 0, afterShown = 0
     /// The before clip's frame rate, else the after clip's; `nil` when both sides are stills.
-    public let clipRate: Double?
+    package let clipRate: Double?
     /// Seconds the shorter clip lasts from the start; `nil` when both sides are stills.
-    public let clipDuration: Double?
+    package let clipDuration: Double?
 
     /// The two sides show the same pixels (the same photo, or one photo without a look).
-    public var sidesIdentical: Bool {
+    package var sidesIdentical: Bool {
         if beforeClip != nil || afterClip != nil { return beforeClip === afterClip }
         return beforeBase.pixels == afterBase.pixels
     }
 
     /// Decodes and prepares both sides at the output size.
-    public init(spec: RenderSpec) throws {
+    package init(spec: RenderSpec) throws {
         let bg = spec.style.background
         // The two sides decode on both cores at once (each decoder is single-threaded).
         let sources = [spec.before, spec.after ?? spec.before]
@@ -247,7 +247,7 @@ public final class FrameSource {
     }
 
     /// Renders the frame for `state` into `frame` (which must have the output size).
-    public func render(_ state: FrameState<Adjustments>, into frame: inout RGBAImage) {
+    package func render(_ state: FrameState<Adjustments>, into frame: inout RGBAImage) {
         let (b, bm) = beforeCache.side(for: state.before)
         let (a, am) = afterCache.side(for: state.after)
         if let fade = state.crossfade, fade.fraction > 0 {
@@ -269,12 +269,12 @@ public final class FrameSource {
     }
 
     /// Both sides at the output size in the given looks (each applied once and kept).
-    public func sides(before b: Adjustments, after a: Adjustments) -> (before: RGBAImage, after: RGBAImage) {
+    package func sides(before b: Adjustments, after a: Adjustments) -> (before: RGBAImage, after: RGBAImage) {
         (b.apply(to: beforeBase), a.apply(to: afterBase))
     }
 
     /// A new frame for `state`.
-    public func render(_ state: FrameState<Adjustments>) -> RGBAImage {
+    package func render(_ state: FrameState<Adjustments>) -> RGBAImage {
         var f = RGBAImage(width: width, height: height)
         render(state, into: &f)
         return f
