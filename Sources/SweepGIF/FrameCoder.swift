@@ -1,23 +1,22 @@
 import Dispatch
+import SweepSupport
 
 /// Codes a frame's candidate blocks on its own queue, so that LZW coding (the lossy search
 /// above all) runs on a second core while the writer compares and quantizes the next frame.
 ///
-/// Safe to share with the queue: ``start(_:globalTableSize:)`` and ``result()`` are called
-/// from the writer's thread only, alternately; the queue (and, for a large lone candidate,
-/// the thread running its second pass) touches `passes` and `coded` only between the two,
-/// and ``result()`` waits for it before reading.
-final class FrameCoder: @unchecked Sendable {
+/// ``start(_:globalTableSize:)`` and ``result()`` are called from the writer's thread only,
+/// alternately; between the two, the coders belong to the queue (a ``Pending`` hand-off).
+final class FrameCoder {
+    typealias Coded = (block: GIFBlock, stream: [UInt8], symbols: [UInt8])
     private let queue = DispatchQueue(label: "sweep.gif.lzw")
-    private let group = DispatchGroup()
     /// The coder of every candidate, and a second one for the early-reset pass of a large
     /// lone candidate (see ``smallest(_:globalTableSize:passes:)``).
     private let passes = (Pass(), Pass())
-    private var coded: (block: GIFBlock, stream: [UInt8], symbols: [UInt8])?
+    private var coding: Pending<Coded, Never>?
 
     /// An LZW coder with its data and its stream, used by one thread at a time: the one that
     /// runs the pass, then, after waiting for it, the one that reads the result.
-    final class Pass: @unchecked Sendable {
+    final class Pass {
         /// Made on first use: the second pass may never be needed. (Not a `lazy var`: a
         /// mutating call through one copies the coder's 2 MB table out and back each time.)
         private var encoder: LZWEncoder?
@@ -35,16 +34,14 @@ final class FrameCoder: @unchecked Sendable {
 
     /// Starts coding `candidates` (blocks in file order, each with its latitude).
     func start(_ candidates: [(GIFBlock, LZWLatitude?)], globalTableSize: Int) {
-        queue.async(group: group) { [self] in
-            coded = Self.smallest(candidates, globalTableSize: globalTableSize, passes: passes)
-        }
+        let passes = passes
+        coding = Pending(on: queue) { Self.smallest(candidates, globalTableSize: globalTableSize, passes: passes) }
     }
 
     /// The block to write, its LZW stream, and the symbols a decoder will read, once coded.
-    func result() -> (block: GIFBlock, stream: [UInt8], symbols: [UInt8]) {
-        group.wait()
-        defer { coded = nil }
-        return coded!
+    func result() -> Coded {
+        defer { coding = nil }
+        return coding!.value()
     }
 
     /// Pixels from which a lone candidate's two passes run on both cores. A lone candidate
@@ -55,22 +52,20 @@ final class FrameCoder: @unchecked Sendable {
 
     /// The candidate that codes smallest as giflib would; then that one is coded again with
     /// early dictionary resets, and the smaller stream is kept. A lone large candidate is
-    /// coded both ways at once, with the same result. The calling thread runs one of the two
-    /// passes itself (`concurrentPerform`), so it never waits for a pool thread that a busy
-    /// pool (`sweep batch`, one job per core) would be slow to give.
+    /// coded both ways at once, with the same result (``Pending/both(_:_:)``: the calling
+    /// thread runs one of the two passes itself, and both when the pool has no thread to give).
     static func smallest(
         _ candidates: [(GIFBlock, LZWLatitude?)], globalTableSize: Int, passes: (Pass, Pass)
-    ) -> (block: GIFBlock, stream: [UInt8], symbols: [UInt8]) {
+    ) -> Coded {
         if candidates.count == 1 && candidates[0].0.data.count >= parallelPixels {
             let (block, latitude) = candidates[0]
             let codeSize = block.codeSize(globalTableSize: globalTableSize)
             let (full, early) = passes
             (full.data, early.data) = (block.data, block.data)
-            DispatchQueue.concurrentPerform(iterations: 2) { i in
-                let pass = i == 0 ? full : early
-                pass.stream = pass.encode(
-                    &pass.data, minCodeSize: codeSize, policy: i == 0 ? .whenFull : .whereCheapest, latitude: latitude)
+            func run(_ pass: Pass, _ policy: LZWEncoder.Policy) {
+                pass.stream = pass.encode(&pass.data, minCodeSize: codeSize, policy: policy, latitude: latitude)
             }
+            _ = try? Pending.both({ run(full, .whenFull) }, { run(early, .whereCheapest) })
             defer { (full.data, full.stream, early.data, early.stream) = ([], [], [], []) }
             return early.stream.count < full.stream.count
                 ? (block, early.stream, early.data) : (block, full.stream, full.data)

@@ -1,5 +1,6 @@
 import Dispatch
 import SweepImaging
+import SweepSupport
 
 /// Prepares the next frame on another core while ``GIFWriter`` quantizes the one before it:
 /// what changed against the previous frame, and, for a band of changes, a table fitted to it
@@ -10,11 +11,11 @@ import SweepImaging
 /// writer. Fitting a band's table was the largest part of a wipe's per-frame time, and the
 /// writer's thread was the one always busy while the second core waited.
 ///
-/// Safe to share with the queue: ``start(_:previous:)`` and ``result()`` are called from the
-/// writer's thread only, alternately; the queue touches `prepared` and `global` only between
-/// the two, and ``result()`` waits for it before reading. Each mapper made on the queue is
-/// handed over, with the frame, through that wait and not touched by the queue again.
-final class FramePreparer: @unchecked Sendable {
+/// ``start(_:previous:)`` and ``result()`` are called from the writer's thread only,
+/// alternately; between the two, the global mapper belongs to the queue (a ``Pending``
+/// hand-off). Each mapper made on the queue is handed over with the frame and not touched by
+/// the queue again.
+final class FramePreparer {
     /// A frame with its changes measured.
     struct Prepared {
         let frame: RGBAImage
@@ -42,8 +43,7 @@ final class FramePreparer: @unchecked Sendable {
     }
 
     private let queue = DispatchQueue(label: "sweep.gif.prepare")
-    private let group = DispatchGroup()
-    private var prepared: Prepared?
+    private var preparing: Pending<Prepared, Never>?
     /// The global palette's own mapper for this queue (the writer's is used on its thread).
     private let global: PaletteMapper
     private let width: Int
@@ -61,14 +61,13 @@ final class FramePreparer: @unchecked Sendable {
 
     /// Starts preparing `frame`, compared with `previous` (nil for the first frame).
     func start(_ frame: RGBAImage, previous: [UInt8]?) {
-        queue.async(group: group) { [self] in prepared = prepare(frame, previous: previous) }
+        preparing = Pending(on: queue) { [self] in prepare(frame, previous: previous) }
     }
 
     /// The frame given to the last ``start(_:previous:)``, once prepared.
     func result() -> Prepared {
-        group.wait()
-        defer { prepared = nil }
-        return prepared!
+        defer { preparing = nil }
+        return preparing!.value()
     }
 
     private func prepare(_ frame: RGBAImage, previous: [UInt8]?) -> Prepared {

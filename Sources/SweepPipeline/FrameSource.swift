@@ -51,19 +51,19 @@ package final class FrameSource {
         let bg = spec.style.background
         // The two sides decode on both cores at once (each decoder is single-threaded).
         let sources = [spec.before, spec.after ?? spec.before]
-        let loaded = LoadSlots<LoadedSide>(count: spec.after == nil ? 1 : 2)
         let target = Self.knownSize(spec).map { StillTarget(width: $0.width, height: $0.height, fit: spec.fit) }
-        DispatchQueue.concurrentPerform(iterations: loaded.count) { i in
-            loaded.set(
-                i,
-                Result {
-                    try LoadedSide.open(
-                        sources[i], clip: spec.clip.forSide(i), background: bg, maxPixels: spec.maxPixels, decoding: spec.decoding,
-                        target: target)
-                })
+        func open(_ i: Int) throws -> LoadedSide {
+            try LoadedSide.open(
+                sources[i], clip: spec.clip.forSide(i), background: bg, maxPixels: spec.maxPixels, decoding: spec.decoding,
+                target: target)
         }
-        let beforeSide = try loaded.get(0)
-        let afterSide = loaded.count == 2 ? try loaded.get(1) : beforeSide
+        let twoInputs = spec.after != nil
+        let (beforeSide, afterSide) =
+            try twoInputs
+            ? Pending.both({ try open(0) }, { try open(1) })
+            : {
+                let s = try open(0); return (s, s)
+            }()
         let before = beforeSide.size, after = afterSide.size
         // A width alone keeps the before image's aspect ratio (even, for video). No size at
         // all takes the before image's, shrunk to fit `defaultLongSide` when that is set.
@@ -113,7 +113,7 @@ package final class FrameSource {
             }
         }
         (beforeBase, beforeClip) = try side(beforeSide, 0)
-        if loaded.count == 2 {
+        if twoInputs {
             (afterBase, afterClip) = try side(afterSide, 1)
         } else {
             (afterBase, afterClip) = (beforeBase, beforeClip)
@@ -130,11 +130,11 @@ package final class FrameSource {
         // Each tag keeps off its own picture's letterbox bars; the knob off both.
         var tagInsets = (before: spec.safeInsets, after: spec.safeInsets)
         // Two pictures of one shape are spoken of once.
-        let sameShape = loaded.count == 2 && before.width * after.height == after.width * before.height
+        let sameShape = twoInputs && before.width * after.height == after.width * before.height
         let sides =
-            loaded.count == 2 && !sameShape
+            twoInputs && !sameShape
             ? [("before", before), ("after", after)]
-            : [(loaded.count == 2 ? "before and after" : "before", before)]
+            : [(twoInputs ? "before and after" : "before", before)]
         // A clip is a video, in words.
         let videoSides = Set([("before", beforeClip), ("after", afterClip)].compactMap { $0.1 == nil ? nil : $0.0 })
         for (side, image) in sides {
@@ -167,7 +167,7 @@ package final class FrameSource {
                 insets = insets.union(bars)
                 // One input shows on both sides.
                 if side != "after" { tagInsets.before = tagInsets.before.union(bars) }
-                if side != "before" || loaded.count == 1 { tagInsets.after = tagInsets.after.union(bars) }
+                if side != "before" || !twoInputs { tagInsets.after = tagInsets.after.union(bars) }
             default: break
             }
         }
@@ -223,14 +223,8 @@ package final class FrameSource {
     /// after side when both play one clip), on both cores when two clips play.
     func eachClip<T>(_ body: @escaping @Sendable (ClipSide) throws -> T) throws -> (before: T?, after: T?) {
         let clips = [beforeClip, afterClip === beforeClip ? nil : afterClip]
-        let results = LoadSlots<T?>(count: 2)
-        let run = { @Sendable (i: Int) in results.set(i, Result { try clips[i].map(body) }) }
-        if clips.allSatisfy({ $0 != nil }) {
-            DispatchQueue.concurrentPerform(iterations: 2, execute: run)
-        } else {
-            (0..<2).forEach(run)
-        }
-        return (try results.get(0), try results.get(1))
+        if clips.allSatisfy({ $0 != nil }) { return try Pending.both({ try clips[0].map(body) }, { try clips[1].map(body) }) }
+        return (try clips[0].map(body), try clips[1].map(body))
     }
 
     /// Plays the clips from the start again (after frames were sampled ahead).

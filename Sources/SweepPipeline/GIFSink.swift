@@ -47,16 +47,16 @@ struct GIFSink: FrameSink, ~Copyable {
             quality.allowsOwnTables && GIFPalette.isTextured(samples)
             ? GIFPalette.changes(since: samples + (last.map { [($0, 0)] } ?? [])) : nil
         let iterations = quality.paletteIterations, overlay = reserved
-        let built = LoadSlots<GIFPalette>(count: samples.count > 1 ? 2 : 1)
-        DispatchQueue.concurrentPerform(iterations: built.count) { i in
-            built.set(
-                i,
-                .success(
-                    GIFPalette.build(
-                        samples: i == 0 ? later ?? samples : [samples[0]], count: colors, reserved: overlay,
-                        transparent: true, iterations: iterations)))
+        // The global palette, and the first frame's own where there are several samples, on both cores.
+        func build(_ samples: [(image: RGBAImage, weight: Double)]) -> GIFPalette {
+            GIFPalette.build(samples: samples, count: colors, reserved: overlay, transparent: true, iterations: iterations)
         }
-        var palette = try built.get(0)
+        let built =
+            samples.count > 1
+            ? try Pending.both({ build(later ?? samples) }, { Optional(build([samples[0]])) })
+            : (build(later ?? samples), nil)
+        var palette = built.0
+        let first = built.1
         var fittedToLater = later != nil
         if fittedToLater && palette.isExact {
             // The later frames alone have few colours: an exact table is coded losslessly and
@@ -64,7 +64,6 @@ struct GIFSink: FrameSink, ~Copyable {
             palette = GIFPalette.build(samples: samples, count: colors, reserved: overlay, transparent: true, iterations: iterations)
             fittedToLater = false
         }
-        let first = built.count > 1 ? try built.get(1) : nil
         // Each stretch between samples (and the last frame) may get a palette of its own.
         var stretches = StretchPalettes.none
         if !palette.isExact && quality.allowsOwnTables {

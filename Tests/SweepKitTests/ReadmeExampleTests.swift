@@ -4,6 +4,7 @@ import SweepImaging
 import SweepKit
 import SweepMedia
 import SweepTestSupport
+import Synchronization
 import Testing
 
 @Suite("The Swift API")
@@ -61,17 +62,19 @@ struct ReadmeExampleTests {
         let folder = try Scratch.folder("cancel")
         let out = URL(fileURLWithPath: folder + "/slow.mp4")
         try Data("older".utf8).write(to: out)
-        let start = Date()
+        // Cancelled once three frames are out, of 3 600: the render stops at its next frame.
+        final class Seen: Sendable { let frames = Mutex(0) }
+        let seen = Seen()
         await #expect(throws: CancellationError.self) {
             var slow = Comparison(before: before, after: after)
             slow.size = .exact(width: 1920, height: 1080)
             slow.animation = Comparison.sweep(duration: 120)
-            let render = Task { try await slow.render(to: out) }
-            try await Task.sleep(for: .milliseconds(300))
+            let render = Task { try await slow.render(to: out, progress: { p in seen.frames.withLock { $0 = max($0, p.done) } }) }
+            while seen.frames.withLock({ $0 }) < 3 { try await Task.sleep(for: .milliseconds(10)) }
             render.cancel()
             _ = try await render.value
         }
-        #expect(Date().timeIntervalSince(start) < 30)
+        #expect(seen.frames.withLock { $0 } < 100)
         #expect(try Data(contentsOf: out) == Data("older".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["slow.mp4"])
         // A task cancelled before it starts does no work at all.
