@@ -1,7 +1,7 @@
 import SweepSupport
 
 /// The command line's spelling of the settings library errors name neutrally.
-enum OptionNames {
+package enum OptionNames {
     static let flags: [SweepError.Field: String] = [
         .size: "--size", .fps: "--fps", .codec: "--codec", .codecOptions: "--codec-opt",
         .maxPixels: "--max-pixels", .maxBytes: "--max-bytes", .maxMemory: "--max-memory", .look: "--look", .beforeLook: "--before-look",
@@ -15,5 +15,5 @@ enum OptionNames {
     static func flag(_ field: SweepError.Field) -> String { flags[field] ?? field.name }
 
     /// `error` as one line, its field spelled as a flag.
-    static func describe(_ error: SweepError) -> String { error.describe(spelling: flag) }
+    package static func describe(_ error: SweepError) -> String { error.describe(spelling: flag) }
 }
