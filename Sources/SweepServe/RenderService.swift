@@ -16,6 +16,8 @@ package final class RenderService: HTTPHandler {
     package let queue: RenderQueue
     package let metrics: ServeMetrics
     private let library: PresetLibrary
+    /// The OpenAPI document's bytes (its security and preset names follow this server's).
+    private let openAPI: [UInt8]
     private let stoppingFlag = Mutex(false)
 
     /// Opens the store (recovering it after a restart) and makes the queue.
@@ -28,6 +30,7 @@ package final class RenderService: HTTPHandler {
         queue = RenderQueue(
             store: store, metrics: metrics, jobs: options.jobs, limit: options.queue, recovered: store.recover(keep: options.keep))
         library = PresetLibrary.locate()
+        openAPI = OpenAPIDocument.bytes(secured: options.token != nil, library: library)
     }
 
     /// True once a shutdown has begun (event streams end).
@@ -83,7 +86,7 @@ package final class RenderService: HTTPHandler {
             return .respond(
                 HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: .bytes(Array(text.utf8))))
         case (2, "openapi.json"):
-            return .respond(HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(OpenAPIDocument.bytes)))
+            return .respond(HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(openAPI)))
         case (2, "renders"): return startUpload(still: false)
         case (2, _): return startUpload(still: true)
         default: break

@@ -173,6 +173,24 @@ struct ServeEndToEndTests {
             ])
     }
 
+    @Test("the OpenAPI document: security only with a token; the spec lists render's options, output as a bare name")
+    func openAPI() throws {
+        let server = try ServeProcess()
+        let doc = try curl([server.url + "/v1/openapi.json"]).json
+        #expect(doc["security"] == nil)
+        let paths = try #require(doc["paths"] as? [String: Any])
+        let renders = try #require((paths["/v1/renders"] as? [String: Any])?["post"] as? [String: Any])
+        let body = try #require((renders["requestBody"] as? [String: Any])?["content"] as? [String: Any])
+        let form = try #require((body["multipart/form-data"] as? [String: Any])?["schema"] as? [String: Any])
+        let spec = try #require((form["properties"] as? [String: Any])?["spec"] as? [String: Any])
+        let keys = try #require(spec["properties"] as? [String: Any])
+        #expect(keys["size"] != nil && keys["no-handle"] != nil && keys["look"] != nil && keys["output"] != nil)
+        #expect(keys["decode"] == nil && keys["before"] == nil)
+        #expect(((keys["look"] as? [String: Any])?["enum"] as? [String])?.contains("noir") == true)
+        let secured = try ServeProcess(["--token", "t0ken-for-docs"])
+        #expect(try curl(["-H", "Authorization: Bearer t0ken-for-docs", secured.url + "/v1/openapi.json"]).json["security"] != nil)
+    }
+
     @Test("a host other than loopback without a token is refused at start (exit 64)")
     func exposed() throws {
         let p = Process()
