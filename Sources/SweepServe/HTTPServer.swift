@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Dispatch
 import Foundation
 import SweepSupport
 
@@ -30,10 +31,16 @@ package final class HTTPServer: @unchecked Sendable {
     fileprivate let handler: any HTTPHandler
     fileprivate let maxBody: Int
 
+    /// Seconds an upload may take before its rate is checked.
+    static let slowBodyGrace = 15.0
+    /// The slowest upload kept after ``slowBodyGrace``, in bytes per second on average (8 KiB/s:
+    /// a 200 MB upload at this rate takes 7 h, so no real client comes near it).
+    static let minimumRate = 8192.0
+
     /// Starts listening on `host`:`port` (an IPv4 or IPv6 address; port 0 picks a free one).
     ///
     /// - Throws: `.unavailable` when the address cannot be bound or the daemon not started.
-    package init(host: String, port: Int, handler: any HTTPHandler, maxBody: Int, connectionLimit: Int = 64, timeout: Int = 30) throws {
+    package init(host: String, port: Int, handler: any HTTPHandler, maxBody: Int, connectionLimit: Int = 256, timeout: Int = 30) throws {
         self.handler = handler
         self.maxBody = maxBody
         let (fd, bound) = try Self.listen(host: host, port: port)
@@ -143,6 +150,8 @@ private final class Exchange {
     var failure: HTTPResponse?
     /// The answer to a request without a body, sent on the handler's next call.
     var pending: HTTPResponse?
+    /// When the request's headers arrived (monotonic nanoseconds).
+    let started = DispatchTime.now().uptimeNanoseconds
 
     init(request: HTTPRequest) { self.request = request }
 
@@ -231,6 +240,10 @@ private let access: MHD_AccessHandlerCallback = { cls, connection, url, method, 
         // Past the cap while it streams: MHD cannot answer before the body ends, so the
         // connection is closed (a body announced over the cap was answered 413 at once).
         if exchange.received > server.maxBody { return .NO }
+        // A body that trickles (slowloris sending a byte now and then, which the idle timeout
+        // never catches) is cut off: after its first seconds an upload must keep a minimum rate.
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - exchange.started) / 1e9
+        if elapsed > HTTPServer.slowBodyGrace && Double(exchange.received) < HTTPServer.minimumRate * elapsed { return .NO }
         if exchange.failure == nil, let processor = exchange.processor, MHD_post_process(processor, uploadData, size) != .YES,
             exchange.failure == nil
         {

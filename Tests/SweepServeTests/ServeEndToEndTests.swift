@@ -153,6 +153,33 @@ struct ServeEndToEndTests {
         #expect(file.headers["content-type"] == "video/mp4" && file.body.count > 1000)
     }
 
+    @Test("upload abuse: a 10 GB Content-Length, an endless body, a multipart bomb, a trickle; the store stays clean")
+    func abuse() throws {
+        let server = try ServeProcess(["--max-upload", "1MB"])
+        let u = server.url + "/v1/renders"
+        let multipart = ["-H", "Content-Type: multipart/form-data; boundary=bbbb"]
+        // Announced over the cap: 413 before any of it is read.
+        var start = Date()
+        let huge = try curl(["-H", "Content-Length: 10000000000", "--data-binary", "x"] + multipart + [u])
+        #expect(huge.status == 413 && Date().timeIntervalSince(start) < 5)
+        // Endless and chunked: cut off once past the cap (MHD cannot answer mid-body).
+        start = Date()
+        let endless = try curl(["-X", "POST", "-H", "Transfer-Encoding: chunked", "-T", "-"] + multipart + [u], input: "/dev/zero")
+        #expect(![200, 202].contains(endless.status) && Date().timeIntervalSince(start) < 30)
+        // Five thousand parts named before: refused at the second.
+        let bomb = Scratch.path("bomb")
+        let part = "--bbbb\r\nContent-Disposition: form-data; name=\"before\"; filename=\"a.png\"\r\n\r\nxx\r\n"
+        try Data((String(repeating: part, count: 5000) + "--bbbb--\r\n").utf8).write(to: URL(fileURLWithPath: bomb))
+        let bombed = try curl(["--data-binary", "@" + bomb] + multipart + [u])
+        #expect(bombed.status == 400 && bombed.text.contains("sent twice"))
+        // A trickle (400 bytes/s) is cut off once the grace has passed.
+        let closed = try trickle(to: server.url, path: "/v1/renders", limit: 40)
+        #expect(closed != nil && closed! > 14 && closed! < 25, "\(String(describing: closed))")
+        // Still serving, and nothing was left behind.
+        #expect(try curl([server.url + "/v1/health"]).status == 200)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: server.store).isEmpty)
+    }
+
     @Test("with a token, every /v1 request but health needs it")
     func token() throws {
         let server = try ServeProcess(["--token", "s3cret-token"])

@@ -2,6 +2,7 @@ import Foundation
 import SweepImaging
 import SweepMedia
 import SweepTestSupport
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -77,8 +78,9 @@ struct Reply {
     var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any]) ?? [:] }
 }
 
-/// Runs `curl` with `args` (the URL among them) and returns the last response.
-func curl(_ args: [String]) throws -> Reply {
+/// Runs `curl` with `args` (the URL among them), its standard input read from `input`, and
+/// returns the last response (status 0 when none came).
+func curl(_ args: [String], input: String? = nil) throws -> Reply {
     let headerFile = Scratch.path("headers"), bodyFile = Scratch.path("body")
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
@@ -86,6 +88,7 @@ func curl(_ args: [String]) throws -> Reply {
     let out = Pipe()
     p.standardOutput = out
     p.standardError = FileHandle.nullDevice
+    if let input { p.standardInput = FileHandle(forReadingAtPath: input) }
     try p.run()
     let code = out.fileHandleForReading.readDataToEndOfFile()
     p.waitUntilExit()
@@ -124,4 +127,35 @@ func waitFor(_ id: String, at url: String, auth: [String] = [], timeout: Double 
         usleep(100_000)
     }
     return [:]
+}
+
+/// Sends a multipart POST to `path` whose body trickles (200 bytes every half second), and
+/// returns the seconds until the server closed the connection, or nil if it kept it `limit` seconds.
+func trickle(to url: String, path: String, limit: Double) throws -> Double? {
+    let port = try #require(url.split(separator: ":").last.flatMap { UInt16($0) })
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    try #require(connected == 0)
+    func put(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count }
+    let head =
+        "POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=bbbb\r\nContent-Length: 900000\r\n\r\n"
+        + "--bbbb\r\nContent-Disposition: form-data; name=\"before\"; filename=\"a.png\"\r\n\r\n"
+    let start = Date()
+    guard put(Array(head.utf8)) else { return 0 }
+    while Date().timeIntervalSince(start) < limit {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        if poll(&p, 1, 500) > 0 {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            if recv(fd, &buffer, buffer.count, 0) <= 0 { return Date().timeIntervalSince(start) }
+        }
+        guard put([UInt8](repeating: 120, count: 200)) else { return Date().timeIntervalSince(start) }
+    }
+    return nil
 }
