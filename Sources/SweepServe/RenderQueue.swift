@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import SweepCLI
-import SweepMedia
 import SweepPipeline
 import SweepSupport
 import Synchronization
@@ -124,7 +123,6 @@ package final class RenderQueue: Sendable {
             return
         }
         if let r = record(id) { store.save(r) }
-        options.spec.clip.maxMemory = min(options.spec.clip.maxMemory, DecoderMemory.defaultBudget / jobs)
         let progress: Renderer.Progress = { [weak self] p in
             guard p.total > 0, p.attempts > 0 else { return }
             let share = (Double(p.attempt - 1) + Double(p.done) / Double(p.total)) / Double(p.attempts)

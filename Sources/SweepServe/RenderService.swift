@@ -1,5 +1,6 @@
 import Foundation
 import SweepCLI
+import SweepMedia
 import SweepPipeline
 import SweepSupport
 import Synchronization
@@ -169,7 +170,9 @@ package final class RenderService: HTTPHandler {
             throw SweepError(.usage, "the part spec is missing", subject: "body", fix: "send a spec such as {\"output\": \"out.gif\"}")
         }
         let inputs = [before] + (upload.files["after"].map { [$0] } ?? [])
-        return try ServeSpec(upload.spec, inputs: inputs, folder: upload.folder + "/out", still: still, library: library)
+        return try ServeSpec(
+            upload.spec, inputs: inputs, folder: upload.folder + "/out", still: still, library: library,
+            memory: DecoderMemory.defaultBudget / options.jobs)
     }
 
     /// Queues a render: 202 with its id.

@@ -1,5 +1,6 @@
 import Foundation
 import SweepCLI
+import SweepMedia
 import SweepPipeline
 import SweepSupport
 
@@ -25,7 +26,9 @@ package struct ServeSpec: Sendable {
     /// - Throws: `.usage` (400) for a spec that is not a JSON object, sets `before` or `after`,
     ///   has an output that is not a bare file name, names a file for `format`, `preset`, `look`
     ///   or `before-look`, or fails the batch job's or render's checks.
-    package init(_ text: [UInt8], inputs: [String], folder: String, still: Bool, library: PresetLibrary) throws {
+    /// - Parameter memory: the most a render's clip decoders may take (the server's share per
+    ///   job); a spec may lower it, never raise it.
+    package init(_ text: [UInt8], inputs: [String], folder: String, still: Bool, library: PresetLibrary, memory: Int) throws {
         func bad(_ message: String, fix: String) -> SweepError { SweepError(.usage, message, subject: "spec", fix: fix) }
         guard text.count <= BatchJob.maxLineBytes else {
             throw bad("the spec is \(text.count) bytes, over the limit of \(BatchJob.maxLineBytes)", fix: "shorten it")
@@ -77,6 +80,13 @@ package struct ServeSpec: Sendable {
         (o.lenient, o.spec.lenient) = (true, true)
         o.still = o.still || still
         o.quiet = true
+        // The server's limits: a client may lower them, never raise them.
+        o.spec.clip.maxMemory = min(o.spec.clip.maxMemory, memory)
+        guard o.spec.maxPixels <= ImageDecoder.defaultMaxPixels else {
+            throw bad(
+                "max-pixels is at most \(ImageDecoder.defaultMaxPixels) on this server",
+                fix: "give a smaller max-pixels, or leave it out")
+        }
         if o.poster {
             throw bad("a poster is a second file; the service renders one output", fix: "render the still with POST /v1/previews")
         }

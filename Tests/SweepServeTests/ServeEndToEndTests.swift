@@ -107,6 +107,7 @@ struct ServeEndToEndTests {
         try expectError(form(a, spec: #"{"output":"o.gif","after":"/etc/hosts"}"#) + [u + "/v1/renders"], 400, "set by the server")
         try expectError(["-F", "spec={\"output\":\"o.gif\"}", u + "/v1/renders"], 400, "before is missing")
         try expectError(form(a, spec: #"{"output":"o.gif","decode":"in-process"}"#) + [u + "/v1/renders"], 400, "decode")
+        try expectError(form(a, spec: #"{"output":"o.gif","max-pixels":"900000000"}"#) + [u + "/v1/renders"], 400, "at most")
         // 415: a body that is not multipart.
         try expectError(["-H", "Content-Type: application/json", "-d", "{}", u + "/v1/renders"], 415, "multipart")
         // 404, 405.
@@ -178,6 +179,20 @@ struct ServeEndToEndTests {
         // Still serving, and nothing was left behind.
         #expect(try curl([server.url + "/v1/health"]).status == 200)
         #expect(try FileManager.default.contentsOfDirectory(atPath: server.store).isEmpty)
+    }
+
+    @Test("outputs expire after --keep")
+    func expiry() throws {
+        let server = try ServeProcess(["--keep", "1s"])
+        let (a, b) = try fixtures()
+        let posted = try curl(
+            form(a, b, spec: #"{"output":"e.gif","size":"32x24","fps":"5","duration":"1"}"#) + [server.url + "/v1/renders"])
+        let id = try #require(posted.json["id"] as? String)
+        #expect(try waitFor(id, at: server.url)["state"] as? String == "done")
+        let deadline = Date().addingTimeInterval(10)
+        while try curl([server.url + "/v1/renders/" + id]).status == 200, Date() < deadline { usleep(200_000) }
+        #expect(try curl([server.url + "/v1/renders/\(id)/output"]).status == 404)
+        #expect(!FileManager.default.fileExists(atPath: server.store + "/" + id))
     }
 
     @Test("with a token, every /v1 request but health needs it")
