@@ -181,6 +181,49 @@ struct ServeEndToEndTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: server.store).isEmpty)
     }
 
+    @Test("SIGTERM past --grace: the running render is dropped, its folder removed, exit 0")
+    func graceOver() throws {
+        let server = try ServeProcess(["--jobs", "1", "--grace", "0.2s"])
+        let (a, b) = try fixtures(width: 800, height: 600)
+        let id = try #require(try curl(form(a, b, spec: Self.slowSpec) + [server.url + "/v1/renders"]).json["id"] as? String)
+        let deadline = Date().addingTimeInterval(30)
+        while try curl([server.url + "/v1/renders/" + id]).json["state"] as? String != "running", Date() < deadline { usleep(50_000) }
+        #expect(server.stop(SIGINT) == 0)
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: server.store).isEmpty)
+    }
+
+    @Test("DELETE of a running render forgets it at once and removes its folder when it stops")
+    func deleteRunning() throws {
+        let server = try ServeProcess(["--jobs", "1"])
+        let (a, b) = try fixtures(width: 800, height: 600)
+        let id = try #require(try curl(form(a, b, spec: Self.slowSpec) + [server.url + "/v1/renders"]).json["id"] as? String)
+        var deadline = Date().addingTimeInterval(30)
+        while try curl([server.url + "/v1/renders/" + id]).json["state"] as? String != "running", Date() < deadline { usleep(50_000) }
+        #expect(try curl(["-X", "DELETE", server.url + "/v1/renders/" + id]).status == 204)
+        #expect(try curl([server.url + "/v1/renders/" + id]).status == 404)
+        #expect(try curl(["-X", "DELETE", server.url + "/v1/renders/" + id]).status == 404)
+        deadline = Date().addingTimeInterval(120)
+        while FileManager.default.fileExists(atPath: server.store + "/" + id), Date() < deadline { usleep(100_000) }
+        #expect(!FileManager.default.fileExists(atPath: server.store + "/" + id))
+        #expect(try curl([server.url + "/metrics"]).text.contains("sweep_renders_total{outcome=\"cancelled\"} 1"))
+    }
+
+    @Test("sweep serve --help, and the serve line in sweep --help")
+    func help() throws {
+        let exe = try sweepBinary()
+        for (args, words) in [(["serve", "--help"], "--max-upload"), (["--help"], "sweep serve")] {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: exe)
+            p.arguments = args
+            let out = Pipe()
+            p.standardOutput = out
+            try p.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            #expect(p.terminationStatus == 0 && text.contains(words))
+        }
+    }
+
     @Test("outputs expire after --keep")
     func expiry() throws {
         let server = try ServeProcess(["--keep", "1s"])
