@@ -24,7 +24,7 @@ package struct ServeOptions: Sendable, Equatable {
     package init() {}
 
     /// The options `sweep serve` knows.
-    static let known: [ArgumentSplitter.Option] = [
+    package static let known: [ArgumentSplitter.Option] = [
         .init("host"), .init("port"), .init("token"), .init("jobs", short: "j"), .init("queue"), .init("store"),
         .init("max-upload"), .init("keep"), .init("grace"),
     ]

@@ -1,3 +1,4 @@
+import Foundation
 import SweepServe
 import SweepSupport
 import Testing
@@ -47,5 +48,21 @@ struct ServeOptionsTests {
         #expect(try ServeOptions.duration("2.5m", option: "--keep") == 150)
         #expect(try ServeOptions.duration("1h", option: "--keep") == 3600)
         #expect(try ServeOptions.duration("2d", option: "--keep") == 172_800)
+    }
+}
+
+@Suite("sweep serve's documentation")
+struct ServeDocsTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test("the man page, the help and the README name every option of serve")
+    func everyOption() throws {
+        let man = try String(contentsOf: Self.root.appendingPathComponent("docs/sweep.1"), encoding: .utf8)
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(man.contains(".B sweep serve") && readme.contains("## Render service") && readme.contains("proxy_pass"))
+        for option in ServeOptions.known.map(\.name) {
+            #expect(man.contains("\\-\\-" + option.replacingOccurrences(of: "-", with: "\\-")), "--\(option)")
+            #expect(ServeOptions.help.contains("--" + option), "--\(option)")
+        }
     }
 }
