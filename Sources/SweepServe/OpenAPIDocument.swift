@@ -222,7 +222,7 @@ package enum OpenAPIDocument {
                     "get": [
                         "summary": "Server-Sent Events: progress, then the final state.", "operationId": "getRenderEvents",
                         "responses": [
-                            "200": ["description": "The event stream.", "content": ["text/event-stream": ["schema": ["type": "string"]]]],
+                            "200": ["description": "The event stream.", "content": ["text/event-stream": ["schema": event]]],
                             "401": error("Missing or wrong bearer token."), "404": error("No such render."),
                         ],
                     ],
@@ -231,6 +231,18 @@ package enum OpenAPIDocument {
         ]
         if secured { d["security"] = [["bearer": [String]()]] }
         return d
+    }
+
+    /// One Server-Sent Event: `progress` (data: id, state, progress), then `state` (data: the
+    /// render, as GET /v1/renders/{id} answers) or `gone` (data: the id of a deleted render).
+    static var event: [String: Any] {
+        [
+            "type": "object", "required": ["event", "data"],
+            "properties": [
+                "event": ["type": "string", "enum": ["progress", "state", "gone"]],
+                "data": ["type": "string", "description": "A JSON object."],
+            ],
+        ]
     }
 
     /// The 202 of a submission, with links to the render's routes (by its id).
