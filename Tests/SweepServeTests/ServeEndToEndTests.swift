@@ -238,6 +238,27 @@ struct ServeEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: server.store + "/" + id))
     }
 
+    @Test("a large upload streams to disk: 64 MB raise the server's peak memory by under 16 MB")
+    func streamed() throws {
+        let server = try ServeProcess()
+        func peak() throws -> Int {
+            let status = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)
+            let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
+            return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
+        }
+        #expect(try curl([server.url + "/v1/health"]).status == 200)
+        let before = try peak()
+        let big = Scratch.path("big.raw")
+        try Data(repeating: 0x5A, count: 64 << 20).write(to: URL(fileURLWithPath: big))
+        defer { try? FileManager.default.removeItem(atPath: big) }
+        let posted = try curl(form(big, spec: #"{"output":"o.gif"}"#) + [server.url + "/v1/renders"])
+        #expect(posted.status == 202)
+        let id = try #require(posted.json["id"] as? String)
+        #expect(try waitFor(id, at: server.url)["exit"] as? Int == 65)
+        let after = try peak()
+        #expect(after - before < 16 << 10, "peak KiB \(before) -> \(after)")
+    }
+
     @Test("with a token, every /v1 request but health needs it")
     func token() throws {
         let server = try ServeProcess(["--token", "s3cret-token"])
