@@ -229,7 +229,20 @@ package enum OpenAPIDocument {
                 ],
             ],
         ]
-        if secured { d["security"] = [["bearer": [String]()]] }
+        if secured {
+            d["security"] = [["bearer": [String]()]]
+        } else if var paths = d["paths"] as? [String: [String: Any]] {
+            // Without a token, a request from another site's page (Host, Origin) is refused.
+            for (path, item) in paths {
+                for (method, operation) in item {
+                    guard var o = operation as? [String: Any], var responses = o["responses"] as? [String: Any] else { continue }
+                    responses["403"] = error("A request from another site's page (its Host or Origin names another server).")
+                    o["responses"] = responses
+                    paths[path]?[method] = o
+                }
+            }
+            d["paths"] = paths
+        }
         return d
     }
 

@@ -75,6 +75,9 @@ package final class RenderService: HTTPHandler {
             return .respond(
                 .problem(405, "\(request.method.prefix(20)) is not allowed here", headers: [("Allow", allowed.joined(separator: ", "))]))
         }
+        if options.token == nil, let refusal = Self.foreign(request, host: options.host) {
+            return .respond(.problem(403, refusal))
+        }
         if s == ["v1", "health"] { return .respond(.json(200, ["status": "ok"])) }
         if s[0] == "v1", let token = options.token, !Self.authorized(request, token: token) {
             return .respond(
@@ -220,6 +223,32 @@ package final class RenderService: HTTPHandler {
         } catch {
             return .error(error, hiding: upload.folder)
         }
+    }
+
+    /// Why a request to a server without a token is refused as coming from a web page on another
+    /// site, or nil. Without a token, a page anywhere could post to a loopback server (a
+    /// multipart form needs no preflight) or reach it through DNS rebinding; so its `Host` must
+    /// name this machine (or `host`), and an `Origin`, when sent, too.
+    static func foreign(_ request: HTTPRequest, host: String) -> String? {
+        func local(_ name: Substring) -> Bool {
+            let bare = name.hasPrefix("[") && name.hasSuffix("]") ? name.dropFirst().dropLast() : name
+            return ServeOptions.isLoopback(String(bare)) || bare == host
+        }
+        /// `host[:port]` without its port (an IPv6 literal keeps its brackets).
+        func hostname(_ authority: Substring) -> Substring {
+            if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") { return authority[...close] }
+            return authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        }
+        guard let given = request.headers["host"], local(hostname(Substring(given))) else {
+            return "the Host header does not name this server (\(request.headers["host"]?.prefix(100) ?? "none"))"
+        }
+        if let origin = request.headers["origin"] {
+            let parts = origin.components(separatedBy: "://")
+            guard parts.count == 2, ["http", "https"].contains(parts[0]), local(hostname(Substring(parts[1]))) else {
+                return "requests from web pages of other sites are refused (Origin \(origin.prefix(100)))"
+            }
+        }
+        return nil
     }
 
     /// True when `request` carries `Authorization: Bearer token` (compared in constant time).

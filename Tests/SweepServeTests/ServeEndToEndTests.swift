@@ -110,6 +110,13 @@ struct ServeEndToEndTests {
         try expectError(form(a, spec: #"{"output":"o.gif","max-pixels":"900000000"}"#) + [u + "/v1/renders"], 400, "at most")
         // 415: a body that is not multipart.
         try expectError(["-H", "Content-Type: application/json", "-d", "{}", u + "/v1/renders"], 415, "multipart")
+        // 403: without a token, a request from another site's page (DNS rebinding, a cross-site form).
+        try expectError(["-H", "Host: evil.example:8080", u + "/v1/health"], 403, "Host")
+        try expectError(
+            ["-H", "Origin: http://evil.example"] + form(a, spec: #"{"output":"o.png"}"#) + [u + "/v1/previews"], 403, "other sites")
+        try expectError(["-H", "Origin: null", u + "/v1/renders/0123456789abcdef0123456789abcdef"], 403, "other sites")
+        #expect(try curl(["-H", "Origin: http://localhost:1234", u + "/v1/health"]).status == 200)
+        #expect(try curl(["-H", "Host: [::1]:1234", u + "/v1/health"]).status == 200)
         // 404, 405.
         try expectError([u + "/v2/nothing"], 404, "no such route")
         try expectError([u + "/v1/renders/0123456789abcdef0123456789abcdef"], 404, "no render")

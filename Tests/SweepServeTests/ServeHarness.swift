@@ -145,7 +145,7 @@ func trickle(to url: String, path: String, limit: Double) throws -> Double? {
     try #require(connected == 0)
     func put(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count }
     let head =
-        "POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=bbbb\r\nContent-Length: 900000\r\n\r\n"
+        "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=bbbb\r\nContent-Length: 900000\r\n\r\n"
         + "--bbbb\r\nContent-Disposition: form-data; name=\"before\"; filename=\"a.png\"\r\n\r\n"
     let start = Date()
     guard put(Array(head.utf8)) else { return 0 }
