@@ -84,13 +84,14 @@ package struct RenderStore: Sendable {
     }
 
     /// Reads the store after a start: a render that was not finished (the server was killed)
-    /// is marked failed and its files removed; anything that is not a render's folder with a
-    /// record (an upload cut short, a preview's folder) is removed; expired renders go.
+    /// is marked failed and its files removed; an id's folder without a record (an upload cut
+    /// short) is removed; expired renders go. Files not named like an id are not touched.
     package func recover(keep: Double, now: Double = Date().timeIntervalSince1970) -> [RenderRecord] {
         var records: [RenderRecord] = []
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] {
+        // Only names shaped like ids are the server's: anything else in the folder is left alone.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where Self.isID(name) {
             let dir = root + "/" + name
-            guard Self.isID(name), let data = FileManager.default.contents(atPath: dir + "/" + Self.recordName),
+            guard let data = FileManager.default.contents(atPath: dir + "/" + Self.recordName),
                 var record = try? JSONDecoder().decode(RenderRecord.self, from: data), record.id == name
             else {
                 try? FileManager.default.removeItem(atPath: dir)

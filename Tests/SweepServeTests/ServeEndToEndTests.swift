@@ -355,6 +355,14 @@ struct ServeEndToEndTests {
         #expect((record["error"] as? String)?.contains("interrupted by a restart") == true)
         #expect(try curl([server.url + "/v1/renders/\(id)/output"]).status == 409)
         #expect(try FileManager.default.contentsOfDirectory(atPath: store + "/" + id) == ["record.json"])
+        // Whatever else is in the store is the user's: left alone across restarts.
+        server.stop(SIGKILL)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: store + "/notes.txt"))
+        let cut = store + "/" + String(repeating: "ab", count: 16)
+        try FileManager.default.createDirectory(atPath: cut, withIntermediateDirectories: false)
+        server = try ServeProcess(["--jobs", "1"], store: store)
+        #expect(FileManager.default.fileExists(atPath: store + "/notes.txt"))
+        #expect(!FileManager.default.fileExists(atPath: cut))
     }
 
     @Test("SIGTERM lets the running render finish, drops the queued one, and exits 0 leaving no temporary files")
