@@ -369,7 +369,7 @@ struct ServeEndToEndTests {
     func drain() throws {
         let server = try ServeProcess(["--jobs", "1", "--grace", "120s"])
         let (a, b) = try fixtures(width: 400, height: 300)
-        let spec = #"{"output":"drain.gif","size":"400x300","fps":"20","duration":"3"}"#
+        let spec = #"{"output":"drain.gif","size":"400x300","fps":"30","duration":"6"}"#
         let running = try #require(try curl(form(a, b, spec: spec) + [server.url + "/v1/renders"]).json["id"] as? String)
         let queued = try #require(try curl(form(a, b, spec: spec) + [server.url + "/v1/renders"]).json["id"] as? String)
         #expect(server.stop(SIGTERM, timeout: 120) == 0)
