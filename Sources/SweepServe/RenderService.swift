@@ -159,9 +159,13 @@ package final class RenderService: HTTPHandler {
     }
 
     /// 429 with a Retry-After.
+    /// 429 with a Retry-After: about when a place frees, from the renders' mean time so far
+    /// (10 s before any), within 1…600 s.
     func busy() -> HTTPResponse {
         metrics.rejected()
-        return .problem(429, "the render queue is full", headers: [("Retry-After", "10")])
+        let mean = metrics.meanSeconds ?? 10
+        let wait = Int(min(600, max(1, (mean * Double(queue.counts.waiting + 1) / Double(queue.jobs)).rounded(.up))))
+        return .problem(429, "the render queue is full", headers: [("Retry-After", String(wait))])
     }
 
     /// The spec and inputs of a finished upload, checked.
@@ -182,12 +186,12 @@ package final class RenderService: HTTPHandler {
     func submit(_ upload: RenderUpload, id: String) -> HTTPResponse {
         do {
             let spec = try spec(upload, still: false)
-            switch queue.submit(RenderRecord(id: id, output: spec.output), options: spec.options) {
+            let admission = queue.submit(RenderRecord(id: id, output: spec.output), options: spec.options)
+            switch admission {
             case .started, .queued:
                 upload.handOver()
-                let record = queue.record(id)
-                return .json(
-                    202, ["id": id, "state": record?.state.rawValue ?? "queued"], headers: [("Location", "/v1/renders/" + id)])
+                let state = admission == .started ? "running" : "queued"
+                return .json(202, ["id": id, "state": state], headers: [("Location", "/v1/renders/" + id)])
             case .full: return busy()
             case .closed: return .problem(503, "the server is shutting down", headers: [("Retry-After", "30")])
             }

@@ -29,6 +29,9 @@ package final class ServeMetrics: Sendable {
         }
     }
 
+    /// The mean time of the renders ended so far, or nil before the first.
+    package var meanSeconds: Double? { counts.withLock { $0.renders > 0 ? $0.seconds / Double($0.renders) : nil } }
+
     /// `bytes` of output were sent.
     package func sent(_ bytes: Int) { counts.withLock { $0.bytesOut += bytes } }
     /// A preview was rendered.
