@@ -4,7 +4,7 @@
 
 # Debian packages sweep builds and tests against (headers, fonts, the ffmpeg CLI for checks).
 DEB_PACKAGES := pkg-config libgif-dev libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev libavfilter-dev \
-                libpango1.0-dev libcairo2-dev liblcms2-dev zlib1g-dev libheif-dev libwebp-dev libseccomp-dev fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji ffmpeg \
+                libpango1.0-dev libcairo2-dev liblcms2-dev zlib1g-dev libheif-dev libwebp-dev libseccomp-dev libmicrohttpd-dev curl fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji ffmpeg \
                 chromium python3-venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

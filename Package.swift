@@ -47,6 +47,11 @@ let package = Package(
             name: "CWorker", path: "Sources/CWorker",
             providers: [.apt(["libseccomp-dev"])]),
 
+        // libmicrohttpd: the render service's HTTP server (sweep serve).
+        .systemLibrary(
+            name: "CMicroHTTPD", path: "Sources/CMicroHTTPD",
+            providers: [.apt(["libmicrohttpd-dev"])]),
+
         // Shared plumbing: typed errors, atomic output files. Pure Swift.
         .target(name: "SweepSupport"),
         // Imaging core: pixels, resampling, adjustments, the slider look (Pango/Cairo for vectors and text).
@@ -71,7 +76,11 @@ let package = Package(
         .target(
             name: "SweepCLI",
             dependencies: ["SweepPipeline", "SweepImaging", "SweepMedia", "SweepTimeline", "SweepGIF", "SweepSupport", "SweepWorker"]),
-        .executableTarget(name: "sweep", dependencies: ["SweepCLI", "SweepWorker"]),
+        // The render service (sweep serve): HTTP through libmicrohttpd, renders through SweepCLI's batch path.
+        .target(
+            name: "SweepServe",
+            dependencies: ["CMicroHTTPD", "SweepCLI", "SweepPipeline", "SweepMedia", "SweepSupport"]),
+        .executableTarget(name: "sweep", dependencies: ["SweepCLI", "SweepServe", "SweepWorker"]),
         // libFuzzer entry point (Fuzz/run.sh builds it with -sanitize=fuzzer; not a product).
         .target(
             name: "SweepFuzz", dependencies: ["SweepCLI", "SweepMedia", "SweepImaging", "SweepPipeline", "SweepSupport"], path: "Fuzz",
@@ -101,6 +110,9 @@ let package = Package(
             dependencies: [
                 "SweepTestSupport", "SweepCLI", "SweepPipeline", "SweepGIF", "SweepImaging", "SweepTimeline", "SweepSupport", "SweepMedia",
             ]),
+        .testTarget(
+            name: "SweepServeTests",
+            dependencies: ["SweepTestSupport", "SweepServe", "SweepCLI", "SweepImaging", "SweepMedia", "SweepSupport"]),
     ]
 )
 

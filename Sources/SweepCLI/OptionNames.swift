@@ -1,7 +1,7 @@
 import SweepSupport
 
 /// The command line's spelling of the settings library errors name neutrally.
-enum OptionNames {
+package enum OptionNames {
     /// Each field's flag, from ``OptionTable``.
     static let flags: [SweepError.Field: String] = OptionTable.declarations.reduce(into: [:]) { flags, d in
         if let field = d.field { flags[field] = "--" + d.name }
@@ -11,5 +11,5 @@ enum OptionNames {
     static func flag(_ field: SweepError.Field) -> String { flags[field] ?? field.name }
 
     /// `error` as one line, its field spelled as a flag.
-    static func describe(_ error: SweepError) -> String { error.describe(spelling: flag) }
+    package static func describe(_ error: SweepError) -> String { error.describe(spelling: flag) }
 }

@@ -3,6 +3,6 @@
 #endif
 
 /// The number of cores, for default parallelism.
-enum ParallelCores {
-    static let count = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+package enum ParallelCores {
+    package static let count = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 }

@@ -25,6 +25,7 @@ package enum SweepCommand {
           sweep plan PRESET -o PLAN.png [BEFORE [AFTER]]   a picture of an animation preset
           sweep presets list [looks|animations|formats] | sweep presets show NAME
           sweep batch JOBS.jsonl [--jobs N] [--results FILE] [--shard K/N] [--resume]
+          sweep serve [--host H] [--port N] [--token T] [--store DIR]   the render service (HTTP API)
           sweep --version | --help | COMMAND --help
 
         exit codes: 0 ok, 64 usage, 65 bad input data, 66 missing input, 69 unavailable,
@@ -218,7 +219,7 @@ package enum SweepCommand {
 
     /// Renders what parsed `render` options ask for (the animation, or a still for a still
     /// format, plus a poster when asked); shared with `batch`.
-    static func perform(_ o: inout RenderOptions, progress: Renderer.Progress?) throws -> [RenderResult] {
+    package static func perform(_ o: inout RenderOptions, progress: Renderer.Progress?) throws -> [RenderResult] {
         guard let out = o.output else { throw SweepError(.usage, "no output file", subject: "render", fix: "add -o OUT.gif or -o OUT.mp4") }
         (o.spec.before, o.spec.after) = try sides(o)
         if o.still { return [try still(&o, to: out)] }

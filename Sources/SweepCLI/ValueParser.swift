@@ -5,7 +5,7 @@ import SweepSupport
 import SweepTimeline
 
 /// Parses and range-checks option values; every error names the option and the range.
-enum ValueParser {
+package enum ValueParser {
     /// A time in a clip: seconds (`12.5`), or `M:SS(.s)` / `H:MM:SS(.s)`.
     static func seconds(_ s: String, option: String) throws -> Double {
         let parts = s.split(separator: ":", omittingEmptySubsequences: false)
@@ -43,7 +43,7 @@ enum ValueParser {
         return v
     }
 
-    static func int(_ s: String, option: String, range: ClosedRange<Int>) throws -> Int {
+    package static func int(_ s: String, option: String, range: ClosedRange<Int>) throws -> Int {
         guard let v = Int(s) else {
             throw SweepError(
                 .usage, "'\(s)' is not a whole number", subject: option,
@@ -61,7 +61,7 @@ enum ValueParser {
     static let maxBytes = 1e12
 
     /// A byte count: 15000000, 15MB, 10MiB, 500KB, 4GB.
-    static func bytes(_ s: String, option: String, minimum: Double = 1024) throws -> Int {
+    package static func bytes(_ s: String, option: String, minimum: Double = 1024) throws -> Int {
         let units: [(String, Double)] = [
             ("KiB", 1024), ("MiB", 1_048_576), ("GiB", 1_073_741_824), ("KB", 1000), ("MB", 1_000_000), ("GB", 1e9),
             ("K", 1000), ("M", 1_000_000), ("G", 1e9), ("B", 1),

@@ -1,0 +1,57 @@
+import Foundation
+import Synchronization
+
+/// A render's Server-Sent Events: `progress` events as it moves, then one `state` event
+/// with its final record (or `gone` when it is deleted), then the end.
+package final class EventStream: Sendable {
+    private struct Cursor {
+        var last = -1.0
+        var ended = false
+        var idle = 0
+    }
+
+    private let cursor = Mutex(Cursor())
+    private let id: String
+    private let queue: RenderQueue
+    private let stopping: @Sendable () -> Bool
+
+    package init(id: String, queue: RenderQueue, stopping: @escaping @Sendable () -> Bool) {
+        (self.id, self.queue, self.stopping) = (id, queue, stopping)
+    }
+
+    /// The next event's bytes, waiting for one; nil at the end.
+    package func next() -> [UInt8]? {
+        while true {
+            let event: String? = cursor.withLock { c in
+                if c.ended { return "" }
+                guard let r = queue.record(id) else {
+                    c.ended = true
+                    return Self.event("gone", ["id": id])
+                }
+                if r.state.isFinal {
+                    c.ended = true
+                    return Self.event("state", r.json)
+                }
+                if r.progress != c.last {
+                    c.last = r.progress
+                    c.idle = 0
+                    return Self.event("progress", ["id": id, "state": r.state.rawValue, "progress": (r.progress * 1000).rounded() / 1000])
+                }
+                c.idle += 1
+                // A comment now and then keeps proxies from closing a quiet stream.
+                if c.idle % 150 == 0 { return ": keep-alive\n\n" }
+                return nil
+            }
+            if event == "" { return nil }
+            if let event { return Array(event.utf8) }
+            if stopping() { return nil }
+            usleep(100_000)
+        }
+    }
+
+    /// One event: its name and a JSON data line.
+    static func event(_ name: String, _ data: [String: Any]) -> String {
+        let json = (try? JSONSerialization.data(withJSONObject: data, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return "event: \(name)\ndata: \(String(decoding: json, as: UTF8.self))\n\n"
+    }
+}

@@ -1,0 +1,223 @@
+import Dispatch
+import Foundation
+import SweepCLI
+import SweepPipeline
+import SweepSupport
+import Synchronization
+
+/// The renders the service knows: at most `jobs` running, at most `limit` waiting, each run
+/// through batch's code path (`SweepCommand.perform`, lenient) into its own folder.
+package final class RenderQueue: Sendable {
+    private struct State {
+        var records: [String: RenderRecord] = [:]
+        var prepared: [String: RenderOptions] = [:]
+        var waiting: [String] = []
+        var running: Set<String> = []
+        /// Previews running now: they take a render's place while they run.
+        var previews = 0
+        /// Deleted while running: their folder goes when the render ends.
+        var cancelled: Set<String> = []
+        var accepting = true
+    }
+
+    /// What became of a submission.
+    package enum Admission: Equatable, Sendable {
+        case started, queued, full, closed
+    }
+
+    private let state = Mutex(State())
+    package let store: RenderStore
+    package let metrics: ServeMetrics
+    package let jobs: Int
+    package let limit: Int
+
+    package init(store: RenderStore, metrics: ServeMetrics, jobs: Int, limit: Int, recovered: [RenderRecord] = []) {
+        (self.store, self.metrics, self.jobs, self.limit) = (store, metrics, jobs, limit)
+        state.withLock { s in for r in recovered { s.records[r.id] = r } }
+    }
+
+    /// Queues (or starts) `record`'s render with `options`; `.full` and `.closed` leave
+    /// nothing behind in the queue (the caller removes the folder).
+    package func submit(_ record: RenderRecord, options: RenderOptions) -> Admission {
+        store.save(record)
+        let admission: Admission = state.withLock { s in
+            guard s.accepting else { return .closed }
+            if s.running.count + s.previews < jobs {
+                s.running.insert(record.id)
+            } else if s.waiting.count < limit {
+                s.waiting.append(record.id)
+            } else {
+                return .full
+            }
+            s.records[record.id] = record
+            s.prepared[record.id] = options
+            return s.running.contains(record.id) ? .started : .queued
+        }
+        if admission == .started { start(record.id) }
+        return admission
+    }
+
+    /// Render `id`'s record, if the service knows it.
+    package func record(_ id: String) -> RenderRecord? { state.withLock { $0.records[id] } }
+
+    /// Waiting and running renders (previews included in running).
+    package var counts: (waiting: Int, running: Int) { state.withLock { ($0.waiting.count, $0.running.count + $0.previews) } }
+
+    /// Forgets render `id` and removes its files; a running one is cancelled (its files go
+    /// when it stops). False when there is no such render.
+    package func delete(_ id: String) -> Bool {
+        let (known, running) = state.withLock { s -> (Bool, Bool) in
+            guard s.records.removeValue(forKey: id) != nil else { return (false, false) }
+            s.prepared[id] = nil
+            s.waiting.removeAll { $0 == id }
+            if s.running.contains(id) {
+                s.cancelled.insert(id)
+                return (true, true)
+            }
+            return (true, false)
+        }
+        if known && !running { store.remove(id) }
+        return known
+    }
+
+    /// Takes a render's place for a synchronous preview; false when every place is taken.
+    package func beginPreview() -> Bool {
+        state.withLock { s in
+            guard s.accepting, s.running.count + s.previews < jobs else { return false }
+            s.previews += 1
+            return true
+        }
+    }
+
+    /// Gives back a preview's place, starting a waiting render in it.
+    package func endPreview() {
+        let next = state.withLock { s -> String? in
+            s.previews -= 1
+            return Self.takeNext(&s, jobs: jobs)
+        }
+        if let next { start(next) }
+    }
+
+    /// Moves the first waiting render to running when a place is free.
+    private static func takeNext(_ s: inout State, jobs: Int) -> String? {
+        guard s.accepting, s.running.count + s.previews < jobs, !s.waiting.isEmpty else { return nil }
+        let id = s.waiting.removeFirst()
+        s.running.insert(id)
+        return id
+    }
+
+    private func start(_ id: String) {
+        DispatchQueue.global().async { self.run(id) }
+    }
+
+    /// Runs render `id` to its end and starts the next.
+    private func run(_ id: String) {
+        let begun = Date()
+        guard
+            var options = state.withLock({ s -> RenderOptions? in
+                s.records[id]?.state = .running
+                return s.prepared.removeValue(forKey: id)
+            })
+        else {
+            finish(id, update: { _ in }, outcome: "cancelled", seconds: 0)
+            return
+        }
+        if let r = record(id) { store.save(r) }
+        let progress: Renderer.Progress = { [weak self] p in
+            guard p.total > 0, p.attempts > 0 else { return }
+            let share = (Double(p.attempt - 1) + Double(p.done) / Double(p.total)) / Double(p.attempts)
+            self?.state.withLock { s in
+                if let old = s.records[id]?.progress { s.records[id]?.progress = max(old, min(0.999, share)) }
+            }
+        }
+        do {
+            var results = try SweepCommand.perform(&options, progress: progress)
+            let path = options.output ?? ""
+            results[0].output = URL(fileURLWithPath: path).lastPathComponent
+            results[0].seconds = (results[0].seconds * 1000).rounded() / 1000
+            let etag = Self.etag(of: path)
+            store.removeUploads(id)
+            let seconds = Date().timeIntervalSince(begun)
+            finish(
+                id,
+                update: { r in
+                    r.state = .done
+                    r.progress = 1
+                    r.summary = results[0]
+                    r.notes = results.flatMap(\.notes)
+                    r.etag = etag
+                }, outcome: "done", seconds: seconds)
+        } catch {
+            let e = error as? SweepError ?? SweepError(.internalError, "internal error: \(error)", fix: "please report it")
+            store.clear(id)
+            finish(
+                id,
+                update: { r in
+                    r.state = .failed
+                    r.error = HTTPResponse.line(e, hiding: store.folder(id))
+                    r.exit = Int(e.code.exitCode)
+                }, outcome: "failed", seconds: Date().timeIntervalSince(begun))
+        }
+    }
+
+    /// Records render `id`'s end (unless it was deleted meanwhile: then its files go) and
+    /// starts the next waiting render.
+    private func finish(_ id: String, update: (inout RenderRecord) -> Void, outcome: String, seconds: Double) {
+        let (record, cancelled, next) = state.withLock { s -> (RenderRecord?, Bool, String?) in
+            s.running.remove(id)
+            let cancelled = s.cancelled.remove(id) != nil
+            if !cancelled, var r = s.records[id] {
+                update(&r)
+                r.finished = Date().timeIntervalSince1970
+                s.records[id] = r
+            }
+            return (s.records[id], cancelled, Self.takeNext(&s, jobs: jobs))
+        }
+        if cancelled {
+            store.remove(id)
+            metrics.rendered("cancelled", seconds: seconds)
+        } else if let record {
+            store.save(record)
+            metrics.rendered(outcome, seconds: seconds)
+        }
+        if let next { start(next) }
+    }
+
+    /// Removes finished renders older than `keep` seconds.
+    package func expire(keep: Double, now: Double = Date().timeIntervalSince1970) {
+        let old = state.withLock { s -> [String] in
+            let ids = s.records.values.filter { r in r.finished.map { $0 + keep < now } ?? false }.map(\.id)
+            for id in ids { s.records[id] = nil }
+            return ids
+        }
+        for id in old { store.remove(id) }
+    }
+
+    /// Stops taking renders and removes the waiting ones; then waits up to `grace` seconds for
+    /// the running ones. Returns those still running (the caller ends the process).
+    package func drain(grace: Double) -> [String] {
+        let dropped = state.withLock { s -> [String] in
+            s.accepting = false
+            let ids = s.waiting
+            s.waiting = []
+            for id in ids { (s.records[id], s.prepared[id]) = (nil, nil) }
+            return ids
+        }
+        for id in dropped { store.remove(id) }
+        let deadline = Date().addingTimeInterval(grace)
+        while Date() < deadline {
+            if state.withLock({ $0.running.isEmpty && $0.previews == 0 }) { return [] }
+            usleep(50_000)
+        }
+        return state.withLock { Array($0.running) }
+    }
+
+    /// A strong ETag for the file at `path`: a hash of its bytes.
+    static func etag(of path: String) -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return "\"0\"" }
+        defer { try? handle.close() }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash = BatchJob.fnv1a(chunk, continuing: hash) }
+        return "\"" + String(hash, radix: 16) + "\""
+    }
+}

@@ -1,0 +1,265 @@
+import Foundation
+import SweepCLI
+import SweepMedia
+import SweepPipeline
+import SweepSupport
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The API: routes each request to the store, the queue or a synchronous preview, checking
+/// the token; every failure answers one JSON error.
+package final class RenderService: HTTPHandler {
+    package let options: ServeOptions
+    package let store: RenderStore
+    package let queue: RenderQueue
+    package let metrics: ServeMetrics
+    private let library: PresetLibrary
+    /// The OpenAPI document's bytes (its security and preset names follow this server's).
+    private let openAPI: [UInt8]
+    private let stoppingFlag = Mutex(false)
+
+    /// Opens the store (recovering it after a restart) and makes the queue.
+    ///
+    /// - Throws: `.cannotCreate` when the store cannot be made.
+    package init(options: ServeOptions) throws {
+        self.options = options
+        store = try RenderStore(root: options.store)
+        metrics = ServeMetrics()
+        queue = RenderQueue(
+            store: store, metrics: metrics, jobs: options.jobs, limit: options.queue, recovered: store.recover(keep: options.keep))
+        library = PresetLibrary.locate()
+        openAPI = OpenAPIDocument.bytes(secured: options.token != nil, library: library)
+    }
+
+    /// True once a shutdown has begun (event streams end).
+    package var stopping: Bool {
+        get { stoppingFlag.withLock { $0 } }
+        set { stoppingFlag.withLock { $0 = newValue } }
+    }
+
+    /// The content type of an output, by its extension.
+    static let contentTypes: [String: String] = [
+        "gif": "image/gif", "mp4": "video/mp4", "m4v": "video/mp4", "webm": "video/webm", "mov": "video/quicktime",
+        "mkv": "video/x-matroska", "webp": "image/webp", "apng": "image/apng", "html": "text/html; charset=utf-8",
+        "htm": "text/html; charset=utf-8", "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg",
+    ]
+
+    static func contentType(of name: String) -> String {
+        contentTypes[URL(fileURLWithPath: name).pathExtension.lowercased()] ?? "application/octet-stream"
+    }
+
+    /// The routes and their methods (for 405's Allow).
+    static func methods(for segments: [String]) -> [String]? {
+        switch segments.count {
+        case 1 where segments[0] == "metrics": return ["GET"]
+        case 2 where segments[0] == "v1":
+            switch segments[1] {
+            case "health", "openapi.json": return ["GET"]
+            case "renders", "previews": return ["POST"]
+            default: return nil
+            }
+        case 3 where segments[0] == "v1" && segments[1] == "renders": return ["GET", "DELETE"]
+        case 4 where segments[0] == "v1" && segments[1] == "renders" && ["output", "events"].contains(segments[3]): return ["GET"]
+        default: return nil
+        }
+    }
+
+    package func begin(_ request: HTTPRequest) -> HTTPStart {
+        let s = request.segments
+        guard let allowed = Self.methods(for: s) else { return .respond(.problem(404, "no such route: \(request.path.prefix(200))")) }
+        let method = request.method == "HEAD" ? "GET" : request.method
+        guard allowed.contains(method) else {
+            return .respond(
+                .problem(405, "\(request.method.prefix(20)) is not allowed here", headers: [("Allow", allowed.joined(separator: ", "))]))
+        }
+        if options.token == nil, let refusal = Self.foreign(request, host: options.host) {
+            return .respond(.problem(403, refusal))
+        }
+        if s == ["v1", "health"] { return .respond(.json(200, ["status": "ok"])) }
+        if s[0] == "v1", let token = options.token, !Self.authorized(request, token: token) {
+            return .respond(
+                .problem(401, "missing or wrong bearer token", headers: [("WWW-Authenticate", "Bearer realm=\"sweep\"")]))
+        }
+        switch (s.count, s.last!) {
+        case (1, _):
+            let (waiting, running) = queue.counts
+            let text = metrics.text(waiting: waiting, running: running)
+            return .respond(
+                HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: .bytes(Array(text.utf8))))
+        case (2, "openapi.json"):
+            return .respond(HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(openAPI)))
+        case (2, "renders"): return startUpload(still: false)
+        case (2, _): return startUpload(still: true)
+        default: break
+        }
+        let id = s[2]
+        guard RenderStore.isID(id), let record = queue.record(id) else { return .respond(.problem(404, "no render with this id")) }
+        if s.count == 3 {
+            if method == "DELETE" {
+                return .respond(queue.delete(id) ? HTTPResponse(status: 204) : .problem(404, "no render with this id"))
+            }
+            return .respond(.json(200, record.json))
+        }
+        if s[3] == "events" {
+            let stream = EventStream(id: id, queue: queue, stopping: { [weak self] in self?.stopping ?? true })
+            return .respond(
+                HTTPResponse(
+                    status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")],
+                    body: .stream({ stream.next() })))
+        }
+        return .respond(output(record, request: request))
+    }
+
+    /// The output file of a finished render, or 409.
+    func output(_ record: RenderRecord, request: HTTPRequest) -> HTTPResponse {
+        guard record.state == .done, let etag = record.etag else {
+            let why = record.state == .failed ? "the render failed: \(record.error ?? "")" : "the render is \(record.state.rawValue)"
+            return .problem(409, why + "; its output is not ready")
+        }
+        let headers = [
+            ("Content-Type", Self.contentType(of: record.output)), ("ETag", etag), ("Cache-Control", "private, max-age=3600"),
+            ("Content-Disposition", "attachment; filename=\"\(record.output.replacingOccurrences(of: "\"", with: "_"))\""),
+        ]
+        if let match = request.headers["if-none-match"],
+            match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag })
+        {
+            return HTTPResponse(status: 304, headers: headers.filter { $0.0 != "Content-Type" })
+        }
+        let fd = open(store.folder(record.id) + "/out/" + record.output, O_RDONLY | O_CLOEXEC)
+        var info = stat()
+        guard fd >= 0, fstat(fd, &info) == 0 else {
+            if fd >= 0 { close(fd) }
+            return .problem(404, "the output is gone (expired)")
+        }
+        metrics.sent(Int(info.st_size))
+        return HTTPResponse(status: 200, headers: headers, body: .file(fd, Int(info.st_size)))
+    }
+
+    /// Begins a multipart upload into a new folder: a render (`still` false) or a preview.
+    func startUpload(still: Bool) -> HTTPStart {
+        if stopping { return .respond(.problem(503, "the server is shutting down", headers: [("Retry-After", "30")])) }
+        if !still {
+            let (waiting, running) = queue.counts
+            if running >= queue.jobs && waiting >= queue.limit { return .respond(busy()) }
+        }
+        let id: String
+        do {
+            id = try store.create()
+            try FileManager.default.createDirectory(atPath: store.folder(id) + "/out", withIntermediateDirectories: false)
+        } catch {
+            return .respond(.error(error))
+        }
+        return .receive(
+            RenderUpload(store: store, id: id) { [self] upload in
+                still ? preview(upload) : submit(upload, id: id)
+            })
+    }
+
+    /// 429 with a Retry-After.
+    /// 429 with a Retry-After: about when a place frees, from the renders' mean time so far
+    /// (10 s before any), within 1…600 s.
+    func busy() -> HTTPResponse {
+        metrics.rejected()
+        let mean = metrics.meanSeconds ?? 10
+        let wait = Int(min(600, max(1, (mean * Double(queue.counts.waiting + 1) / Double(queue.jobs)).rounded(.up))))
+        return .problem(429, "the render queue is full", headers: [("Retry-After", String(wait))])
+    }
+
+    /// The spec and inputs of a finished upload, checked.
+    func spec(_ upload: RenderUpload, still: Bool) throws -> ServeSpec {
+        guard let before = upload.files["before"] else {
+            throw SweepError(.usage, "the part before is missing", subject: "body", fix: "send the before image as the part before")
+        }
+        guard !upload.spec.isEmpty else {
+            throw SweepError(.usage, "the part spec is missing", subject: "body", fix: "send a spec such as {\"output\": \"out.gif\"}")
+        }
+        let inputs = [before] + (upload.files["after"].map { [$0] } ?? [])
+        return try ServeSpec(
+            upload.spec, inputs: inputs, folder: upload.folder + "/out", still: still, library: library,
+            memory: DecoderMemory.defaultBudget / options.jobs)
+    }
+
+    /// Queues a render: 202 with its id.
+    func submit(_ upload: RenderUpload, id: String) -> HTTPResponse {
+        do {
+            let spec = try spec(upload, still: false)
+            let admission = queue.submit(RenderRecord(id: id, output: spec.output), options: spec.options)
+            switch admission {
+            case .started, .queued:
+                upload.handOver()
+                let state = admission == .started ? "running" : "queued"
+                return .json(202, ["id": id, "state": state], headers: [("Location", "/v1/renders/" + id)])
+            case .full: return busy()
+            case .closed: return .problem(503, "the server is shutting down", headers: [("Retry-After", "30")])
+            }
+        } catch {
+            return .error(error, hiding: upload.folder)
+        }
+    }
+
+    /// Renders a still now and answers with it.
+    func preview(_ upload: RenderUpload) -> HTTPResponse {
+        do {
+            var o = try spec(upload, still: true).options
+            guard queue.beginPreview() else { return busy() }
+            defer { queue.endPreview() }
+            let results = try SweepCommand.perform(&o, progress: nil)
+            let path = o.output ?? ""
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            var info = stat()
+            guard fd >= 0, fstat(fd, &info) == 0 else {
+                if fd >= 0 { close(fd) }
+                throw SweepError(.ioError, "the preview vanished", subject: "preview")
+            }
+            let size = Int(info.st_size)
+            // The open descriptor keeps the file's bytes; the folder goes with the upload.
+            metrics.previewed()
+            metrics.sent(size)
+            return HTTPResponse(
+                status: 200,
+                headers: [
+                    ("Content-Type", Self.contentType(of: path)), ("ETag", RenderQueue.etag(of: path)),
+                    ("X-Sweep-Size", "\(results[0].width)x\(results[0].height)"),
+                ], body: .file(fd, size))
+        } catch {
+            return .error(error, hiding: upload.folder)
+        }
+    }
+
+    /// Why a request to a server without a token is refused as coming from a web page on another
+    /// site, or nil. Without a token, a page anywhere could post to a loopback server (a
+    /// multipart form needs no preflight) or reach it through DNS rebinding; so its `Host` must
+    /// name this machine (or `host`), and an `Origin`, when sent, too.
+    static func foreign(_ request: HTTPRequest, host: String) -> String? {
+        func local(_ name: Substring) -> Bool {
+            let bare = name.hasPrefix("[") && name.hasSuffix("]") ? name.dropFirst().dropLast() : name
+            return ServeOptions.isLoopback(String(bare)) || bare == host
+        }
+        /// `host[:port]` without its port (an IPv6 literal keeps its brackets).
+        func hostname(_ authority: Substring) -> Substring {
+            if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") { return authority[...close] }
+            return authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        }
+        guard let given = request.headers["host"], local(hostname(Substring(given))) else {
+            return "the Host header does not name this server (\(request.headers["host"]?.prefix(100) ?? "none"))"
+        }
+        if let origin = request.headers["origin"] {
+            let parts = origin.components(separatedBy: "://")
+            guard parts.count == 2, ["http", "https"].contains(parts[0]), local(hostname(Substring(parts[1]))) else {
+                return "requests from web pages of other sites are refused (Origin \(origin.prefix(100)))"
+            }
+        }
+        return nil
+    }
+
+    /// True when `request` carries `Authorization: Bearer token` (compared in constant time).
+    static func authorized(_ request: HTTPRequest, token: String) -> Bool {
+        guard let header = request.headers["authorization"], header.hasPrefix("Bearer ") else { return false }
+        let given = Array(header.dropFirst(7).utf8), wanted = Array(token.utf8)
+        guard given.count == wanted.count else { return false }
+        return zip(given, wanted).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}

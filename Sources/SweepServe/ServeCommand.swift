@@ -1,0 +1,79 @@
+import Dispatch
+import Foundation
+import SweepCLI
+import SweepSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `sweep serve`: parses its options, starts the service, prints where it listens, and on
+/// SIGTERM or SIGINT drains (stops accepting, lets running renders finish within the grace,
+/// removes the rest) and exits 0.
+package enum ServeCommand {
+    /// Runs `sweep serve args` and returns the exit code (only on a failure to start: a
+    /// running server ends by a signal).
+    package static func run(_ args: [String]) -> Int32 {
+        if args.contains("--help") || args.contains("-h") {
+            print(ServeOptions.help)
+            return 0
+        }
+        signal(SIGPIPE, SIG_IGN)
+        // One malloc arena, as `SweepCommand.run` sets for the CLI: frames are allocated on one
+        // thread and freed on another, and per-thread arenas kept the freed blocks (the reason
+        // is in SweepCommand.run). To revisit with the service's throughput benchmark.
+        #if canImport(Glibc)
+            // mallopt is in <malloc.h>, which Swift's Glibc module leaves out; M_ARENA_MAX is -8 there.
+            if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") {
+                _ = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)(-8, 1)
+            }
+        #endif
+        do {
+            let options = try ServeOptions.parse(args)
+            let service = try RenderService(options: options)
+            let server = try HTTPServer(host: options.host, port: options.port, handler: service, maxBody: options.maxUpload)
+            let shown = options.host.contains(":") ? "[\(options.host)]" : options.host
+            print("listening on http://\(shown):\(server.port)")
+            fflush(nil)
+            let sources = handleSignals(server: server, service: service, grace: options.grace)
+            // Outputs expire: a sweep every tenth of --keep (at most a minute apart).
+            let period = max(1, min(60, options.keep / 10))
+            withExtendedLifetime((server, sources)) {
+                while true {
+                    Thread.sleep(forTimeInterval: period)
+                    service.queue.expire(keep: options.keep)
+                }
+            }
+            return 0
+        } catch let e as SweepError {
+            FileHandle.standardError.write(Data(("sweep: " + OptionNames.describe(e) + "\n").utf8))
+            return e.code.exitCode
+        } catch {
+            FileHandle.standardError.write(Data("sweep: internal error: \(error)\n".utf8))
+            return 70
+        }
+    }
+
+    /// SIGTERM and SIGINT drain and exit 0; the caller keeps the sources alive.
+    static func handleSignals(server: HTTPServer, service: RenderService, grace: Double) -> [any DispatchSourceSignal] {
+        let queue = DispatchQueue(label: "sweep.serve.signals")
+        var sources: [any DispatchSourceSignal] = []
+        for sig in [SIGTERM, SIGINT] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
+            source.setEventHandler {
+                server.stopAccepting()
+                service.stopping = true
+                let unfinished = service.queue.drain(grace: grace)
+                // No render may create a file from now on; their temporary files and folders go.
+                TempFileRegistry.shared.recordSignal(sig)
+                TempFileRegistry.shared.removeAll()
+                for id in unfinished { service.store.remove(id) }
+                exit(0)
+            }
+            source.resume()
+            sources.append(source)
+        }
+        return sources
+    }
+}

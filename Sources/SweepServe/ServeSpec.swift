@@ -1,0 +1,113 @@
+import Foundation
+import SweepCLI
+import SweepMedia
+import SweepPipeline
+import SweepSupport
+
+/// A request's `spec`: a batch job's keys, checked so that none names a path on the server,
+/// and turned into the `render` options batch would run.
+package struct ServeSpec: Sendable {
+    /// The output's bare file name.
+    package let output: String
+    /// The options to render with (inputs and output in the render's folder, lenient as in batch).
+    package let options: RenderOptions
+
+    /// Keys whose value may name a file to read (in batch): here only built-in names.
+    static let namedKeys: [String: PresetLibrary.Kind] = [
+        "format": .formats, "preset": .animations, "look": .looks, "before-look": .looks,
+    ]
+
+    /// Extensions a preview (a still) may be written as.
+    static let stillExtensions: Set<String> = ["png", "jpg", "jpeg", "webp"]
+
+    /// Checks `text` and builds the render of `inputs` into `folder`.
+    ///
+    /// - Parameter still: a preview, whose output must be a still.
+    /// - Throws: `.usage` (400) for a spec that is not a JSON object, sets `before` or `after`,
+    ///   has an output that is not a bare file name, names a file for `format`, `preset`, `look`
+    ///   or `before-look`, or fails the batch job's or render's checks.
+    /// - Parameter memory: the most a render's clip decoders may take (the server's share per
+    ///   job); a spec may lower it, never raise it.
+    package init(_ text: [UInt8], inputs: [String], folder: String, still: Bool, library: PresetLibrary, memory: Int) throws {
+        func bad(_ message: String, fix: String) -> SweepError { SweepError(.usage, message, subject: "spec", fix: fix) }
+        guard text.count <= BatchJob.maxLineBytes else {
+            throw bad("the spec is \(text.count) bytes, over the limit of \(BatchJob.maxLineBytes)", fix: "shorten it")
+        }
+        if let position = StrictJSON.syntaxError(in: Data(text)) {
+            throw bad("invalid JSON\(position)", fix: "send a JSON object such as {\"output\": \"out.gif\"}")
+        }
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(text))) as? [String: Any] else {
+            throw bad("not a JSON object", fix: "send a JSON object such as {\"output\": \"out.gif\"}")
+        }
+        for key in ["before", "after"] where object[key] != nil {
+            throw bad("\"\(key)\" is set by the server to the uploaded file", fix: "send the file as the multipart part \(key)")
+        }
+        guard let output = object["output"] as? String else {
+            throw bad("field output is missing or not a string", fix: "add \"output\": \"out.gif\"")
+        }
+        try Self.checkName(output)
+        if still {
+            let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
+            guard Self.stillExtensions.contains(ext) else {
+                throw bad("a preview is a still: \(output) is not .png, .jpg or .webp", fix: "name the output e.g. preview.png")
+            }
+        }
+        for (key, kind) in Self.namedKeys {
+            guard let value = object[key] else { continue }
+            let values = (value as? [Any]) ?? [value]
+            let names = library.names(kind)
+            for v in values {
+                guard let name = v as? String, names.contains(name), !PresetLibrary.isPath(name) else {
+                    throw SweepError(
+                        .usage, "\(key) must be a built-in name, not a file", subject: "spec",
+                        fix: "one of: " + names.joined(separator: ", "))
+                }
+            }
+        }
+        var line = object
+        line["before"] = inputs[0]
+        if inputs.count > 1 { line["after"] = inputs[1] }
+        let data = try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys])
+        let job: BatchJob
+        do {
+            job = try BatchJob(line: 1, text: String(decoding: data, as: UTF8.self), file: "spec")
+        } catch let e as SweepError {
+            // The job's checks name the spec's line 1; here the spec is the request's part.
+            throw SweepError(.usage, e.message, subject: "spec", fix: e.fix, field: e.field)
+        }
+        var o = try RenderOptions.interpret(ArgumentSplitter(RenderOptions.common).split(job.arguments(output: folder + "/" + output)))
+        try o.resolveLooks(library)
+        (o.lenient, o.spec.lenient) = (true, true)
+        o.still = o.still || still
+        o.quiet = true
+        // The server's limits: a client may lower them, never raise them.
+        o.spec.clip.maxMemory = min(o.spec.clip.maxMemory, memory)
+        guard o.spec.maxPixels <= ImageDecoder.defaultMaxPixels else {
+            throw bad(
+                "max-pixels is at most \(ImageDecoder.defaultMaxPixels) on this server",
+                fix: "give a smaller max-pixels, or leave it out")
+        }
+        if o.poster {
+            throw bad("a poster is a second file; the service renders one output", fix: "render the still with POST /v1/previews")
+        }
+        // Refused now, not when the render runs: an output sweep cannot write.
+        if let out = o.output {
+            _ = try OutputKind.infer(path: out, still: o.still, codec: o.spec.codec)
+        }
+        self.output = URL(fileURLWithPath: o.output ?? output).lastPathComponent
+        self.options = o
+    }
+
+    /// Refuses an output that is not a bare file name: no folder, not `.` or `..`, not hidden,
+    /// no control characters, not a numbered sequence (`%`), at most 200 bytes.
+    static func checkName(_ name: String) throws {
+        let ok =
+            !name.isEmpty && name.utf8.count <= 200 && !name.contains("/") && !name.contains("\\") && !name.hasPrefix(".")
+            && !name.contains("%") && !name.unicodeScalars.contains { $0.value < 32 || $0.value == 127 }
+        guard ok else {
+            throw SweepError(
+                .usage, "the output must be a bare file name, not '\(name)'", subject: "spec",
+                fix: "write e.g. \"output\": \"compare.gif\" (no folder, not hidden)")
+        }
+    }
+}

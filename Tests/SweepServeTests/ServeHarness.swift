@@ -1,0 +1,161 @@
+import Foundation
+import SweepImaging
+import SweepMedia
+import SweepTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The built `sweep` binary beside this test bundle (else the package's debug or release one).
+func sweepBinary() throws -> String {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let beside = Bundle.main.executableURL.map { $0.deletingLastPathComponent().appendingPathComponent("sweep").path }
+    let candidates =
+        [beside].compactMap { $0 } + [".build/debug/sweep", ".build/release/sweep"].map { root.appendingPathComponent($0).path }
+    guard let exe = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        throw CocoaError(.fileNoSuchFile)
+    }
+    return exe
+}
+
+/// A `sweep serve --port 0` child process, and the URL it printed.
+final class ServeProcess {
+    let process = Process()
+    let url: String
+    let store: String
+    private let errors = Pipe()
+
+    /// Starts the server on a free port with `store` (default: a new scratch folder).
+    init(_ options: [String] = [], store: String? = nil) throws {
+        self.store = try store ?? Scratch.folder("store")
+        process.executableURL = URL(fileURLWithPath: try sweepBinary())
+        process.arguments = ["serve", "--port", "0", "--store", self.store] + options
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = errors
+        try process.run()
+        var text = ""
+        while !text.contains("\n") {
+            let data = out.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        guard let line = text.split(separator: "\n").first, line.hasPrefix("listening on ") else {
+            process.terminate()
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "no URL: \(text)"])
+        }
+        url = String(line.dropFirst("listening on ".count))
+    }
+
+    /// Sends `signal` and waits for the process to end; returns its exit status.
+    @discardableResult
+    func stop(_ signal: Int32 = SIGTERM, timeout: Double = 60) -> Int32 {
+        kill(process.processIdentifier, signal)
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
+
+/// One HTTP answer, as curl got it.
+struct Reply {
+    var status: Int
+    /// Header names in lower case.
+    var headers: [String: String]
+    var body: Data
+    var text: String { String(decoding: body, as: UTF8.self) }
+    var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any]) ?? [:] }
+}
+
+/// Runs `curl` with `args` (the URL among them), its standard input read from `input`, and
+/// returns the last response (status 0 when none came).
+func curl(_ args: [String], input: String? = nil) throws -> Reply {
+    let headerFile = Scratch.path("headers"), bodyFile = Scratch.path("body")
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+    p.arguments = ["-s", "--max-time", "120", "-D", headerFile, "-o", bodyFile, "-w", "%{http_code}"] + args
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = FileHandle.nullDevice
+    if let input { p.standardInput = FileHandle(forReadingAtPath: input) }
+    try p.run()
+    let code = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    var headers: [String: String] = [:]
+    let raw = (try? String(contentsOfFile: headerFile, encoding: .utf8)) ?? ""
+    for line in raw.components(separatedBy: "\r\n") {
+        if line.hasPrefix("HTTP/") { headers = [:]; continue }
+        guard let colon = line.firstIndex(of: ":") else { continue }
+        headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    }
+    let body = FileManager.default.contents(atPath: bodyFile) ?? Data()
+    return Reply(status: Int(String(decoding: code, as: UTF8.self)) ?? 0, headers: headers, body: body)
+}
+
+/// Two PNG fixtures (a red and a blue `width`×`height` picture) in a scratch folder.
+func fixtures(width: Int = 160, height: Int = 120) throws -> (before: String, after: String) {
+    let dir = try Scratch.folder("serve-fixtures")
+    let red = RGBA8(r: 220, g: 30, b: 30, a: 255), blue = RGBA8(r: 20, g: 40, b: 230, a: 255)
+    try StillEncoder.write(RGBAImage(width: width, height: height, fill: red), to: dir + "/a.png", format: .png)
+    try StillEncoder.write(RGBAImage(width: width, height: height, fill: blue), to: dir + "/b.png", format: .png)
+    return (dir + "/a.png", dir + "/b.png")
+}
+
+/// curl's arguments for a multipart upload of `before` (and `after`) with `spec`.
+func form(_ before: String, _ after: String? = nil, spec: String) -> [String] {
+    ["-F", "before=@" + before] + (after.map { ["-F", "after=@" + $0] } ?? []) + ["-F", "spec=" + spec]
+}
+
+/// Polls render `id` until it is done or failed (or `timeout` passes).
+func waitFor(_ id: String, at url: String, auth: [String] = [], timeout: Double = 120) throws -> [String: Any] {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        let r = try curl(auth + [url + "/v1/renders/" + id])
+        let state = r.json["state"] as? String
+        if state == "done" || state == "failed" { return r.json }
+        usleep(100_000)
+    }
+    return [:]
+}
+
+/// Sends a multipart POST to `path` whose body trickles (200 bytes every half second), and
+/// returns the seconds until the server closed the connection, or nil if it kept it `limit` seconds.
+func trickle(to url: String, path: String, limit: Double) throws -> Double? {
+    let port = try #require(url.split(separator: ":").last.flatMap { UInt16($0) })
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    try #require(connected == 0)
+    func put(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count }
+    let head =
+        "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=bbbb\r\nContent-Length: 900000\r\n\r\n"
+        + "--bbbb\r\nContent-Disposition: form-data; name=\"before\"; filename=\"a.png\"\r\n\r\n"
+    let start = Date()
+    guard put(Array(head.utf8)) else { return 0 }
+    while Date().timeIntervalSince(start) < limit {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        if poll(&p, 1, 500) > 0 {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            if recv(fd, &buffer, buffer.count, 0) <= 0 { return Date().timeIntervalSince(start) }
+        }
+        guard put([UInt8](repeating: 120, count: 200)) else { return Date().timeIntervalSince(start) }
+    }
+    return nil
+}
