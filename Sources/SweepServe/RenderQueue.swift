@@ -17,6 +17,8 @@ package final class RenderQueue: Sendable {
         var previews = 0
         /// Deleted while running: their folder goes when the render ends.
         var cancelled: Set<String> = []
+        /// The running renders' stops: a render told to stop ends at its next frame.
+        var stops: [String: CancellationFlag] = [:]
         var accepting = true
     }
 
@@ -63,8 +65,8 @@ package final class RenderQueue: Sendable {
     /// Waiting and running renders (previews included in running).
     package var counts: (waiting: Int, running: Int) { state.withLock { ($0.waiting.count, $0.running.count + $0.previews) } }
 
-    /// Forgets render `id` and removes its files; a running one is cancelled (its files go
-    /// when it stops). False when there is no such render.
+    /// Forgets render `id` and removes its files; a running one is stopped at its next frame
+    /// (its files go when it has stopped). False when there is no such render.
     package func delete(_ id: String) -> Bool {
         let (known, running) = state.withLock { s -> (Bool, Bool) in
             guard s.records.removeValue(forKey: id) != nil else { return (false, false) }
@@ -72,6 +74,7 @@ package final class RenderQueue: Sendable {
             s.waiting.removeAll { $0 == id }
             if s.running.contains(id) {
                 s.cancelled.insert(id)
+                s.stops[id]?.cancel()
                 return (true, true)
             }
             return (true, false)
@@ -113,9 +116,11 @@ package final class RenderQueue: Sendable {
     /// Runs render `id` to its end and starts the next.
     private func run(_ id: String) {
         let begun = Date()
+        let stop = CancellationFlag()
         guard
             var options = state.withLock({ s -> RenderOptions? in
                 s.records[id]?.state = .running
+                s.stops[id] = stop
                 return s.prepared.removeValue(forKey: id)
             })
         else {
@@ -123,6 +128,7 @@ package final class RenderQueue: Sendable {
             return
         }
         if let r = record(id) { store.save(r) }
+        options.spec.cancellation = stop
         let progress: Renderer.Progress = { [weak self] p in
             guard p.total > 0, p.attempts > 0 else { return }
             let share = (Double(p.attempt - 1) + Double(p.done) / Double(p.total)) / Double(p.attempts)
@@ -165,6 +171,7 @@ package final class RenderQueue: Sendable {
     private func finish(_ id: String, update: (inout RenderRecord) -> Void, outcome: String, seconds: Double) {
         let (record, cancelled, next) = state.withLock { s -> (RenderRecord?, Bool, String?) in
             s.running.remove(id)
+            s.stops[id] = nil
             let cancelled = s.cancelled.remove(id) != nil
             if !cancelled, var r = s.records[id] {
                 update(&r)
@@ -194,7 +201,9 @@ package final class RenderQueue: Sendable {
     }
 
     /// Stops taking renders and removes the waiting ones; then waits up to `grace` seconds for
-    /// the running ones. Returns those still running (the caller ends the process).
+    /// the running ones, and stops those still running at their next frame (waiting a few
+    /// seconds more for them to clean up). Returns any still running (the caller ends the
+    /// process).
     package func drain(grace: Double) -> [String] {
         let dropped = state.withLock { s -> [String] in
             s.accepting = false
@@ -204,11 +213,22 @@ package final class RenderQueue: Sendable {
             return ids
         }
         for id in dropped { store.remove(id) }
-        let deadline = Date().addingTimeInterval(grace)
-        while Date() < deadline {
-            if state.withLock({ $0.running.isEmpty && $0.previews == 0 }) { return [] }
-            usleep(50_000)
+        func settled(within seconds: Double) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if state.withLock({ $0.running.isEmpty && $0.previews == 0 }) { return true }
+                usleep(50_000)
+            }
+            return false
         }
+        if settled(within: grace) { return [] }
+        state.withLock { s in
+            for (id, stop) in s.stops {
+                s.cancelled.insert(id)
+                stop.cancel()
+            }
+        }
+        if settled(within: 5) { return [] }
         return state.withLock { Array($0.running) }
     }
 

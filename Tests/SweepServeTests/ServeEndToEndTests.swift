@@ -199,19 +199,23 @@ struct ServeEndToEndTests {
         #expect(try FileManager.default.subpathsOfDirectory(atPath: server.store).isEmpty)
     }
 
-    @Test("DELETE of a running render forgets it at once and removes its folder when it stops")
+    @Test("DELETE of a running render forgets it at once, stops it at its next frame and removes its folder")
     func deleteRunning() throws {
         let server = try ServeProcess(["--jobs", "1"])
         let (a, b) = try fixtures(width: 800, height: 600)
-        let id = try #require(try curl(form(a, b, spec: Self.slowSpec) + [server.url + "/v1/renders"]).json["id"] as? String)
+        // 3 600 frames: whole, at least a minute of work; stopped, well under a second.
+        let endless = #"{"output":"slow.gif","size":"800x600","fps":"30","duration":"120"}"#
+        let id = try #require(try curl(form(a, b, spec: endless) + [server.url + "/v1/renders"]).json["id"] as? String)
         var deadline = Date().addingTimeInterval(30)
         while try curl([server.url + "/v1/renders/" + id]).json["state"] as? String != "running", Date() < deadline { usleep(50_000) }
+        let deleted = Date()
         #expect(try curl(["-X", "DELETE", server.url + "/v1/renders/" + id]).status == 204)
         #expect(try curl([server.url + "/v1/renders/" + id]).status == 404)
         #expect(try curl(["-X", "DELETE", server.url + "/v1/renders/" + id]).status == 404)
         deadline = Date().addingTimeInterval(120)
         while FileManager.default.fileExists(atPath: server.store + "/" + id), Date() < deadline { usleep(100_000) }
         #expect(!FileManager.default.fileExists(atPath: server.store + "/" + id))
+        #expect(Date().timeIntervalSince(deleted) < 40, "the render ran on after DELETE")
         #expect(try curl([server.url + "/metrics"]).text.contains("sweep_renders_total{outcome=\"cancelled\"} 1"))
     }
 
