@@ -332,17 +332,33 @@ public struct SliderOverlay: Sendable {
         _ layout: OverlayLayout, on frame: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int,
         rows: Range<Int>
     ) {
-        if layout.divider != nil { paintDivider(layout, on: frame, width: w, height: h, rows: rows) }
-        if let knob = layout.knob {
-            knobs[knob.phase].draw(into: frame, width: w, height: h, x: knob.x, y: knob.y, opacity: 1, rows: rows)
+        paint(layout, with: RGBAPainter(overlay: self, frame: frame, width: w, height: h), rows: rows)
+    }
+
+    /// The overlay's elements on RGBA pixels.
+    struct RGBAPainter: OverlayPainter {
+        let overlay: SliderOverlay
+        let frame: UnsafeMutablePointer<UInt8>
+        let width: Int
+        let height: Int
+
+        func paintDivider(_ layout: OverlayLayout, rows: Range<Int>) {
+            overlay.paintDivider(layout, on: frame, width: width, height: height, rows: rows)
         }
-        beforeTag?.draw(
-            into: frame, width: w, height: h, x: beforeTagOrigin.x, y: beforeTagOrigin.y,
-            opacity: layout.beforeTagOpacity, rows: rows)
-        afterTag?.draw(
-            into: frame, width: w, height: h, x: afterTagOrigin.x, y: afterTagOrigin.y,
-            opacity: layout.afterTagOpacity, rows: rows)
-        cornerMask?.apply(to: frame, width: w, height: h, background: style.background, rows: rows)
+
+        func paint(_ sprite: SliderOverlay.Element, x: Int, y: Int, opacity: Double, rows: Range<Int>) {
+            let picked: SweepImaging.Sprite? =
+                switch sprite {
+                case let .knob(phase): overlay.knobs[phase]
+                case .beforeTag: overlay.beforeTag
+                case .afterTag: overlay.afterTag
+                }
+            picked?.draw(into: frame, width: width, height: height, x: x, y: y, opacity: opacity, rows: rows)
+        }
+
+        func paintCorners(_ mask: CornerMask, rows: Range<Int>) {
+            mask.apply(to: frame, width: width, height: height, background: overlay.style.background, rows: rows)
+        }
     }
 
     /// The divider: `dividerWidth` points centred on the edge, anti-aliased by coverage.

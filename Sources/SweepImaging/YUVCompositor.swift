@@ -144,17 +144,32 @@ package final class YUVCompositor: Sendable {
         _ layout: OverlayLayout, _ y: UnsafeMutablePointer<UInt8>, _ u: UnsafeMutablePointer<UInt8>,
         _ v: UnsafeMutablePointer<UInt8>, _ w: Int, _ h: Int, rows: Range<Int>
     ) {
-        if layout.divider != nil { paintDivider(layout, y, u, v, w, h, rows: rows) }
-        if let knob = layout.knob {
-            knobs[knob.phase].draw(y: y, u: u, v: v, width: w, height: h, x: knob.x, y: knob.y, opacity: 1, rows: rows)
+        overlay.paint(layout, with: Painter(compositor: self, y: y, u: u, v: v, width: w, height: h), rows: rows)
+    }
+
+    /// The overlay's elements on Y′CbCr 4:2:0 planes.
+    struct Painter: OverlayPainter {
+        let compositor: YUVCompositor
+        let y: UnsafeMutablePointer<UInt8>, u: UnsafeMutablePointer<UInt8>, v: UnsafeMutablePointer<UInt8>
+        let width: Int, height: Int
+
+        func paintDivider(_ layout: OverlayLayout, rows: Range<Int>) {
+            compositor.paintDivider(layout, y, u, v, width, height, rows: rows)
         }
-        beforeTag?.draw(
-            y: y, u: u, v: v, width: w, height: h, x: overlay.beforeTagOrigin.x, y: overlay.beforeTagOrigin.y,
-            opacity: layout.beforeTagOpacity, rows: rows)
-        afterTag?.draw(
-            y: y, u: u, v: v, width: w, height: h, x: overlay.afterTagOrigin.x, y: overlay.afterTagOrigin.y,
-            opacity: layout.afterTagOpacity, rows: rows)
-        if let mask = overlay.cornerMask { applyCorners(mask, y, u, v, w, h, rows: rows) }
+
+        func paint(_ sprite: SliderOverlay.Element, x: Int, y top: Int, opacity: Double, rows: Range<Int>) {
+            let picked: YUVSprite? =
+                switch sprite {
+                case let .knob(phase): compositor.knobs[phase]
+                case .beforeTag: compositor.beforeTag
+                case .afterTag: compositor.afterTag
+                }
+            picked?.draw(y: y, u: u, v: v, width: width, height: height, x: x, y: top, opacity: opacity, rows: rows)
+        }
+
+        func paintCorners(_ mask: CornerMask, rows: Range<Int>) {
+            compositor.applyCorners(mask, y, u, v, width, height, rows: rows)
+        }
     }
 
     /// The divider with sub-pixel edges in luma, as on RGBA frames; each chroma sample takes

@@ -178,15 +178,10 @@ final class AudioTranscoder {
             guard !flushed else { return }
             flushed = true
         }
-        try FFmpegCall.check(
-            avcodec_send_packet(dec.ptr, packet), "the audio is corrupt at \(time) s", subject: source, kind: .dataError,
-            fix: Self.repair)
-        while try FFmpegCall.received(
-            avcodec_receive_frame(dec.ptr, decoded.ptr), "the audio is corrupt at \(time) s", subject: source,
-            kind: .dataError, fix: Self.repair)
-        {
-            try queue(decoded.ptr, at: time)
-        }
+        try FFmpegCall.exchange(
+            send: { avcodec_send_packet(dec.ptr, packet) }, receive: { avcodec_receive_frame(dec.ptr, decoded.ptr) },
+            "the audio is corrupt at \(time) s", subject: source, kind: .dataError, fix: Self.repair
+        ) { try queue(decoded.ptr, at: time) }
     }
 
     /// Drops the part of `frame` before the cut and converts the rest into the FIFO.
@@ -286,8 +281,7 @@ final class AudioTranscoder {
             try send(Int32(n))
         }
         guard final else { return }
-        try FFmpegCall.check(avcodec_send_frame(enc.ptr, nil), "audio encoding failed", subject: destination, kind: .internalError)
-        try drain()
+        try encode(nil)
     }
 
     /// Sends the FIFO's next `count` samples to the encoder.
@@ -302,8 +296,7 @@ final class AudioTranscoder {
         f.pointee.pts = samplesEncoded
         samplesEncoded += Int64(read)
         Self.clampFloatSamples(f)
-        try FFmpegCall.check(avcodec_send_frame(enc.ptr, f), "audio encoding failed", subject: destination, kind: .internalError)
-        try drain()
+        try encode(f)
     }
 
     /// Holds float samples to full scale, NaN to silence. A damaged source can decode to
@@ -325,12 +318,13 @@ final class AudioTranscoder {
         }
     }
 
-    /// Writes every packet the encoder has ready.
-    private func drain() throws {
+    /// Sends `frame` (nil: the end) and writes every packet the encoder then has ready.
+    private func encode(_ frame: UnsafeMutablePointer<AVFrame>?) throws {
         let p = outPacket.ptr
-        while try FFmpegCall.received(
-            avcodec_receive_packet(enc.ptr, p), "audio encoding failed", subject: destination, kind: .internalError)
-        {
+        try FFmpegCall.exchange(
+            send: { avcodec_send_frame(enc.ptr, frame) }, receive: { avcodec_receive_packet(enc.ptr, p) }, "audio encoding failed",
+            subject: destination, kind: .internalError
+        ) {
             av_packet_rescale_ts(p, enc.ptr.pointee.time_base, stream.pointee.time_base)
             p.pointee.stream_index = stream.pointee.index
             try AudioTrack.write(p, to: muxer, subject: destination)

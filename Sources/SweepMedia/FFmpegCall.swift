@@ -56,6 +56,18 @@ package enum FFmpegCall {
         return true
     }
 
+    /// The one send/receive exchange with a codec: sends an input (`send`: a frame to an
+    /// encoder, a packet to a decoder, nil to flush), then hands every output the codec has
+    /// ready (`receive`: a packet, a frame) to `each`, until it wants more input or is drained.
+    /// A failure of either call throws `kind` naming `subject`.
+    package static func exchange(
+        send: () -> Int32, receive: () -> Int32, _ what: String, subject: String, kind: SweepError.Code = .ioError,
+        fix: String? = nil, each: () throws -> Void
+    ) throws {
+        try check(send(), what, subject: subject, kind: kind, fix: fix)
+        while try received(receive(), what, subject: subject, kind: kind, fix: fix) { try each() }
+    }
+
     /// Silences FFmpeg's own logging; sweep reports errors itself, one line each.
     package static let quiet: Void = { av_log_set_level(AV_LOG_QUIET) }()
 }

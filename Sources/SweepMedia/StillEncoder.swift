@@ -74,16 +74,16 @@ public enum StillEncoder {
         f.pointee.pts = 0
         // With a fixed qscale, mjpeg reads the quality from each frame, not the context.
         f.pointee.quality = c.pointee.global_quality
-        try FFmpegCall.check(avcodec_send_frame(c, f), "encoding failed", subject: name, kind: .internalError)
-        try FFmpegCall.check(avcodec_send_frame(c, nil), "encoding failed", subject: name, kind: .internalError)
         let packet = try PacketHandle()
         var bytes: [UInt8] = []
-        while try FFmpegCall.received(
-            avcodec_receive_packet(c, packet.ptr), "encoding failed", subject: name,
-            kind: .internalError)
-        {
-            bytes += UnsafeBufferPointer(start: packet.ptr.pointee.data, count: Int(packet.ptr.pointee.size))
-            av_packet_unref(packet.ptr)
+        for input in [f, nil] {
+            try FFmpegCall.exchange(
+                send: { avcodec_send_frame(c, input) }, receive: { avcodec_receive_packet(c, packet.ptr) }, "encoding failed",
+                subject: name, kind: .internalError
+            ) {
+                bytes += UnsafeBufferPointer(start: packet.ptr.pointee.data, count: Int(packet.ptr.pointee.size))
+                av_packet_unref(packet.ptr)
+            }
         }
         guard !bytes.isEmpty else { throw SweepError(.internalError, "the encoder produced nothing", subject: name) }
         return bytes

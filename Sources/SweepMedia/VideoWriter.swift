@@ -247,15 +247,18 @@ public final class VideoWriter {
         let f = frame.ptr
         f.pointee.pts = nextPTS
         nextPTS += 1
-        try FFmpegCall.check(avcodec_send_frame(enc.ptr, f), "encoding failed", subject: destination)
+        try encode(f)
         framesWritten += 1
-        try drain()
         // The sound up to this frame's end joins the muxer's queue now, not all at the end.
         try audioTrack?.write(upTo: Double(nextPTS) * frameDuration)
     }
 
-    private func drain() throws {
-        while try FFmpegCall.received(avcodec_receive_packet(enc.ptr, packet.ptr), "encoding failed", subject: destination) {
+    /// Sends `frame` (nil: the end) and writes every packet the encoder then has ready.
+    private func encode(_ frame: UnsafeMutablePointer<AVFrame>?) throws {
+        try FFmpegCall.exchange(
+            send: { avcodec_send_frame(enc.ptr, frame) }, receive: { avcodec_receive_packet(enc.ptr, packet.ptr) }, "encoding failed",
+            subject: destination
+        ) {
             av_packet_rescale_ts(packet.ptr, enc.ptr.pointee.time_base, stream.pointee.time_base)
             packet.ptr.pointee.stream_index = stream.pointee.index
             let w = av_interleaved_write_frame(output.ptr, packet.ptr)
@@ -269,8 +272,7 @@ public final class VideoWriter {
     public func finish() throws {
         guard !finished else { return }
         finished = true
-        try FFmpegCall.check(avcodec_send_frame(enc.ptr, nil), "encoding failed", subject: destination)
-        try drain()
+        try encode(nil)
         try audioTrack?.finish(videoEnd: Double(nextPTS) * frameDuration)
         try FFmpegCall.checkWrite(
             av_write_trailer(output.ptr), "cannot finish the file", subject: destination,
