@@ -337,8 +337,8 @@ package enum SweepCommand {
         o.inputs.removeFirst()
         try o.resolveLooks(PresetLibrary.locate())
         if o.inputs.isEmpty {
-            o.spec.before = .image(DemoScenes.flatLandscape())
-            o.spec.after = .image(DemoScenes.gradedLandscape())
+            o.spec.before = .image(try DemoScenes.flatLandscape())
+            o.spec.after = .image(try DemoScenes.gradedLandscape())
         } else {
             (o.spec.before, o.spec.after) = try sides(o)
         }
@@ -359,8 +359,8 @@ package enum SweepCommand {
         } catch {
             throw SweepError(.cannotCreate, "cannot create the folder", subject: dir, fix: "choose a folder you can write to")
         }
-        o.spec.before = .image(DemoScenes.flatLandscape())
-        o.spec.after = .image(DemoScenes.gradedLandscape())
+        o.spec.before = .image(try DemoScenes.flatLandscape())
+        o.spec.after = .image(try DemoScenes.gradedLandscape())
         // The scenes are 900x1200; both outputs take one size within the GIF's 800 px default.
         if o.spec.width == nil && o.spec.height == nil { (o.spec.width, o.spec.height) = (600, 800) }
         if !args.contains(where: {

@@ -1,4 +1,5 @@
 import CPangoCairo
+import SweepSupport
 
 /// Owner of one Cairo ARGB32 image surface and its context: the only place the imaging
 /// core touches Cairo. A `~Copyable` struct (swift-system's `FileDescriptor` discipline):
@@ -13,17 +14,29 @@ struct CairoCanvas: ~Copyable {
     let height: Int
     private let surface: OpaquePointer
     private let cr: OpaquePointer
+    /// The surface's pixels: never nil on a surface that was made.
+    private let data: UnsafeMutablePointer<UInt8>
 
-    init(width: Int, height: Int) {
+    /// - Throws: `.internalError` when Cairo cannot make the surface (out of memory, or a side
+    ///   over its 32 767-pixel limit).
+    init(width: Int, height: Int) throws {
         self.width = width
         self.height = height
-        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(clamping: width), Int32(clamping: height))
         cr = cairo_create(surface)
-        // Cairo never returns nil: a failure is an inert "error" object that draws nothing
-        // and has no pixels, so say so here rather than crash later without a reason.
-        precondition(
-            cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS && cairo_status(cr) == CAIRO_STATUS_SUCCESS,
-            "cannot make a \(width)×\(height) Cairo canvas")
+        // Cairo never returns nil: a failure is an inert "error" object that draws nothing and
+        // has no pixels, so it is refused here, with a reason, rather than drawn into.
+        guard width > 0, height > 0, cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, cairo_status(cr) == CAIRO_STATUS_SUCCESS,
+            let data = cairo_image_surface_get_data(surface)
+        else {
+            let status = String(cString: cairo_status_to_string(cairo_surface_status(surface)))
+            cairo_destroy(cr)
+            cairo_surface_destroy(surface)
+            throw SweepError(
+                .internalError, "cannot make a \(width)x\(height) drawing surface (\(status))",
+                fix: "free some memory, or ask for a smaller size")
+        }
+        self.data = data
     }
 
     deinit {
@@ -56,11 +69,17 @@ struct CairoCanvas: ~Copyable {
     }
 
     /// Paints `color` through an 8-bit coverage mask of the canvas's size.
-    func paint(_ color: RGBA8, mask: [UInt8]) {
+    ///
+    /// - Throws: `.internalError` when Cairo cannot make the mask's surface.
+    func paint(_ color: RGBA8, mask: [UInt8]) throws {
         let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_A8, Int32(width)))
         let maskSurface = SurfaceOwner(cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height)))
         cairo_surface_flush(maskSurface.ptr)
-        let data = cairo_image_surface_get_data(maskSurface.ptr)!
+        guard cairo_surface_status(maskSurface.ptr) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(maskSurface.ptr)
+        else {
+            throw SweepError(
+                .internalError, "cannot make a \(width)x\(height) mask surface", fix: "free some memory, or ask for a smaller size")
+        }
         for y in 0..<height {
             for x in 0..<width { data[y * stride + x] = mask[y * width + x] }
         }
@@ -70,8 +89,8 @@ struct CairoCanvas: ~Copyable {
     }
 
     /// Lays out `text` with Pango and returns its logical size in pixels.
-    func textSize(_ text: String, font: String, pixelSize: Double, weight: Int) -> (w: Double, h: Double, y: Double) {
-        let layout = makeLayout(text, font: font, pixelSize: pixelSize, weight: weight)
+    func textSize(_ text: String, font: String, pixelSize: Double, weight: Int) throws -> (w: Double, h: Double, y: Double) {
+        let layout = try makeLayout(text, font: font, pixelSize: pixelSize, weight: weight)
         var ink = PangoRectangle(), logical = PangoRectangle()
         pango_layout_get_extents(layout.ptr, &ink, &logical)
         let s = Double(sweep_pango_scale)
@@ -79,22 +98,25 @@ struct CairoCanvas: ~Copyable {
     }
 
     /// Characters of `text` that no installed font can draw (they would show as boxes).
-    func unknownGlyphs(_ text: String, font: String, weight: Int) -> Int {
-        let layout = makeLayout(text, font: font, pixelSize: 24, weight: weight)
+    func unknownGlyphs(_ text: String, font: String, weight: Int) throws -> Int {
+        let layout = try makeLayout(text, font: font, pixelSize: 24, weight: weight)
         return Int(pango_layout_get_unknown_glyphs_count(layout.ptr))
     }
 
     /// Draws `text` with its logical top-left at (`x`, `y`).
-    func drawText(_ text: String, x: Double, y: Double, font: String, pixelSize: Double, weight: Int, color: RGBA8) {
-        let layout = makeLayout(text, font: font, pixelSize: pixelSize, weight: weight)
+    func drawText(_ text: String, x: Double, y: Double, font: String, pixelSize: Double, weight: Int, color: RGBA8) throws {
+        let layout = try makeLayout(text, font: font, pixelSize: pixelSize, weight: weight)
         setColor(color)
         cairo_move_to(cr, x, y)
         pango_cairo_show_layout(cr, layout.ptr)
     }
 
-    private func makeLayout(_ text: String, font: String, pixelSize: Double, weight: Int) -> LayoutOwner {
-        let layout = LayoutOwner(pango_cairo_create_layout(cr)!)
-        let desc = FontDescriptionOwner(pango_font_description_from_string(font)!)
+    private func makeLayout(_ text: String, font: String, pixelSize: Double, weight: Int) throws -> LayoutOwner {
+        guard let made = pango_cairo_create_layout(cr), let described = pango_font_description_from_string(font) else {
+            throw SweepError(.internalError, "Pango cannot lay out text in \(font)", fix: "check the font, or leave the labels out")
+        }
+        let layout = LayoutOwner(made)
+        let desc = FontDescriptionOwner(described)
         pango_font_description_set_weight(desc.ptr, PangoWeight(rawValue: UInt32(clamping: max(100, min(1000, weight)))))
         pango_font_description_set_absolute_size(desc.ptr, pixelSize * Double(sweep_pango_scale))
         // The layout copies the description, so `desc` may go when this returns.
@@ -107,7 +129,6 @@ struct CairoCanvas: ~Copyable {
     func sprite() -> Sprite {
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
-        let data = cairo_image_surface_get_data(surface)!
         var px = [UInt8](repeating: 0, count: width * height * 4)
         for y in 0..<height {
             for x in 0..<width {
@@ -128,7 +149,6 @@ struct CairoCanvas: ~Copyable {
     func load(_ image: RGBAImage) {
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
-        let data = cairo_image_surface_get_data(surface)!
         for y in 0..<height {
             for x in 0..<width {
                 let i = (y * width + x) * 4

@@ -28,7 +28,7 @@ public enum PlanChart {
     public static func draw(
         title: String, duration: Double, series: [Series],
         storyboard: [(time: Double, image: RGBAImage)], width: Int = 1200
-    ) -> RGBAImage {
+    ) throws -> RGBAImage {
         let margin = 24.0, labelW = 150.0, laneH = 90.0, gap = 14.0
         let thumbs = storyboard.count
         let thumbW = thumbs > 0 ? (Double(width) - 2 * margin - Double(thumbs - 1) * 8) / Double(thumbs) : 0
@@ -36,11 +36,11 @@ public enum PlanChart {
         let chartTop = 64.0
         let lanesH = Double(series.count) * (laneH + gap)
         let height = Int(chartTop + lanesH + 30 + (thumbs > 0 ? thumbH + 40 : 0) + margin)
-        let canvas = CairoCanvas(width: width, height: height)
+        let canvas = try CairoCanvas(width: width, height: height)
         canvas.setColor(.white)
         canvas.paint()
         let font = "Sans"
-        canvas.drawText(title, x: margin, y: 18, font: font, pixelSize: 22, weight: 700, color: RGBA8(r: 20, g: 20, b: 20))
+        try canvas.drawText(title, x: margin, y: 18, font: font, pixelSize: 22, weight: 700, color: RGBA8(r: 20, g: 20, b: 20))
         let x0 = margin + labelW, x1 = Double(width) - margin
         func tx(_ t: Double) -> Double { x0 + (x1 - x0) * t / max(duration, 1e-9) }
         for (k, s) in series.enumerated() {
@@ -53,13 +53,13 @@ public enum PlanChart {
             func vy(_ v: Double) -> Double { top + laneH - (v - lo) / (hi - lo) * laneH }
             canvas.setColor(RGBA8(r: 246, g: 246, b: 248))
             canvas.rectangle(x: x0, y: top, w: x1 - x0, h: laneH); canvas.fill()
-            canvas.drawText(
+            try canvas.drawText(
                 s.name, x: margin, y: top + laneH / 2 - 10, font: font, pixelSize: 15, weight: 600,
                 color: RGBA8(r: 40, g: 40, b: 40))
             let fmt = { (v: Double) in String(format: abs(v) >= 10 ? "%.0f" : "%.2f", v) }
-            canvas.drawText(
+            try canvas.drawText(
                 fmt(hi - pad), x: margin, y: top - 2, font: font, pixelSize: 11, weight: 400, color: RGBA8(r: 120, g: 120, b: 120))
-            canvas.drawText(
+            try canvas.drawText(
                 fmt(lo + pad), x: margin, y: top + laneH - 14, font: font, pixelSize: 11, weight: 400, color: RGBA8(r: 120, g: 120, b: 120))
             let color = palette[k % palette.count]
             canvas.setColor(color)
@@ -82,7 +82,7 @@ public enum PlanChart {
         var t = 0.0
         while t <= duration + 1e-9 {
             canvas.rectangle(x: tx(t) - 0.5, y: axisY - 6, w: 1, h: 6); canvas.fill()
-            canvas.drawText(
+            try canvas.drawText(
                 String(format: "%.1f s", t), x: tx(t) - 14, y: axisY, font: font, pixelSize: 12, weight: 400,
                 color: RGBA8(r: 100, g: 100, b: 100))
             t += step
@@ -96,7 +96,7 @@ public enum PlanChart {
             var img = canvas.image(over: .white)
             sprite.draw(into: &img, x: Int(x), y: Int(stripTop))
             canvas.load(img)
-            canvas.drawText(
+            try canvas.drawText(
                 String(format: "%.2f s", shot.time), x: x, y: stripTop + thumbH + 6, font: font, pixelSize: 12,
                 weight: 400, color: RGBA8(r: 80, g: 80, b: 80))
         }

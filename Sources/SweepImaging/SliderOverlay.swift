@@ -45,10 +45,11 @@ public struct SliderOverlay: Sendable {
     ///     platform's own interface, or letterbox bars.
     ///   - tagInsets: each tag's own margins, when the two pictures are letterboxed
     ///     differently: a tag sits on its own picture (default: `insets` for both).
+    /// - Throws: `.internalError` when Cairo or Pango cannot draw (out of memory).
     public init(
         width: Int, height: Int, style: SliderStyle, insets safe: SafeInsets = .zero,
         tagInsets: (before: SafeInsets, after: SafeInsets)? = nil
-    ) {
+    ) throws {
         self.width = width
         self.height = height
         self.style = style
@@ -86,9 +87,9 @@ public struct SliderOverlay: Sendable {
         if style.showHandle {
             // The fixed axis: the knob is centred across the safe area, maybe at a half pixel.
             let acrossFrac = acrossCentre - floor(acrossCentre)
-            knobs = (0..<Self.phases).map { k in
+            knobs = try (0..<Self.phases).map { k in
                 let along = Double(k) / Double(Self.phases)
-                return Self.drawKnob(
+                return try Self.drawKnob(
                     style: style, scale: knobScale, half: half,
                     cx: Double(half) + (vertical ? acrossFrac : along),
                     cy: Double(half) + (vertical ? along : acrossFrac))
@@ -98,7 +99,7 @@ public struct SliderOverlay: Sendable {
         }
 
         // Tags: before at top-leading, after at top-trailing (bottom-leading when vertical).
-        let missing = style.missingLabelCharacters
+        let missing = try style.missingLabelCharacters()
         if style.showLabels, (style.beforeLabel + style.afterLabel).unicodeScalars.contains("\u{FFFD}") {
             // Bytes that are not UTF-8 reach Swift as U+FFFD: say so rather than draw a mystery sign.
             notes.append(
@@ -120,8 +121,8 @@ public struct SliderOverlay: Sendable {
             func room(_ p: (top: Int, left: Int, bottom: Int, right: Int)) -> (width: Int, height: Int) {
                 (width: max(1, width - p.left - p.right - 2 * inset), height: max(1, height - p.top - p.bottom - 2 * inset))
             }
-            let b = Self.drawTag(style.beforeLabel, style: style, scale: scale, room: room(bp), notes: &notes)
-            let a = Self.drawTag(style.afterLabel, style: style, scale: scale, room: room(ap), notes: &notes)
+            let b = try Self.drawTag(style.beforeLabel, style: style, scale: scale, room: room(bp), notes: &notes)
+            let a = try Self.drawTag(style.afterLabel, style: style, scale: scale, room: room(ap), notes: &notes)
             let rtl = style.rightToLeft
             let leading = { (s: Sprite, p: (top: Int, left: Int, bottom: Int, right: Int)) in
                 rtl ? width - p.right - inset - s.width : p.left + inset
@@ -147,18 +148,18 @@ public struct SliderOverlay: Sendable {
         self.notes = notes
     }
 
-    static func drawKnob(style: SliderStyle, scale: Double, half: Int, cx: Double, cy: Double) -> Sprite {
+    static func drawKnob(style: SliderStyle, scale: Double, half: Int, cx: Double, cy: Double) throws -> Sprite {
         let side = half * 2
-        let canvas = CairoCanvas(width: side, height: side)
+        let canvas = try CairoCanvas(width: side, height: side)
         let r = style.knobDiameter * scale / 2
         // Shadow: the disc's coverage, blurred (σ = radius / 2), offset down.
         if style.shadowColor.a > 0 {
-            let disc = CairoCanvas(width: side, height: side)
+            let disc = try CairoCanvas(width: side, height: side)
             disc.setColor(.white)
             disc.circle(cx: cx, cy: cy + style.shadowOffset * scale, radius: r)
             var mask = disc.sprite().pixels.enumerated().compactMap { $0.offset % 4 == 3 ? $0.element : nil }
             GaussianBlur.blur(&mask, width: side, height: side, sigma: style.shadowRadius * scale / 2)
-            canvas.paint(style.shadowColor, mask: mask)
+            try canvas.paint(style.shadowColor, mask: mask)
         }
         canvas.setColor(style.knobColor)
         canvas.circle(cx: cx, cy: cy, radius: r)
@@ -190,9 +191,9 @@ public struct SliderOverlay: Sendable {
     static func drawTag(
         _ text: String, style: SliderStyle, scale: Double, room: (width: Int, height: Int),
         notes: inout [String]
-    ) -> Sprite? {
+    ) throws -> Sprite? {
         if text.isEmpty { return nil }
-        let probe = CairoCanvas(width: 1, height: 1)
+        let probe = try CairoCanvas(width: 1, height: 1)
         var scale = scale
         var px = style.labelSize * scale
         guard px > 0, px.isFinite else { return nil }
@@ -202,7 +203,7 @@ public struct SliderOverlay: Sendable {
         // A first guess from a modest size, scaled: laying out text thousands of pixels tall
         // takes Pango minutes, and only a size that fits the frame is ever drawn.
         let guessPx = min(px, 64)
-        let guess = probe.textSize(text, font: style.labelFont, pixelSize: guessPx, weight: style.labelWeight)
+        let guess = try probe.textSize(text, font: style.labelFont, pixelSize: guessPx, weight: style.labelWeight)
         let k = px / guessPx
         var size = (w: guess.w * k, h: guess.h * k, y: guess.y * k)
         func extent() -> (w: Double, h: Double) {
@@ -219,7 +220,7 @@ public struct SliderOverlay: Sendable {
             }
         }
         if tiny || !shrunk || px >= minimumTagPixels {
-            size = probe.textSize(text, font: style.labelFont, pixelSize: px, weight: style.labelWeight)
+            size = try probe.textSize(text, font: style.labelFont, pixelSize: px, weight: style.labelWeight)
         }
         // Text does not scale exactly with its size (hinting), so shrink a few times.
         for _ in 0..<4 where !tiny && (!shrunk || px >= minimumTagPixels) {
@@ -229,7 +230,7 @@ public struct SliderOverlay: Sendable {
             shrunk = true
             scale *= f * 0.98
             px = style.labelSize * scale
-            size = probe.textSize(text, font: style.labelFont, pixelSize: px, weight: style.labelWeight)
+            size = try probe.textSize(text, font: style.labelFont, pixelSize: px, weight: style.labelWeight)
         }
         let label = text.count > 24 ? String(text.prefix(24)) + "…" : text
         var e = extent()
@@ -243,10 +244,10 @@ public struct SliderOverlay: Sendable {
         if shrunk { notes.append("the label \"\(label)\" was shrunk to fit the frame") }
         let w = max(1, Int(ceil(e.w)))
         let h = max(1, Int(ceil(e.h)))
-        let canvas = CairoCanvas(width: w, height: h)
+        let canvas = try CairoCanvas(width: w, height: h)
         canvas.setColor(style.capsuleColor)
         canvas.roundedRect(x: 0, y: 0, w: Double(w), h: Double(h), r: Double(h) / 2)
-        canvas.drawText(
+        try canvas.drawText(
             text, x: (Double(w) - size.w) / 2, y: (Double(h) - size.h) / 2 - size.y,
             font: style.labelFont, pixelSize: px, weight: style.labelWeight, color: style.labelColor)
         return canvas.sprite()

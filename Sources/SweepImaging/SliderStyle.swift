@@ -82,12 +82,14 @@ public struct SliderStyle: Sendable, Equatable {
     /// The characters of the labels no installed font can draw (they would show as boxes),
     /// each once; empty means every label renders (Pango falls back across fonts for scripts
     /// and emoji the main font lacks).
-    public var missingLabelCharacters: [Character] {
+    ///
+    /// - Throws: `.internalError` when Cairo or Pango cannot be set up.
+    public func missingLabelCharacters() throws -> [Character] {
         guard showLabels else { return [] }
-        let canvas = CairoCanvas(width: 1, height: 1)
+        let canvas = try CairoCanvas(width: 1, height: 1)
         var seen = Set<Character>(), missing: [Character] = []
         for c in beforeLabel + afterLabel where !c.isWhitespace && seen.insert(c).inserted {
-            if canvas.unknownGlyphs(String(c), font: labelFont, weight: labelWeight) > 0 { missing.append(c) }
+            if try canvas.unknownGlyphs(String(c), font: labelFont, weight: labelWeight) > 0 { missing.append(c) }
         }
         return missing
     }

@@ -172,7 +172,7 @@ package final class FrameSource {
             }
         }
         self.notes = notes
-        overlay = SliderOverlay(width: w, height: h, style: spec.style, insets: insets, tagInsets: tagInsets)
+        overlay = try SliderOverlay(width: w, height: h, style: spec.style, insets: insets, tagInsets: tagInsets)
         beforeCache = SideCache(base: beforeBase)
         afterCache = SideCache(base: afterBase)
         scratch = RGBAImage(width: w, height: h)

@@ -43,7 +43,7 @@ public enum Planner {
             let t = d * Double(k) / Double(max(1, shots - 1)) * 0.999
             return (t, source.render(anim.state(at: t, reduceMotion: spec.reduceMotion)))
         }
-        return PlanChart.draw(title: title, duration: d, series: series, storyboard: storyboard)
+        return try PlanChart.draw(title: title, duration: d, series: series, storyboard: storyboard)
     }
 
     static func keyframes(_ track: Track<Double>, _ mode: ReduceMotion) -> [(Double, Double)] {

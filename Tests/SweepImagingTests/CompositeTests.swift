@@ -8,19 +8,19 @@ func solid(_ w: Int, _ h: Int, _ c: RGBA8) -> RGBAImage { RGBAImage(width: w, he
 struct CompositeTests {
     let red = RGBA8(r: 200, g: 0, b: 0), blue = RGBA8(r: 0, g: 0, b: 200)
 
-    func plainOverlay(_ w: Int, _ h: Int, _ configure: (inout SliderStyle) -> Void = { _ in }) -> SliderOverlay {
+    func plainOverlay(_ w: Int, _ h: Int, _ configure: (inout SliderStyle) throws -> Void = { _ in }) throws -> SliderOverlay {
         var s = SliderStyle()
         s.showHandle = false
         s.showLabels = false
-        configure(&s)
-        return SliderOverlay(width: w, height: h, style: s)
+        try configure(&s)
+        return try SliderOverlay(width: w, height: h, style: s)
     }
 
     @Test("Before fills the leading share p of the width; the edge pixel mixes by coverage")
-    func splitEdge() {
+    func splitEdge() throws {
         var frame = solid(100, 10, .black)
         SplitCompositor.compose(
-            before: solid(100, 10, red), after: solid(100, 10, blue), overlay: plainOverlay(100, 10),
+            before: solid(100, 10, red), after: solid(100, 10, blue), overlay: try plainOverlay(100, 10),
             position: 0.305, into: &frame)
         #expect(frame[29, 5] == red)
         #expect(frame[31, 5] == blue)
@@ -29,22 +29,22 @@ struct CompositeTests {
     }
 
     @Test("Right-to-left puts before on the right; vertical puts it on top")
-    func mirroredAndVertical() {
+    func mirroredAndVertical() throws {
         var frame = solid(100, 100, .black)
         SplitCompositor.compose(
             before: solid(100, 100, red), after: solid(100, 100, blue),
-            overlay: plainOverlay(100, 100) { $0.rightToLeft = true }, position: 0.25, into: &frame)
+            overlay: try plainOverlay(100, 100) { $0.rightToLeft = true }, position: 0.25, into: &frame)
         #expect(frame[90, 50] == red && frame[10, 50] == blue)
         SplitCompositor.compose(
             before: solid(100, 100, red), after: solid(100, 100, blue),
-            overlay: plainOverlay(100, 100) { $0.orientation = .vertical }, position: 0.25, into: &frame)
+            overlay: try plainOverlay(100, 100) { $0.orientation = .vertical }, position: 0.25, into: &frame)
         #expect(frame[50, 10] == red && frame[50, 90] == blue)
     }
 
     @Test("Positions clamp: p = 1 is all before, p = 0 all after")
-    func ends() {
+    func ends() throws {
         var frame = solid(50, 5, .black)
-        let o = plainOverlay(50, 5)
+        let o = try plainOverlay(50, 5)
         SplitCompositor.compose(before: solid(50, 5, red), after: solid(50, 5, blue), overlay: o, position: 1.5, into: &frame)
         #expect(frame.pixels == solid(50, 5, red).pixels)
         SplitCompositor.compose(before: solid(50, 5, red), after: solid(50, 5, blue), overlay: o, position: -1, into: &frame)
@@ -52,11 +52,11 @@ struct CompositeTests {
     }
 
     @Test("Divider is white and 3 pt wide; the knob is a white disc centred on the split")
-    func handle() {
+    func handle() throws {
         let w = 390, h = 390  // scale 1
         var s = SliderStyle()
         s.showLabels = false
-        let o = SliderOverlay(width: w, height: h, style: s)
+        let o = try SliderOverlay(width: w, height: h, style: s)
         var frame = solid(w, h, blue)
         o.draw(on: &frame, position: 0.5)
         #expect(frame[195, 20] == .white)  // divider covers 193.5…196.5
@@ -69,10 +69,10 @@ struct CompositeTests {
     }
 
     @Test("Tags fade as the handle covers their side")
-    func tagFade() {
+    func tagFade() throws {
         var s = SliderStyle()
         s.showHandle = false
-        let o = SliderOverlay(width: 390, height: 390, style: s)
+        let o = try SliderOverlay(width: 390, height: 390, style: s)
         var atOne = solid(390, 390, .white), atZero = atOne
         o.draw(on: &atOne, position: 1)
         o.draw(on: &atZero, position: 0)
@@ -112,58 +112,58 @@ struct LabelTests {
         arguments: [
             ("Antes", "Después"), ("ビフォー", "アフター"), ("قبل", "بعد"), ("До", "После"),
         ])
-    func scripts(before: String, after: String) {
+    func scripts(before: String, after: String) throws {
         var s = SliderStyle()
         s.beforeLabel = before
         s.afterLabel = after
-        #expect(s.missingLabelCharacters.isEmpty)
+        #expect(try s.missingLabelCharacters().isEmpty)
         // And the tag really draws: the capsule is wider for a longer label.
         s.showHandle = false
         var frame = RGBAImage(width: 390, height: 390, fill: .white)
-        SliderOverlay(width: 390, height: 390, style: s).draw(on: &frame, position: 0.5)
+        try SliderOverlay(width: 390, height: 390, style: s).draw(on: &frame, position: 0.5)
         let dark = frame.pixels.enumerated().filter { $0.offset % 4 == 0 && $0.element < 200 }.count
         #expect(dark > 500)
     }
 
     @Test("Emoji in a label draw in colour, not as boxes; a character no font has is named in a note")
-    func emoji() {
+    func emoji() throws {
         var s = SliderStyle()
         s.showHandle = false
         s.beforeLabel = "Before 🍎"
         s.afterLabel = "After 🌈"
-        #expect(s.missingLabelCharacters.isEmpty)
+        #expect(try s.missingLabelCharacters().isEmpty)
         var frame = RGBAImage(width: 390, height: 390, fill: RGBA8(r: 128, g: 128, b: 128))
-        let overlay = SliderOverlay(width: 390, height: 390, style: s)
+        let overlay = try SliderOverlay(width: 390, height: 390, style: s)
         overlay.draw(on: &frame, position: 1)  // the before tag alone
         #expect(overlay.notes.isEmpty, "\(overlay.notes)")
         // The apple is red: grey capsule and white text have no such pixels.
         let red = (0..<60).flatMap { y in (0..<195).map { frame[$0, y] } }.filter { Int($0.r) - Int($0.g) > 80 }.count
         #expect(red > 20, "\(red) red pixels")
         s.afterLabel = "After \u{10FFFD}"
-        let notes = SliderOverlay(width: 390, height: 390, style: s).notes
+        let notes = try SliderOverlay(width: 390, height: 390, style: s).notes
         #expect(notes.contains { $0.contains("U+10FFFD") && $0.contains("as a box") }, "\(notes)")
     }
 
     @Test("Right-to-left tags swap corners")
-    func rtlTags() {
+    func rtlTags() throws {
         var s = SliderStyle()
         s.showHandle = false
         s.rightToLeft = true
         var frame = RGBAImage(width: 390, height: 390, fill: .white)
-        SliderOverlay(width: 390, height: 390, style: s).draw(on: &frame, position: 1)  // only before's tag shows
+        try SliderOverlay(width: 390, height: 390, style: s).draw(on: &frame, position: 1)  // only before's tag shows
         #expect(frame[374, 16].r < 200)  // top-right: Before
         #expect(frame[16, 16] == .white)  // top-left: After, faded out
     }
 
     @Test("Rounded corners cut to the background")
-    func corners() {
+    func corners() throws {
         var s = SliderStyle()
         s.showHandle = false
         s.showLabels = false
         s.cornerRadius = 24
         s.background = .clear
         var frame = RGBAImage(width: 390, height: 390, fill: .white)
-        SliderOverlay(width: 390, height: 390, style: s).draw(on: &frame, position: 0.5)
+        try SliderOverlay(width: 390, height: 390, style: s).draw(on: &frame, position: 0.5)
         #expect(frame[0, 0].a == 0 && frame[389, 389].a == 0)
         #expect(frame[12, 12].a == 255 && frame[195, 0].a == 255)
     }

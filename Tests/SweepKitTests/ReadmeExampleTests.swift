@@ -100,7 +100,7 @@ struct ReadmeExampleTests {
         let file = Scratch.path("small.gif")
         try small.write(to: URL(fileURLWithPath: file))
         let reader = try GIFReader(path: file)
-        let scene = DemoScenes.flatLandscape()
+        let scene = try DemoScenes.flatLandscape()
         #expect(reader.height == 120 && abs(reader.width - 120 * scene.width / scene.height) <= 1 && small.count < full.count)
         c.video.crf = 40
         let coarse = try await c.data(as: "mp4")

@@ -9,9 +9,9 @@ import Testing
 @Suite("Everyday use in the pipeline (issue 15)")
 struct EverydayPipelineTests {
     @Test("The plan's split position is where the frames draw the handle: a dissolve's handle moves half way through the fade")
-    func planDrawsTheShownHandle() {
+    func planDrawsTheShownHandle() throws {
         let anim = RenderSpec.sweep(from: 1, to: 0, duration: 3, hold: 0.5)
-        let overlay = SliderOverlay(width: 300, height: 200, style: SliderStyle())
+        let overlay = try SliderOverlay(width: 300, height: 200, style: SliderStyle())
         for t in stride(from: 0.0, through: 3, by: 0.1) {
             let s = anim.state(at: t, reduceMotion: .dissolve)
             let drawn =
@@ -47,7 +47,7 @@ struct EverydayPipelineTests {
         let f = try frames(spec)
         #expect(f.count == 4)
         // White knob pixels, off the divider's columns.
-        let overlay = SliderOverlay(width: 195, height: 120, style: spec.style)
+        let overlay = try SliderOverlay(width: 195, height: 120, style: spec.style)
         let positions = [1.0, 1.0, 0.5, 0.0]
         let whites = zip(f, positions).map { frame, p in
             let edge = overlay.splitEdge(position: p).edge
@@ -68,7 +68,7 @@ struct EverydayPipelineTests {
         spec.reduceMotion = .dissolve
         spec.fps = 8
         let f = try frames(spec)
-        let overlay = SliderOverlay(width: 195, height: 120, style: spec.style)
+        let overlay = try SliderOverlay(width: 195, height: 120, style: spec.style)
         let r = spec.style.knobDiameter * overlay.scale / 2
         func probe(_ p: Double) -> (Int, Int) {
             (Int(overlay.splitEdge(position: p).edge + 0.5 * r), Int(60 - 0.6 * r))  // in the disc, off the arrow

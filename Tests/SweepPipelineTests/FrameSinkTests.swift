@@ -68,8 +68,8 @@ struct FrameSinkTests {
     func capAttemptsRegistered(ext: String) throws {
         let dir = try folder("cap-attempts")
         var spec = sweepSpec()
-        spec.before = .image(DemoScenes.flatLandscape())
-        spec.after = .image(DemoScenes.gradedLandscape())
+        spec.before = .image(try DemoScenes.flatLandscape())
+        spec.after = .image(try DemoScenes.gradedLandscape())
         (spec.width, spec.height) = (96, 128)
         let free = try Renderer.render(spec, to: dir + "/free.\(ext)")
         spec.maxBytes = free.bytes * 3 / 4

@@ -122,7 +122,7 @@ struct PresetTests {
         let (p, f) = try library.animationPreset(name)
         for mode in ReduceMotion.allCases {
             var spec = RenderSpec(
-                before: .image(DemoScenes.flatLandscape()), after: .image(DemoScenes.gradedLandscape()),
+                before: .image(try DemoScenes.flatLandscape()), after: .image(try DemoScenes.gradedLandscape()),
                 animation: try p.animation(library: library, file: f))
             spec.width = 60
             spec.height = 80

@@ -354,8 +354,8 @@ struct GIFOutputTests {
     @Test("At low quality the overlay stays exact: the lossy coder and dithering leave its colours alone", arguments: [40, 90])
     func overlayExact(quality: Int) throws {
         var spec = sweepSpec(hold: 0.1, duration: 1.0)
-        spec.before = .image(DemoScenes.flatLandscape())
-        spec.after = .image(DemoScenes.gradedLandscape())
+        spec.before = .image(try DemoScenes.flatLandscape())
+        spec.after = .image(try DemoScenes.gradedLandscape())
         spec.width = 240
         spec.height = 160
         spec.fps = 10
@@ -384,7 +384,7 @@ struct GIFOutputTests {
 
     @Test("--max-bytes is honoured by giving up quality, colours, frame rate and size, and says so")
     func cap() throws {
-        var spec = Self.capScene()
+        var spec = try Self.capScene()
         let free = try Renderer.render(spec, to: tempPath("free.gif"))
         // Half way from the default's size to quality 50's (this smooth picture's palette
         // halves there).
@@ -449,7 +449,7 @@ struct GIFOutputTests {
 
     @Test("--max-bytes: once a lower frame rate fits with room, quality is searched again there with every colour")
     func capRaisesQualityAgain() throws {
-        var spec = Self.capScene()
+        var spec = try Self.capScene()
         // Under what quality 40 with 15 colours makes at the full rate: colours and quality
         // cannot fit it, a lower frame rate must.
         var floor = Self.capFloor(spec)
@@ -478,7 +478,7 @@ struct GIFOutputTests {
 
     @Test("--max-bytes: an attempt over the budget stops once its bytes pass the cap; the file is the same")
     func capStopsAttemptsOver() throws {
-        var spec = Self.capScene()
+        var spec = try Self.capScene()
         // Under quality 40 with 15 colours: the ladder goes to a lower frame rate, past
         // attempts far over the budget.
         spec.maxBytes = try Renderer.render(Self.capFloor(spec), to: tempPath("stop-floor.gif")).bytes - 1
@@ -582,7 +582,7 @@ struct GIFOutputTests {
     /// palette halves on the way down (a step the search must cross).
     @Test("--max-bytes on a long render estimates each attempt from a sample first: those far over cost a sample, and the fit is exact")
     func capSamplesLongRenders() throws {
-        var spec = Self.capScene()
+        var spec = try Self.capScene()
         spec.animation = RenderSpec.sweep(from: 1, to: 0, duration: 11, hold: 0.5, curve: .linear)
         spec.fps = 30  // 330 frames
         var uncapped = spec
@@ -615,7 +615,7 @@ struct GIFOutputTests {
 
     @Test("--max-bytes that even the ladder's least cannot meet is refused after the first attempt and the least, with a size that fits")
     func capImpossibleAtOnce() throws {
-        var spec = Self.capScene()
+        var spec = try Self.capScene()
         (spec.width, spec.height) = (480, 640)
         spec.animation = RenderSpec.sweep(from: 1, to: 0, duration: 4, hold: 0.5)
         var least = Self.capFloor(spec)
@@ -643,10 +643,10 @@ struct GIFOutputTests {
         #expect(try Renderer.render(smaller, to: out).bytes <= spec.maxBytes!, "\(e)")
     }
 
-    static func capScene() -> RenderSpec {
+    static func capScene() throws -> RenderSpec {
         var spec = sweepSpec()
-        spec.before = .image(DemoScenes.flatLandscape())
-        spec.after = .image(DemoScenes.gradedLandscape())
+        spec.before = .image(try DemoScenes.flatLandscape())
+        spec.after = .image(try DemoScenes.gradedLandscape())
         (spec.width, spec.height) = (240, 320)
         return spec
     }
@@ -673,7 +673,7 @@ struct YUVPathTests {
         arguments: [(false, false), (true, false), (false, true)])
     func matchesRGB(rtl: Bool, vertical: Bool) throws {
         var spec = RenderSpec(
-            before: .image(DemoScenes.flatLandscape()), after: .image(DemoScenes.gradedLandscape()),
+            before: .image(try DemoScenes.flatLandscape()), after: .image(try DemoScenes.gradedLandscape()),
             animation: RenderSpec.sweep())
         spec.width = 300
         spec.height = 400

@@ -43,9 +43,9 @@ enum ChunkReader {
     }
 }
 
-func clipSpec(_ background: RGBA8 = .black, corner: Double = 0) -> RenderSpec {
+func clipSpec(_ background: RGBA8 = .black, corner: Double = 0) throws -> RenderSpec {
     var spec = RenderSpec(
-        before: .image(DemoScenes.flatLandscape()), after: .image(DemoScenes.gradedLandscape()),
+        before: .image(try DemoScenes.flatLandscape()), after: .image(try DemoScenes.gradedLandscape()),
         animation: RenderSpec.sweep(from: 1, to: 0, duration: 1.0, hold: 0.1, curve: .easeInOut))
     spec.width = 96
     spec.height = 128
@@ -75,7 +75,7 @@ struct VideoFormatTests {
             ("mov", "prores", "yuv422p10le", "apch"), ("mkv", "h264", "yuv420p", ""), ("apng", "apng", "rgb24", ""),
         ])
     func formats(ext: String, codec: String, pixfmt: String, tag: String) throws {
-        var spec = clipSpec()
+        var spec = try clipSpec()
         spec.codec = codec
         let path = tempPath("clip.\(ext)")
         let r = try Renderer.render(spec, to: path)
@@ -105,7 +105,7 @@ struct VideoFormatTests {
 
     @Test("H.264 is High profile at level ≤ 4.2 for 1080p30, with moov before mdat")
     func h264Level() throws {
-        var spec = clipSpec()
+        var spec = try clipSpec()
         spec.width = 1080
         spec.height = 1080
         spec.fps = 30
@@ -145,7 +145,7 @@ struct VideoFormatTests {
     func badOptions() throws {
         let dir = tempPath("bad")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        var spec = clipSpec()
+        var spec = try clipSpec()
         spec.videoOptions = [("crfff", "20")]
         #expect(throws: SweepError.self) { try Renderer.render(spec, to: dir + "/a.mp4") }
         spec.videoOptions = []
@@ -210,7 +210,7 @@ struct ChromaTests {
 struct AnimatedInputTests {
     @Test("An animated WebP or APNG input gives its first frame, alpha included", arguments: ["webp", "apng"])
     func firstFrame(ext: String) throws {
-        var spec = clipSpec(.clear, corner: 24)
+        var spec = try clipSpec(.clear, corner: 24)
         spec.style.showHandle = false
         spec.style.showLabels = false
         let path = tempPath("anim.\(ext)")
