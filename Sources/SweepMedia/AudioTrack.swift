@@ -113,9 +113,10 @@ final class AudioTrack {
         lastTs = startTs
         packet = try PacketHandle()
 
-        let ofmt = muxer.pointee.oformat!
+        guard let ofmt = muxer.pointee.oformat, let par = inStream.pointee.codecpar else {
+            throw SweepError(.internalError, "the output or the audio stream has no parameters", subject: destination, fix: "please report it")
+        }
         let container = String(cString: ofmt.pointee.name)
-        let par = inStream.pointee.codecpar!
         let copy = Self.copies(par.pointee.codec_id, into: ofmt)
         let encoders = copy ? [] : Self.encoders(for: ofmt)
         guard copy || !encoders.isEmpty else {

@@ -70,7 +70,9 @@ final class AudioTranscoder {
         self.destination = destination
         self.muxer = muxer
         stream = output
-        let par = input.pointee.codecpar!
+        guard let par = input.pointee.codecpar else {
+            throw SweepError(.dataError, "the audio stream has no parameters", subject: source, fix: "re-export the clip")
+        }
         inTimeBase = input.pointee.time_base
         guard let decoder = avcodec_find_decoder(par.pointee.codec_id) else {
             let name = String(cString: avcodec_get_name(par.pointee.codec_id))
@@ -250,8 +252,11 @@ final class AudioTranscoder {
     }
 
     /// A frame's plane pointers as the untyped array the FIFO calls take.
-    private func rawPlanes(_ frame: UnsafeMutablePointer<AVFrame>) -> UnsafeMutablePointer<UnsafeMutableRawPointer?> {
-        UnsafeMutableRawPointer(frame.pointee.extended_data!).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+    private func rawPlanes(_ frame: UnsafeMutablePointer<AVFrame>) throws -> UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+        guard let planes = frame.pointee.extended_data else {
+            throw SweepError(.internalError, "an audio frame has no sample planes", subject: destination, fix: "please report it")
+        }
+        return UnsafeMutableRawPointer(planes).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
     }
 
     /// Runs `count` samples (none: the resampler's held-back tail) through swresample into the FIFO.
