@@ -114,7 +114,8 @@ final class AudioTrack {
         packet = try PacketHandle()
 
         guard let ofmt = muxer.pointee.oformat, let par = inStream.pointee.codecpar else {
-            throw SweepError(.internalError, "the output or the audio stream has no parameters", subject: destination, fix: "please report it")
+            throw SweepError(
+                .internalError, "the output or the audio stream has no parameters", subject: destination, fix: "please report it")
         }
         let container = String(cString: ofmt.pointee.name)
         let copy = Self.copies(par.pointee.codec_id, into: ofmt)
