@@ -54,7 +54,7 @@ public struct ColorUsage: Sendable, Equatable {
         guard a.width == b.width, a.height == b.height else { return [] }
         let w = a.width, h = a.height
         var changed = [Bool](repeating: false, count: w * h)
-        let (rect, count) = GIFWriter.diff(a.pixels, b.pixels, width: w, height: h, marks: &changed)
+        let (rect, count) = FrameChanges.diff(a.pixels, b.pixels, width: w, height: h, marks: &changed)
         guard count > 0, Double(count) < wholeShare * Double(w * h) else { return [] }
         // A change taller than wide is written in columns (a wipe across), one wider than
         // tall in rows.

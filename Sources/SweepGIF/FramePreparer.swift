@@ -31,11 +31,11 @@ final class FramePreparer {
 
     /// A changed frame's sample, and the candidates that do not depend on earlier frames.
     struct Band {
-        /// About 20 000 changed pixels, as RGBA bytes (``GIFWriter/sample(_:rect:changed:width:count:)``).
+        /// About 20 000 changed pixels, as RGBA bytes (``FrameChanges/sample(_:rect:changed:width:count:)``).
         let sample: [UInt8]
         /// The global palette's mean error on the sample.
         let globalError: Double
-        /// The share of the sample that is textured (``GIFWriter/sample(_:rect:changed:width:count:)``).
+        /// The share of the sample that is textured (``FrameChanges/sample(_:rect:changed:width:count:)``).
         let texturedShare: Double
         /// A table fitted to the changes, its error, and the share of the best error it must
         /// come under to be taken (infinity: unless that error is already 0).
@@ -77,7 +77,7 @@ final class FramePreparer {
                 band: nil)
         }
         var changed = [Bool](repeating: false, count: width * height)
-        let (rect, count) = GIFWriter.diff(previous, frame.pixels, width: width, height: height, marks: &changed)
+        let (rect, count) = FrameChanges.diff(previous, frame.pixels, width: width, height: height, marks: &changed)
         let band = rect.isEmpty || global.palette.isExact ? nil : fit(frame, rect: rect, changed: changed, count: count)
         return Prepared(frame: frame, rect: rect, changed: changed, count: count, band: band)
     }
@@ -90,7 +90,7 @@ final class FramePreparer {
     ///   they cut the error by a fifth;
     /// - a textured band gets as many entries as the global palette spends on it, always.
     private func fit(_ frame: RGBAImage, rect: PixelRect, changed: [Bool], count: Int) -> Band? {
-        let (sample, texturedShare) = GIFWriter.sample(frame, rect: rect, changed: changed, width: width, count: count)
+        let (sample, texturedShare) = FrameChanges.sample(frame, rect: rect, changed: changed, width: width, count: count)
         guard sample.count >= 4 else { return nil }
         // No band's table has more entries than the global palette, which holds at most the
         // `--colors` asked for.
@@ -104,7 +104,7 @@ final class FramePreparer {
             let row = RGBAImage(width: pixels.count / 4, height: 1, pixels: pixels)
             let mapper = PaletteMapper(
                 palette: GIFPalette.build(samples: [(row, 1)], count: entries, reserved: overlayColors, transparent: true))
-            fresh = (mapper, GIFWriter.meanError(mapper, sample), share)
+            fresh = (mapper, FrameChanges.meanError(mapper, sample), share)
         }
         if count * 5 >= width * height * 2 {
             fit(entries: most, share: 0.15)
@@ -115,6 +115,6 @@ final class FramePreparer {
             let entries = StretchPalettes.tableEntries(usage: usage, reserved: overlayColors.count, quality: quality)
             fit(entries: min(most, entries), share: .infinity, to: GIFWriter.bandTableSamples)
         }
-        return Band(sample: sample, globalError: GIFWriter.meanError(global, sample), texturedShare: texturedShare, fresh: fresh)
+        return Band(sample: sample, globalError: FrameChanges.meanError(global, sample), texturedShare: texturedShare, fresh: fresh)
     }
 }

@@ -302,6 +302,67 @@ struct FrameQuantizer {
     /// palette's transparent index. A pixel whose source colour is one `history` remembers
     /// for it takes the colour it showed then, when the palette holds it, with no lossy
     /// latitude.
+    /// The squared lossy LZW latitude of pixel `o / 4` (byte offset `o`): none on and next to
+    /// the overlay; in texture it grows with the least activity around the pixel (texture
+    /// masks the error), scaled by how long the pixel stays on screen (``ScreenTime``, never
+    /// past ``GIFQuality/largestBudget``).
+    @inline(__always)
+    static func latitude(
+        _ px: UnsafeBufferPointer<UInt8>, _ o: Int, x: Int, y: Int, width w: Int, height h: Int,
+        activity act: UnsafeMutableBufferPointer<Int32>, area: PixelRect, protected: [UInt32],
+        budgets: (lzw: Float, smooth: Float), screenTime: ScreenTime?, mapper: PaletteMapper, gap: inout Float?
+    ) -> Float {
+        if !protected.isEmpty && nearOverlay(px, protected, x: x, y: y, width: w, height: h) { return 0 }
+        let range = activityRange(act, area, x: x, y: y, width: w, height: h)
+        var texture = min(1, max(0, Float(range.least - maskFloor) / maskRange))
+        if texture > 0 && isFlatEdge(act, area, x: x, y: y) { texture = 0 }
+        // The smooth budget only ever tightens with screen time, since there a stray colour
+        // shows as a streak, however briefly.
+        let scale = screenTime?.scale(x: x, y: y) ?? 1
+        let smooth = budgets.smooth * min(1, scale)
+        var b = min(budgets.lzw * texture * scale, GIFQuality.largestBudget)
+        // Where no texture masks it (gradients, edges, anti-aliased text) a pixel gets a small
+        // budget; the carried error keeps each area's mean colour, as dithering would. A flat
+        // patch of a colour the palette holds exactly (UI fills) keeps none; the overlay is
+        // protected above. A little texture gets at least the smooth budget, never less: the
+        // budget rises from it to the full one as texture grows.
+        if texture == 0 {
+            let distance = gap ?? Self.gap(px, o, mapper)
+            gap = distance
+            // A flat patch, or an edge down the rows (``lineRun``), of a colour the palette
+            // holds keeps none.
+            let kept = distance == 0 && (range.most == 0 || onVerticalEdge(px, o / 4, x: x, y: y, width: w, height: h))
+            if !kept { b = smooth }
+        } else {
+            b = max(b, smooth)
+        }
+        return b * b
+    }
+
+    /// Spreads a pixel's quantization `error` (scaled by `strength`, clamped so that saturated
+    /// regions do not smear) Floyd–Steinberg: 7/16 ahead on this row, 3/16 behind, 5/16 below
+    /// and 1/16 ahead on the next; only the rectangle's columns (and one each side) carry it.
+    @inline(__always)
+    static func diffuse(
+        _ error: (Float, Float, Float), strength: Float, x: Int, rect: PixelRect, leftToRight: Bool,
+        row err0: inout [Float], next err1: inout [Float]
+    ) {
+        let er = max(-48, min(48, error.0 * strength)), eg = max(-48, min(48, error.1 * strength)),
+            eb = max(-48, min(48, error.2 * strength))
+        let e = (x - rect.x + 1) * 3
+        let fwd = leftToRight ? 3 : -3
+        if x + (leftToRight ? 1 : -1) >= rect.x && x + (leftToRight ? 1 : -1) < rect.x + rect.width {
+            err0[e + fwd] += er * 7 / 16; err0[e + fwd + 1] += eg * 7 / 16; err0[e + fwd + 2] += eb * 7 / 16
+        }
+        err1[e] += er * 5 / 16; err1[e + 1] += eg * 5 / 16; err1[e + 2] += eb * 5 / 16
+        if e - fwd >= 0 && e - fwd + 2 < err1.count {
+            err1[e - fwd] += er * 3 / 16; err1[e - fwd + 1] += eg * 3 / 16; err1[e - fwd + 2] += eb * 3 / 16
+        }
+        if e + fwd >= 0 && e + fwd + 2 < err1.count {
+            err1[e + fwd] += er / 16; err1[e + fwd + 1] += eg / 16; err1[e + fwd + 2] += eb / 16
+        }
+    }
+
     mutating func quantize(
         _ frame: RGBAImage, rect: PixelRect, changed: [Bool]?, history: PixelHistory? = nil, into indices: inout [UInt8]
     ) {
@@ -382,40 +443,10 @@ struct FrameQuantizer {
                                 // step there shows. Texture hides it, and its many colours would make the
                                 // exact search the frame's largest cost.
                                 let k = flat ? mapper.nearest(ri, gi, bi) : mapper.index(ri, gi, bi)
-                                // The lossy LZW budget: none on and next to the overlay; in texture it grows
-                                // with the least activity around the pixel (texture masks the error).
-                                if lzwBudget > 0 && !protected.isEmpty && Self.nearOverlay(px, protected, x: x, y: y, width: w, height: h) {
-                                    budget[p] = 0
-                                } else if lzwBudget > 0 {
-                                    let range = Self.activityRange(act, area, x: x, y: y, width: w, height: h)
-                                    var texture = min(1, max(0, Float(range.least - Self.maskFloor) / Self.maskRange))
-                                    if texture > 0 && Self.isFlatEdge(act, area, x: x, y: y) { texture = 0 }
-                                    // How long the pixel stays on screen scales its budget
-                                    // (``ScreenTime``), never past ``GIFQuality/largestBudget``;
-                                    // the smooth budget only ever tightens, since there a stray
-                                    // colour shows as a streak, however briefly.
-                                    let scale = screenTime?.scale(x: x, y: y) ?? 1
-                                    let smooth = smoothBudget * min(1, scale)
-                                    var b = min(lzwBudget * texture * scale, GIFQuality.largestBudget)
-                                    // Where no texture masks it (gradients, edges, anti-aliased text) a pixel
-                                    // gets a small budget; the carried error keeps each area's mean colour,
-                                    // as dithering would. A flat patch of a colour the palette holds
-                                    // exactly (UI fills) keeps none; the overlay is protected above. A
-                                    // little texture gets at least the smooth budget, never less: the
-                                    // budget rises from it to the full one as texture grows.
-                                    if texture == 0 {
-                                        let distance = gap ?? Self.gap(px, o, mapper)
-                                        gap = distance
-                                        // A flat patch, or an edge down the rows (``lineRun``), of a colour
-                                        // the palette holds keeps none.
-                                        let kept =
-                                            distance == 0
-                                            && (range.most == 0 || Self.onVerticalEdge(px, p, x: x, y: y, width: w, height: h))
-                                        if !kept { b = smooth }
-                                    } else {
-                                        b = max(b, smooth)
-                                    }
-                                    budget[p] = b * b
+                                if lzwBudget > 0 {
+                                    budget[p] = Self.latitude(
+                                        px, o, x: x, y: y, width: w, height: h, activity: act, area: area, protected: protected,
+                                        budgets: (lzwBudget, smoothBudget), screenTime: screenTime, mapper: mapper, gap: &gap)
                                 }
                                 indices[p] = UInt8(k)
                                 if dither == .diffusion {
@@ -431,22 +462,9 @@ struct FrameQuantizer {
                                         let visible = Self.visibility(gap ?? Self.gap(px, o, mapper), textureThresholds)
                                         strength = max(strength, gapStrength * visible)
                                     }
-                                    // Clamp the carried error so saturated regions do not smear.
-                                    let er = max(-48, min(48, (r - c.0) * strength)), eg = max(-48, min(48, (g - c.1) * strength)),
-                                        eb = max(-48, min(48, (b - c.2) * strength))
-                                    let e = (x - rect.x + 1) * 3
-                                    let fwd = leftToRight ? 3 : -3
-                                    // Floyd–Steinberg: 7/16 ahead, 3/16 behind-below, 5/16 below, 1/16 ahead-below.
-                                    if x + (leftToRight ? 1 : -1) >= rect.x && x + (leftToRight ? 1 : -1) < rect.x + rect.width {
-                                        err0[e + fwd] += er * 7 / 16; err0[e + fwd + 1] += eg * 7 / 16; err0[e + fwd + 2] += eb * 7 / 16
-                                    }
-                                    err1[e] += er * 5 / 16; err1[e + 1] += eg * 5 / 16; err1[e + 2] += eb * 5 / 16
-                                    if e - fwd >= 0 && e - fwd + 2 < err1.count {
-                                        err1[e - fwd] += er * 3 / 16; err1[e - fwd + 1] += eg * 3 / 16; err1[e - fwd + 2] += eb * 3 / 16
-                                    }
-                                    if e + fwd >= 0 && e + fwd + 2 < err1.count {
-                                        err1[e + fwd] += er / 16; err1[e + fwd + 1] += eg / 16; err1[e + fwd + 2] += eb / 16
-                                    }
+                                    Self.diffuse(
+                                        (r - c.0, g - c.1, b - c.2), strength: strength, x: x, rect: rect, leftToRight: leftToRight,
+                                        row: &err0, next: &err1)
                                 }
                             }
                             swap(&err0, &err1)

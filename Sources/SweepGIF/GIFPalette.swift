@@ -138,7 +138,7 @@ public struct GIFPalette: Sendable {
         for (sample, weight) in samples.dropFirst() {
             guard sample.width == first.width, sample.height == first.height else { return nil }
             for i in 0..<count { differs[i] = false }
-            _ = GIFWriter.diff(first.pixels, sample.pixels, width: first.width, height: first.height, marks: &differs)
+            _ = FrameChanges.diff(first.pixels, sample.pixels, width: first.width, height: first.height, marks: &differs)
             var image = sample
             image.pixels.withUnsafeMutableBufferPointer { p in
                 for i in 0..<count {
