@@ -1,4 +1,3 @@
-import CGIF
 import Dispatch
 import SweepImaging
 import SweepSupport
@@ -26,8 +25,7 @@ public final class GIFWriter {
     public let height: Int
     public let palette: GIFPalette
     let destination: String
-    private let sink: GIFFileSink
-    private var gif: UnsafeMutablePointer<GifFileType>?
+    private let file: GIFStream
     private var quantizer: FrameQuantizer
     private let globalMapper: PaletteMapper
     /// Compares each frame with the one before and fits its band's table, a frame ahead.
@@ -127,7 +125,6 @@ public final class GIFWriter {
         self.stretches = stretches
         self.quality = quality
         self.firstFrameShare = firstFrameShare
-        sink = try GIFFileSink(path: path, reportAs: destination ?? path)
         // Exact palettes stay lossless unless asked for less than the default quality.
         globalMapper = PaletteMapper(palette: palette)
         let budget =
@@ -149,24 +146,9 @@ public final class GIFWriter {
         history = palette.isExact && budget == 0 ? nil : PixelHistory(count: width * height)
         preparer = FramePreparer(
             palette: palette, width: width, height: height, overlayColors: overlayColors, quality: quality)
-        var err: Int32 = 0
-        gif = EGifOpen(Unmanaged.passUnretained(sink).toOpaque(), gifOutput, &err)
-        guard gif != nil else { throw gifError(err, "cannot start the GIF") }
-        EGifSetGifVersion(gif, true)
-        var table = [GifColorType](repeating: GifColorType(Red: 0, Green: 0, Blue: 0), count: palette.tableSize)
-        for (i, c) in fileColors.enumerated() { table[i] = GifColorType(Red: c.r, Green: c.g, Blue: c.b) }
-        let map = GifMakeMapObject(Int32(table.count), &table)
-        defer { GifFreeMapObject(map) }
-        try check(EGifPutScreenDesc(gif, Int32(width), Int32(height), 8, 0, map), "cannot write the screen descriptor")
-        if let loopCount {
-            // NETSCAPE2.0 application block, right after the screen descriptor.
-            try check(EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE), "cannot write the loop block")
-            var id = Array("NETSCAPE2.0".utf8)
-            try check(EGifPutExtensionBlock(gif, 11, &id), "cannot write the loop block")
-            var sub: [UInt8] = [1, UInt8(loopCount & 0xff), UInt8((loopCount >> 8) & 0xff)]
-            try check(EGifPutExtensionBlock(gif, 3, &sub), "cannot write the loop block")
-            try check(EGifPutExtensionTrailer(gif), "cannot write the loop block")
-        }
+        file = try GIFStream(
+            path: path, destination: destination ?? path, width: width, height: height, colors: fileColors,
+            tableSize: palette.tableSize, loopCount: loopCount)
     }
 
     /// OkLab of each of `colors` by index, padded with NaN to 256 entries.
@@ -214,20 +196,6 @@ public final class GIFWriter {
         b.data = block.data.map { fileOrder[Int($0)] }
         b.transparent = block.transparent.map { Int(fileOrder[$0]) }
         return b
-    }
-
-    deinit {
-        if let gif { var err: Int32 = 0; EGifCloseFile(gif, &err) }
-    }
-
-    private func gifError(_ code: Int32, _ what: String) -> SweepError {
-        if sink.failure != 0 { return .writeFailed(what, errno: sink.failure, subject: destination) }
-        let text = GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
-        return SweepError(.ioError, "\(what): \(text)", subject: destination, fix: nil)
-    }
-
-    private func check(_ status: Int32, _ what: String) throws {
-        if status != GIF_OK || sink.failure != 0 { throw gifError(gif?.pointee.Error ?? 0, what) }
     }
 
     /// Adds a frame shown for `delay` centiseconds.
@@ -571,16 +539,9 @@ public final class GIFWriter {
                 }
             }
         }
-        var gcb = GraphicsControlBlock(
-            DisposalMode: DISPOSE_DO_NOT, UserInputFlag: false,
-            DelayTime: Int32(max(2, min(65535, p.delay))),
-            TransparentColor: block.transparent.map(Int32.init) ?? NO_TRANSPARENT_COLOR)
-        var ext = [UInt8](repeating: 0, count: 4)
-        let len = EGifGCBToExtension(&gcb, &ext)
-        try check(EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, Int32(len), &ext), "cannot write a frame's timing")
-        var encoded = block.bytes(stream: stream, minCodeSize: block.codeSize(globalTableSize: palette.tableSize))
-        _ = sink.write(&encoded, encoded.count)
-        try check(GIF_OK, "cannot write a frame")
+        try file.writeFrame(
+            block.bytes(stream: stream, minCodeSize: block.codeSize(globalTableSize: palette.tableSize)), delay: p.delay,
+            transparent: block.transparent)
         framesWritten += 1
     }
 
@@ -591,13 +552,9 @@ public final class GIFWriter {
             try write(preparer.result(), delay: delay, screenTime: screenTime)
         }
         try flushPending()
-        var err: Int32 = 0
-        let status = EGifCloseFile(gif, &err)
-        gif = nil
-        if status != GIF_OK && sink.failure == 0 { throw gifError(err, "cannot finish the GIF") }
-        try sink.close(destination: destination)
+        try file.close()
     }
 
     /// Bytes written so far.
-    public var bytesWritten: Int { sink.bytesWritten }
+    public var bytesWritten: Int { file.bytesWritten }
 }
