@@ -16,7 +16,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
-from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 SWEEP = os.environ.get("SWEEP_BIN", str(ROOT / ".build/debug/sweep"))
@@ -59,14 +58,6 @@ def pictures(tmp_path_factory):
     return paths
 
 
-@pytest.fixture(scope="module")
-def browser():
-    exe = shutil.which("chromium")
-    assert exe, "chromium is not installed (apt-get install chromium)"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe)
-        yield b
-        b.close()
 
 
 class Studio:
@@ -219,4 +210,18 @@ def test_reduced_motion_pauses_the_preview(studio, pictures, motion):
     s.page.evaluate("()=>{const r=document.getElementById('scrub');r.value=500;r.dispatchEvent(new Event('input'))}")
     assert not s.element("e.playing")
     assert abs(s.element("e.e") - s.element("e.T.d") / 2) < 1e-6
+    s.clean()
+
+
+def test_dropping_two_pictures(studio):
+    s = studio()
+    transfer = s.page.evaluate_handle("""async()=>{const c=document.createElement('canvas');c.width=64;c.height=48;
+        const g=c.getContext('2d'),t=new DataTransfer();
+        for(const[n,col]of[['left.png','#f80'],['right.png','#08f']]){g.fillStyle=col;g.fillRect(0,0,64,48);
+        t.items.add(new File([await new Promise(r=>c.toBlob(r))],n,{type:'image/png'}))}return t}""")
+    s.page.dispatch_event("#drop", "drop", {"dataTransfer": transfer})
+    s.page.wait_for_function("document.querySelector('#stage sweep-compare')?.F")
+    assert s.page.text_content("#command") == "sweep render left.png right.png -o compare.gif"
+    assert s.element("[e.C.w, e.C.h]") == [64, 48]
+    assert s.element("e.before") != s.element("e.after")
     s.clean()
