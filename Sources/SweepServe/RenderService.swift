@@ -34,7 +34,7 @@ package final class RenderService: HTTPHandler {
             store: store, metrics: metrics, jobs: options.jobs, limit: options.queue, recovered: store.recover(keep: options.keep))
         library = PresetLibrary.locate()
         openAPI = OpenAPIDocument.bytes(secured: options.token != nil, library: library)
-        studio = StudioPage(library: library)
+        studio = StudioPage(library: library, secured: options.token != nil)
     }
 
     /// True once a shutdown has begun (event streams end).

@@ -44,8 +44,9 @@ package struct StudioPage: Sendable {
         ("poster", "poster.jpg", "Poster (og:image, 1200×630)"),
     ]
 
-    /// The page for a server whose presets are `library`'s.
-    package init(library: PresetLibrary) {
+    /// The page for a server whose presets are `library`'s; `secured` (the server has a
+    /// `--token`) adds a field for the bearer token the API asks for.
+    package init(library: PresetLibrary, secured: Bool = false) {
         let named: [String: [String]] = [
             "preset": library.names(.animations), "look": library.names(.looks), "format": library.names(.formats),
             "ease": Curve.named.keys.sorted(),
@@ -111,6 +112,7 @@ package struct StudioPage: Sendable {
             <div id="stage" class="stage"><p class="empty">The animation plays here once a picture is chosen.</p></div>
             <div class="c"><label for="scrub">Timeline</label><input type="range" id="scrub" min="0" max="1000" value="0" aria-describedby="scrub-help"><small id="scrub-help">Move through one pass of the animation (pauses the preview).</small></div>
             <h2 id="h-ex">Export</h2>
+            \(secured ? "<div class=\"c\"><label for=\"token\">Bearer token (this server has one)</label><input type=\"password\" id=\"token\" autocomplete=\"off\"></div>" : "")
             <div class="row"><button type="button" id="export">Export</button>
             <progress id="progress" max="1" value="0" aria-labelledby="h-ex"></progress>
             <a id="download" hidden></a></div>

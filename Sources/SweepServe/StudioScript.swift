@@ -6,6 +6,10 @@
 /// render's own code) and mounts a fresh element with the pictures' object URLs, keeping the
 /// play time, so a change shows at once in the same element and timeline the page export uses.
 ///
+/// Progress comes from the render's event stream read through `fetch` (not `EventSource`, which
+/// cannot send the bearer token a server with `--token` asks for); with a token the output is
+/// fetched too and offered as a `blob:` download, without one the link is the output's URL.
+///
 /// Under `prefers-reduced-motion: reduce` the preview does not start on its own (the
 /// element's play button and the timeline scrubber still work).
 enum StudioScript {
@@ -59,19 +63,24 @@ enum StudioScript {
         drop.ondrop=e=>{e.preventDefault();drop.classList.remove('over');const f=[...e.dataTransfer.files];take(0,f[0]);if(f[1])take(1,f[1])};
         form.oninput=form.onchange=update;$('output-type').onchange=update;form.onsubmit=e=>e.preventDefault();
         function ready(href,name){dl.href=href;dl.download=name;dl.textContent='Download '+name;dl.hidden=false;bar.value=1;say(name+' is ready to download.')}
+        const auth=()=>{const t=$('token');return t&&t.value?{Authorization:'Bearer '+t.value}:{}};
+        async function events(id,on){const r=await fetch('/v1/renders/'+id+'/events',{headers:auth()});if(!r.ok)throw(await r.json()).error;
+        const rd=r.body.getReader(),dec=new TextDecoder();let buf='';
+        for(;;){const{value,done}=await rd.read();if(done)return;buf+=dec.decode(value,{stream:true});let i;
+        while((i=buf.indexOf('\n\n'))>=0){const ev=buf.slice(0,i),n=/^event: (.*)$/m.exec(ev),d=/^data: (.*)$/m.exec(ev);buf=buf.slice(i+2);
+        if(n&&d&&on(n[1],JSON.parse(d[1])))return rd.cancel()}}}
+        async function fetched(href,name){const r=await fetch(href,{headers:auth()});if(!r.ok)throw(await r.json()).error;
+        if(blob)URL.revokeObjectURL(blob);blob=URL.createObjectURL(await r.blob());ready(blob,name)}
         btn.onclick=async()=>{const S=settings();if(!files[0]){say('Choose a before picture first.');return}
         const b=new FormData();b.append('before',files[0]);if(files[1])b.append('after',files[1]);b.append('spec',JSON.stringify(spec(S)));
         bar.value=0;dl.hidden=true;btn.disabled=true;say('Exporting '+S.output+'…');
-        if(blob){URL.revokeObjectURL(blob);blob=null}
-        try{if(S.still){const r=await fetch('/v1/previews',{method:'POST',body:b});if(!r.ok)throw(await r.json()).error;
-        blob=URL.createObjectURL(await r.blob());ready(blob,S.output);return}
-        const r=await fetch('/v1/renders',{method:'POST',body:b}),j=await r.json();if(!r.ok)throw j.error;
-        await new Promise((ok,no)=>{const es=new EventSource('/v1/renders/'+j.id+'/events');
-        es.addEventListener('progress',e=>{const d=JSON.parse(e.data);bar.value=d.progress;say('Rendering '+S.output+': '+M.round(d.progress*100)+' %')});
-        es.addEventListener('state',e=>{const d=JSON.parse(e.data);if(d.state=='done'){es.close();ok()}else if(d.state=='failed'){es.close();no(d.error)}});
-        es.addEventListener('gone',()=>{es.close();no('the render was removed')});
-        es.onerror=()=>{es.close();no('the progress stream broke off')}});
-        ready('/v1/renders/'+j.id+'/output',S.output)}
+        try{if(S.still){const r=await fetch('/v1/previews',{method:'POST',body:b,headers:auth()});if(!r.ok)throw(await r.json()).error;
+        if(blob)URL.revokeObjectURL(blob);blob=URL.createObjectURL(await r.blob());ready(blob,S.output);return}
+        const r=await fetch('/v1/renders',{method:'POST',body:b,headers:auth()}),j=await r.json();if(!r.ok)throw j.error;
+        let end=null;await events(j.id,(n,d)=>{if(n=='progress'){bar.value=d.progress;say('Rendering '+S.output+': '+M.round(d.progress*100)+' %')}
+        else if(n=='state'||n=='gone'){end=d;return 1}});
+        if(!end||end.state!='done')throw end?end.error||'the render was removed':'the progress stream broke off';
+        const out='/v1/renders/'+j.id+'/output';if($('token'))await fetched(out,S.output);else ready(out,S.output)}
         catch(e){bar.value=0;say('Export failed: '+e)}finally{btn.disabled=false}};
         update()})();
         """#

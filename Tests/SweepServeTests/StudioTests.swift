@@ -45,6 +45,9 @@ struct StudioTests {
         #expect(page.html.contains("<option>reveal</option>") && page.html.contains("<option>vivid</option>"))
         #expect(page.html.contains("<option>og-image</option>") && page.html.contains("<option>spring</option>"))
         #expect(page.html.contains("role=\"status\" aria-live=\"polite\""))
+        // A token field only where the API asks for one.
+        #expect(!page.html.contains("id=\"token\""))
+        #expect(StudioPage(library: PresetLibrary(directory: nil), secured: true).html.contains("<label for=\"token\">"))
     }
 
     @Test("the preview's configuration is the render's: duration, size fitted as the output's, looks")
