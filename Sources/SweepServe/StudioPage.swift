@@ -33,6 +33,9 @@ package struct StudioPage: Sendable {
         ("Output", ["format"]),
     ]
 
+    /// Labels that the option's name does not make by itself (`Rtl`).
+    static let labels: [String: String] = ["rtl": "Right to left (RTL)", "hold": "Holds", "look": "Look (after side)"]
+
     /// Placeholders of options whose value is a number (an `<input type="number">`).
     static let numeric: Set<String> = ["S", "B", "C", "DEG", "P", "N", "X", "PT"]
 
@@ -153,7 +156,7 @@ package struct StudioPage: Sendable {
     /// One option's labelled control, described by its help: `o-NAME`, its help `h-NAME`.
     static func control(_ o: OptionSummary, choices: [String]?) -> String {
         let e = HTMLText.escape, id = "o-" + o.name
-        let label = o.name.prefix(1).uppercased() + o.name.dropFirst().replacingOccurrences(of: "-", with: " ")
+        let label = labels[o.name] ?? o.name.prefix(1).uppercased() + o.name.dropFirst().replacingOccurrences(of: "-", with: " ")
         let help = "<small id=\"h-\(o.name)\">\(e(o.help)) <code>--\(e(o.name))</code></small>"
         let described = "id=\"\(id)\" name=\"\(e(o.name))\" aria-describedby=\"h-\(o.name)\""
         switch kind(o, named: choices) {

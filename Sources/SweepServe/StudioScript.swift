@@ -48,7 +48,7 @@ enum StudioScript {
         const j=document.createElement('script');j.type='application/json';j.textContent=JSON.stringify(C);e.append(j);
         const was=el?el.playing:1,t=el?el.e||0:0;stage.replaceChildren(e);el=e;T=C.t;
         el.e=t;if(T)el.show(el.at(SC.fold(T,t)[0]));
-        if(T&&was&&!rmq.matches)el.play();sync()}
+        if(T&&was&&!rmq.matches)el.play();else el.pause();sync()}
         function sync(){if(el&&T&&T.d>0)scrub.value=M.round(SC.fold(T,el.e||0)[0]/T.d*1000)}
         (function tick(){if(el&&el.playing)sync();requestAnimationFrame(tick)})();
         scrub.oninput=()=>{if(!el||!T)return;el.pause();const t=scrub.value/1000*T.d;el.e=t;el.dn=0;el.show(el.at(t))};
@@ -61,7 +61,7 @@ enum StudioScript {
         const drop=$('drop');drop.ondragover=e=>{e.preventDefault();drop.classList.add('over')};
         drop.ondragleave=()=>drop.classList.remove('over');
         drop.ondrop=e=>{e.preventDefault();drop.classList.remove('over');const f=[...e.dataTransfer.files];take(0,f[0]);if(f[1])take(1,f[1])};
-        form.oninput=form.onchange=update;$('output-type').onchange=update;form.onsubmit=e=>e.preventDefault();
+        form.oninput=update;form.onsubmit=e=>e.preventDefault();
         function ready(href,name){dl.href=href;dl.download=name;dl.textContent='Download '+name;dl.hidden=false;bar.value=1;say(name+' is ready to download.')}
         const auth=()=>{const t=$('token');return t&&t.value?{Authorization:'Bearer '+t.value}:{}};
         async function events(id,on){const r=await fetch('/v1/renders/'+id+'/events',{headers:auth()});if(!r.ok)throw(await r.json()).error;

@@ -255,3 +255,25 @@ def test_a_server_with_a_token(studio, secured_server, pictures, tmp_path):
     assert got.read_bytes() == cli(s.page.text_content("#command"), pictures, tmp_path).read_bytes()
     assert s.page.get_attribute("#download", "href").startswith("blob:")
     s.clean()
+
+
+def test_screenshot(studio, pictures):
+    """The README's picture of the studio: .build/studio.jpg on every run, docs/studio.jpg
+    when SWEEP_WRITE_SCREENSHOT=1 (re-recorded deliberately, like the man page)."""
+    s = studio()
+    s.pick(*pictures)
+    s.page.select_option("#output-type", "mp4")
+    s.page.select_option("#o-look", "vivid")
+    # The last change's preview is the one that stays (earlier answers are dropped).
+    s.page.fill("#o-after-label", "Graded")
+    s.page.wait_for_function("()=>document.querySelector('#stage sweep-compare')?.lab?.[1]==='Graded'")
+    # A still moment of the pass, so the picture does not depend on timing.
+    s.page.evaluate("()=>{const r=document.getElementById('scrub');r.value=450;r.dispatchEvent(new Event('input'))}")
+    s.page.evaluate("()=>{document.activeElement.blur();scrollTo(0,0)}")
+    assert not s.element("e.playing") and s.element("e.P.getAttribute('aria-label')") == "Play animation"
+    assert s.page.evaluate("()=>document.querySelector('#stage sweep-compare').getBoundingClientRect().width") > 600
+    # JPEG: the noisy test pictures would make a PNG of a megabyte.
+    s.page.screenshot(path=str(ROOT / ".build/studio.jpg"), type="jpeg", quality=80)
+    if os.environ.get("SWEEP_WRITE_SCREENSHOT"):
+        shutil.copy(ROOT / ".build/studio.jpg", ROOT / "docs/studio.jpg")
+    s.clean()
