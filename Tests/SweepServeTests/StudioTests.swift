@@ -94,4 +94,25 @@ struct StudioTests {
         #expect(bad.status == 400)
         #expect(try #require(get("/", origin: "https://evil.example")).status == 403)
     }
+
+    @Test("over HTTP: / is the page with its policy header; /studio/element reads its query string (decoded by MHD)")
+    func overHTTP() throws {
+        let server = try ServeProcess()
+        let page = try curl([server.url + "/"])
+        #expect(page.status == 200 && page.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(page.headers["content-security-policy"]?.hasPrefix("default-src 'none';") == true)
+        #expect(page.text.contains("<sweep-compare") == false && page.text.contains("id=\"stage\""))
+        let element = try curl([
+            "-G", "--data-urlencode", #"spec={"output":"a.gif","duration":2.5,"preset":"reveal"}"#, "--data-urlencode", "w=1600",
+            "--data-urlencode", "h=1200", server.url + "/studio/element",
+        ])
+        #expect(element.status == 200)
+        #expect(element.json["w"] as? Int == 800 && element.json["h"] as? Int == 600)
+        #expect((element.json["t"] as? [String: Any])?["d"] as? Double == 2.5)
+        let refused = try curl([
+            "-G", "--data-urlencode", #"spec={"output":"../a.gif"}"#, "-d", "w=10", "-d", "h=10", server.url + "/studio/element",
+        ])
+        #expect(refused.status == 400 && (refused.json["error"] as? String)?.contains("bare file name") == true)
+        #expect(try curl(["-H", "Origin: https://evil.example", server.url + "/"]).status == 403)
+    }
 }
