@@ -79,7 +79,9 @@ let package = Package(
         // The render service (sweep serve): HTTP through libmicrohttpd, renders through SweepCLI's batch path.
         .target(
             name: "SweepServe",
-            dependencies: ["CMicroHTTPD", "SweepCLI", "SweepPipeline", "SweepMedia", "SweepSupport"]),
+            dependencies: [
+                "CMicroHTTPD", "SweepCLI", "SweepPipeline", "SweepMedia", "SweepSupport", "SweepWeb", "SweepImaging", "SweepTimeline",
+            ]),
         .executableTarget(name: "sweep", dependencies: ["SweepCLI", "SweepServe", "SweepWorker"]),
         // libFuzzer entry point (Fuzz/run.sh builds it with -sanitize=fuzzer; not a product).
         .target(
@@ -112,7 +114,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "SweepServeTests",
-            dependencies: ["SweepTestSupport", "SweepServe", "SweepCLI", "SweepImaging", "SweepMedia", "SweepSupport"]),
+            dependencies: [
+                "SweepTestSupport", "SweepServe", "SweepCLI", "SweepImaging", "SweepMedia", "SweepSupport", "SweepPipeline", "SweepWeb",
+            ]),
     ]
 )
 

@@ -65,31 +65,10 @@ package final class FrameSource {
                 let s = try open(0); return (s, s)
             }()
         let before = beforeSide.size, after = afterSide.size
-        // A width alone keeps the before image's aspect ratio (even, for video). No size at
-        // all takes the before image's, shrunk to fit `defaultLongSide` when that is set.
         beforeSize = (before.width, before.height)
-        // (A 1-pixel side becomes 2: the smallest output there is.)
-        // One side alone takes the other from the before image's aspect ratio (even, for video).
-        let aspect = Double(before.width) / Double(before.height)
-        var w: Int, h: Int
-        switch (spec.width, spec.height) {
-        case let (sw?, sh?): (w, h) = (sw, sh)
-        case let (sw?, nil): (w, h) = (sw, max(2, Int((Double(sw) / aspect / 2).rounded()) * 2))
-        case let (nil, sh?): (w, h) = (max(2, Int((Double(sh) * aspect / 2).rounded()) * 2), sh)
-        case (nil, nil): (w, h) = (max(2, before.width), max(2, before.height))
-        }
-        if spec.width == nil, spec.height == nil, let limit = spec.defaultLongSide, max(w, h) > limit {
-            let s = Double(limit) / Double(max(w, h))
-            w = max(2, Int((Double(w) * s / 2).rounded()) * 2)
-            h = max(2, Int((Double(h) * s / 2).rounded()) * 2)
-        }
-        if spec.evenSize && (w % 2 == 1 || h % 2 == 1) {
-            unevenSize = (w, h)
-            w = max(2, w & ~1)
-            h = max(2, h & ~1)
-        } else {
-            unevenSize = nil
-        }
+        let size = Self.outputSize(spec, before: beforeSize)
+        let (w, h) = (size.width, size.height)
+        unevenSize = size.uneven
         try Self.validate(width: w, height: h, maxPixels: spec.maxPixels)
         width = w
         height = h
@@ -272,5 +251,43 @@ package final class FrameSource {
         var f = RGBAImage(width: width, height: height)
         render(state, into: &f)
         return f
+    }
+}
+
+extension FrameSource {
+    /// The output's size for `spec` when the before picture is `before`: the spec's size,
+    /// one side from the before picture's aspect ratio, or the before picture's own, fitted
+    /// within `defaultLongSide` and made even when the spec asks; `uneven` is the size
+    /// before that last step, when it changed anything. The studio's preview asks it too, so
+    /// that the page takes the size the render will.
+    package static func outputSize(
+        _ spec: RenderSpec, before: (width: Int, height: Int)
+    ) -> (width: Int, height: Int, uneven: (width: Int, height: Int)?) {
+        let unevenSize: (width: Int, height: Int)?
+        // A width alone keeps the before image's aspect ratio (even, for video). No size at
+        // all takes the before image's, shrunk to fit `defaultLongSide` when that is set.
+        // (A 1-pixel side becomes 2: the smallest output there is.)
+        // One side alone takes the other from the before image's aspect ratio (even, for video).
+        let aspect = Double(before.width) / Double(before.height)
+        var w: Int, h: Int
+        switch (spec.width, spec.height) {
+        case let (sw?, sh?): (w, h) = (sw, sh)
+        case let (sw?, nil): (w, h) = (sw, max(2, Int((Double(sw) / aspect / 2).rounded()) * 2))
+        case let (nil, sh?): (w, h) = (max(2, Int((Double(sh) * aspect / 2).rounded()) * 2), sh)
+        case (nil, nil): (w, h) = (max(2, before.width), max(2, before.height))
+        }
+        if spec.width == nil, spec.height == nil, let limit = spec.defaultLongSide, max(w, h) > limit {
+            let s = Double(limit) / Double(max(w, h))
+            w = max(2, Int((Double(w) * s / 2).rounded()) * 2)
+            h = max(2, Int((Double(h) * s / 2).rounded()) * 2)
+        }
+        if spec.evenSize && (w % 2 == 1 || h % 2 == 1) {
+            unevenSize = (w, h)
+            w = max(2, w & ~1)
+            h = max(2, h & ~1)
+        } else {
+            unevenSize = nil
+        }
+        return (w, h, unevenSize)
     }
 }

@@ -4,9 +4,11 @@ package struct HTTPRequest: Sendable, Equatable {
     package var method: String
     package var path: String
     package var headers: [String: String]
+    /// The query string's arguments, decoded (MHD leaves them out of `path`).
+    package var query: [String: String]
 
-    package init(method: String, path: String, headers: [String: String] = [:]) {
-        (self.method, self.path, self.headers) = (method, path, headers)
+    package init(method: String, path: String, headers: [String: String] = [:], query: [String: String] = [:]) {
+        (self.method, self.path, self.headers, self.query) = (method, path, headers, query)
     }
 
     /// The announced body length, when there is one and it is a number.

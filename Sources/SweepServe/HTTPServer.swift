@@ -168,6 +168,14 @@ private let collectHeader: MHD_KeyValueIterator = { cls, _, key, value in
     return .YES
 }
 
+/// Collects the query string's arguments (names as sent; MHD has decoded them).
+private let collectArgument: MHD_KeyValueIterator = { cls, _, key, value in
+    guard let cls, let key else { return .YES }
+    let box = cls.assumingMemoryBound(to: [String: String].self)
+    box.pointee[String(cString: key)] = value.map { String(cString: $0) } ?? ""
+    return .YES
+}
+
 /// MHD_OPTION_NOTIFY_COMPLETED: releases the request's ``Exchange``.
 private let completed: MHD_RequestCompletedCallback = { _, _, context, _ in
     guard let context, let pointer = context.pointee else { return }
@@ -199,8 +207,11 @@ private let access: MHD_AccessHandlerCallback = { cls, connection, url, method, 
     if context.pointee == nil {
         var headers: [String: String] = [:]
         _ = withUnsafeMutablePointer(to: &headers) { MHD_get_connection_values(connection, .HEADER_KIND, collectHeader, $0) }
+        var query: [String: String] = [:]
+        _ = withUnsafeMutablePointer(to: &query) { MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectArgument, $0) }
         let request = HTTPRequest(
-            method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/", headers: headers)
+            method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/", headers: headers,
+            query: query)
         let exchange = Exchange(request: request)
         context.pointee = Unmanaged.passRetained(exchange).toOpaque()
         switch server.handler.begin(request) {

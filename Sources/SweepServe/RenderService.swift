@@ -20,6 +20,8 @@ package final class RenderService: HTTPHandler {
     /// The OpenAPI document's bytes (its security and preset names follow this server's).
     private let openAPI: [UInt8]
     private let stoppingFlag = Mutex(false)
+    /// The studio (`GET /`), built once: its option list and preset names are this server's.
+    private let studio: StudioPage
 
     /// Opens the store (recovering it after a restart) and makes the queue.
     ///
@@ -32,6 +34,7 @@ package final class RenderService: HTTPHandler {
             store: store, metrics: metrics, jobs: options.jobs, limit: options.queue, recovered: store.recover(keep: options.keep))
         library = PresetLibrary.locate()
         openAPI = OpenAPIDocument.bytes(secured: options.token != nil, library: library)
+        studio = StudioPage(library: library, secured: options.token != nil)
     }
 
     /// True once a shutdown has begun (event streams end).
@@ -54,7 +57,9 @@ package final class RenderService: HTTPHandler {
     /// The routes and their methods (for 405's Allow).
     static func methods(for segments: [String]) -> [String]? {
         switch segments.count {
+        case 0: return ["GET"]
         case 1 where segments[0] == "metrics": return ["GET"]
+        case 2 where segments == ["studio", "element"]: return ["GET"]
         case 2 where segments[0] == "v1":
             switch segments[1] {
             case "health", "openapi.json": return ["GET"]
@@ -79,6 +84,8 @@ package final class RenderService: HTTPHandler {
             return .respond(.problem(403, refusal))
         }
         if s == ["v1", "health"] { return .respond(.json(200, ["status": "ok"])) }
+        if s.isEmpty { return .respond(studio.response) }
+        if s == ["studio", "element"] { return .respond(studioElement(request)) }
         if s[0] == "v1", let token = options.token, !Self.authorized(request, token: token) {
             return .respond(
                 .problem(401, "missing or wrong bearer token", headers: [("WWW-Authenticate", "Bearer realm=\"sweep\"")]))
@@ -111,6 +118,22 @@ package final class RenderService: HTTPHandler {
                     body: .stream({ stream.next() })))
         }
         return .respond(output(record, request: request))
+    }
+
+    /// The studio preview's element configuration (``StudioPreview``) for the query's `spec`,
+    /// `w`, `h`, `two` (an after picture) and `still`.
+    func studioElement(_ request: HTTPRequest) -> HTTPResponse {
+        let q = request.query
+        do {
+            let text = try StudioPreview.config(
+                spec: Array((q["spec"] ?? "").utf8), width: Int(q["w"] ?? "") ?? 0, height: Int(q["h"] ?? "") ?? 0,
+                twoSides: q["two"] == "1", still: q["still"] == "1", library: library)
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
+                body: .bytes(Array(text.utf8)))
+        } catch {
+            return .error(error, hiding: "studio")
+        }
     }
 
     /// The output file of a finished render, or 409.

@@ -5,14 +5,12 @@ Run by Tests/browser/run.sh (from `make test`); SWEEP_BIN names the sweep binary
 """
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 from PIL import Image
-from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 SWEEP = os.environ.get("SWEEP_BIN", str(ROOT / ".build/debug/sweep"))
@@ -44,16 +42,6 @@ def sweep(*args):
 @pytest.fixture(scope="session")
 def out(tmp_path_factory):
     return tmp_path_factory.mktemp("pages")
-
-
-@pytest.fixture(scope="session")
-def browser():
-    exe = shutil.which("chromium")
-    assert exe, "chromium is not installed (apt-get install chromium)"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe)
-        yield b
-        b.close()
 
 
 class Watched:

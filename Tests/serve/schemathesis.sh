@@ -1,21 +1,30 @@
 #!/usr/bin/env bash
-# Runs schemathesis (PyPI, in .build/schemathesis-venv) against a fresh `sweep serve`:
-# every operation of /v1/openapi.json, a bounded number of examples, every check but
-# positive_data_acceptance (the spec's values have ranges the schema does not spell out,
-# e.g. duration > 0, so a "valid" random value may be refused with 400, as it should be).
+# Runs schemathesis (PyPI) against a fresh `sweep serve`: every operation of
+# /v1/openapi.json, a bounded number of examples, every check but positive_data_acceptance
+# (the spec's values have ranges the schema does not spell out, e.g. duration > 0, so a
+# "valid" random value may be refused with 400, as it should be). No 5xx, and every response
+# must match the schema.
+#
 # Usage: Tests/serve/schemathesis.sh [path/to/sweep] [max examples per operation]
+# Tests/browser/run.sh (so `make test` and CI) runs it with 8 examples, in the browser tests'
+# virtual environment (VENV), deterministic, capped at SCHEMATHESIS_TIMEOUT seconds (240).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SWEEP=${1:-.build/test/release/sweep}
 EXAMPLES=${2:-30}
-VENV=.build/schemathesis-venv
-[ -x "$VENV/bin/schemathesis" ] || { python3 -m venv "$VENV" && "$VENV/bin/pip" install -q schemathesis; }
+VENV=${VENV:-.build/schemathesis-venv}
+[ -x "$VENV/bin/schemathesis" ] || { [ -x "$VENV/bin/pip" ] || python3 -m venv "$VENV"; "$VENV/bin/pip" install -q schemathesis; }
+VENV=$(cd "$VENV" && pwd)
 STORE=$(mktemp -d)
 OUT=$(mktemp)
+# schemathesis keeps a cache (.schemathesis/) in its working folder: a scratch one, so that
+# a run leaves the checkout as it was.
+WORK=$(mktemp -d)
 "$SWEEP" serve --port 0 --store "$STORE" --jobs 2 >"$OUT" 2>&1 &
 PID=$!
-trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$STORE" "$OUT"' EXIT
+trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$STORE" "$OUT" "$WORK"' EXIT
 for _ in $(seq 100); do grep -q "listening on" "$OUT" && break; sleep 0.1; done
 URL=$(sed -n 's/^listening on //p' "$OUT")
-"$VENV/bin/schemathesis" run "$URL/v1/openapi.json" --url "$URL" --checks all \
-    --exclude-checks positive_data_acceptance --max-examples "$EXAMPLES" --workers 2
+cd "$WORK"
+timeout "${SCHEMATHESIS_TIMEOUT:-240}" "$VENV/bin/schemathesis" run "$URL/v1/openapi.json" --url "$URL" --checks all \
+    --exclude-checks positive_data_acceptance --max-examples "$EXAMPLES" --workers 2 --generation-deterministic

@@ -1,0 +1,33 @@
+import Foundation
+
+/// What a program outside the CLI (the studio in `sweep serve`) may know of one option of
+/// ``OptionTable``: enough to label a control and spell the option on a command line or as a
+/// batch key, read from the one declaration so that the studio cannot drift from the CLI.
+package struct OptionSummary: Sendable, Equatable {
+    /// The long name, without `--` (also the batch key).
+    package let name: String
+    /// The value's placeholder (`S`, `cut|dissolve|auto`), or nil for a switch.
+    package let placeholder: String?
+    /// The option's one-line help (its group's, on one line).
+    package let help: String
+    /// A batch job (and so a spec sent to the service) may set it.
+    package let inBatch: Bool
+
+    /// The choices a placeholder spells as `a|b|c`, or nil when it is free text.
+    package var choices: [String]? {
+        guard let p = placeholder, p.contains("|") else { return nil }
+        return p.split(separator: "|").map(String.init)
+    }
+
+    /// Every option of `render`, in the table's order.
+    package static let all: [OptionSummary] = OptionTable.groups.flatMap { group in
+        group.options.map {
+            OptionSummary(
+                name: $0.name, placeholder: $0.placeholder, help: group.help.replacingOccurrences(of: "\n", with: " "),
+                inBatch: $0.inBatch)
+        }
+    }
+
+    /// The options by long name.
+    package static let byName: [String: OptionSummary] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+}

@@ -1,0 +1,43 @@
+import Foundation
+import SweepCLI
+import SweepMedia
+import SweepPipeline
+import SweepSupport
+import SweepWeb
+
+/// The studio's live preview: the `<sweep-compare>` configuration (size, overlay style,
+/// timeline, reduced motion) for a spec, built by the very code a render runs (the batch
+/// keys, the presets, the social format, the output's default size), so that what plays in
+/// the page is what the export will be. The browser only sends the spec and the before
+/// picture's size; no file is read and nothing is rendered.
+package enum StudioPreview {
+    /// The element's JSON configuration for `spec` (a batch job's keys with `output`).
+    ///
+    /// - Parameters:
+    ///   - width: the before picture's width in pixels (as the browser decoded it).
+    ///   - height: its height.
+    ///   - twoSides: an after picture was given (otherwise the before one plays both sides).
+    ///   - still: the export is a still (its default size is a still's).
+    /// - Throws: `SweepError` for a spec the render would refuse (400/422, as `/v1/renders`).
+    package static func config(
+        spec: [UInt8], width: Int, height: Int, twoSides: Bool, still: Bool, library: PresetLibrary
+    ) throws -> String {
+        guard (1...100_000).contains(width), (1...100_000).contains(height) else {
+            throw SweepError(.usage, "the picture's size must be 1…100000 pixels a side", subject: "w, h", fix: "give w and h")
+        }
+        let inputs = twoSides ? ["before.png", "after.png"] : ["before.png"]
+        let options = try ServeSpec(
+            spec, inputs: inputs, folder: "studio", still: still, library: library, memory: DecoderMemory.defaultBudget
+        ).options
+        var render = options.spec
+        let kind = try OutputKind.infer(path: options.output ?? "", still: options.still, codec: render.codec)
+        if render.width == nil && render.height == nil { render.defaultLongSide = Renderer.defaultLongSide(for: kind) }
+        if case let .video(codec, _) = kind, !codec.isRGB { render.evenSize = true }
+        let size = FrameSource.outputSize(render, before: (width, height))
+        // A still's export rests at one position, but its preset's looks still play in the
+        // preview (the element paints looks only from a timeline).
+        let timeline = TimelineJSON.encode(render.animation) { $0 }
+        return ElementConfig.json(
+            width: size.width, height: size.height, style: render.style, timeline: timeline, reduceMotion: render.reduceMotion)
+    }
+}

@@ -1,0 +1,87 @@
+/// The studio's script (the page's own; the `<sweep-compare>` element is ``ElementScript``,
+/// unchanged). It keeps one settings object, read from the controls, and derives everything
+/// from it: the `sweep render …` line, the batch job line, the spec sent to the API and the
+/// preview's spec. The preview asks the server for the element's configuration
+/// (`/studio/element`: the timeline, size and overlay the render would use, built by the
+/// render's own code) and mounts a fresh element with the pictures' object URLs, keeping the
+/// play time, so a change shows at once in the same element and timeline the page export uses.
+///
+/// Progress comes from the render's event stream read through `fetch` (not `EventSource`, which
+/// cannot send the bearer token a server with `--token` asks for); with a token the output is
+/// fetched too and offered as a `blob:` download, without one the link is the output's URL.
+///
+/// Under `prefers-reduced-motion: reduce` the preview does not start on its own (the
+/// element's play button and the timeline scrubber still work).
+enum StudioScript {
+    /// The JavaScript text.
+    static let source = #"""
+        (()=>{
+        const $=s=>document.getElementById(s),M=Math,D=JSON.parse($('studio-data').textContent),
+        form=$('form'),bar=$('progress'),dl=$('download'),btn=$('export'),scrub=$('scrub'),stage=$('stage'),
+        SC=customElements.get('sweep-compare'),rmq=matchMedia('(prefers-reduced-motion: reduce)');
+        let files=[null,null],urls=[null,null],dims=null,el=null,T=null,seq=0,blob=null;
+        const say=t=>{$('status').textContent=t};
+        const kind=()=>$('output-type').value,isStill=k=>k=='png'||k=='poster';
+        function settings(){const o=[],k=kind();
+        for(const d of D.options){const c=$('o-'+d.n);if(!c)continue;
+        if(d.k=='switch'){if(c.checked)o.push([d.n,true])}
+        else if(c.value.trim()!=='')o.push([d.n,d.k=='number'?+c.value:c.value])}
+        if(k=='poster'&&!o.some(x=>x[0]=='format'))o.push(['size','1200x630']);
+        return{inputs:files.filter(Boolean).map(f=>f.name),output:D.outputs[k],still:isStill(k),options:o}}
+        const quote=a=>/^[A-Za-z0-9_@%+=:,.\/-]+$/.test(a)?a:"'"+a.replace(/'/g,"'\\''")+"'";
+        const command=S=>['sweep',S.still?'preview':'render',...(S.inputs.length?S.inputs:['BEFORE']),
+        ...S.options.flatMap(([n,v])=>v===true?['--'+n]:['--'+n,String(v)]),'-o',S.output].map(quote).join(' ');
+        const spec=S=>{const j={};for(const[n,v]of S.options)j[n]=v;j.output=S.output;return j};
+        const job=S=>{const j={before:S.inputs[0]||'BEFORE'};if(S.inputs[1])j.after=S.inputs[1];return Object.assign(j,spec(S))};
+        async function update(){const S=settings();
+        $('command').textContent=command(S);$('job').textContent=JSON.stringify(job(S));
+        if(!dims)return;const n=++seq;
+        const q=new URLSearchParams({spec:JSON.stringify(spec(S)),w:dims[0],h:dims[1],two:files[1]?1:0,still:S.still?1:0});
+        let r,j;try{r=await fetch('/studio/element?'+q);j=await r.json()}catch(e){if(n==seq)say('The server cannot be reached.');return}
+        if(n!=seq)return;if(!r.ok){say(j.error);return}
+        mount(j)}
+        function mount(C){const e=document.createElement('sweep-compare'),v=n=>$('o-'+n);
+        e.setAttribute('before',urls[0]);e.setAttribute('after',urls[1]||urls[0]);
+        for(const s of['before','after']){const t=v(s+'-label').value;if(t)e.setAttribute(s+'-label',t)}
+        if(v('vertical').checked)e.setAttribute('vertical','');if(v('rtl').checked)e.dir='rtl';
+        e.setAttribute('aria-label','Preview of the comparison');
+        const j=document.createElement('script');j.type='application/json';j.textContent=JSON.stringify(C);e.append(j);
+        const was=el?el.playing:1,t=el?el.e||0:0;stage.replaceChildren(e);el=e;T=C.t;
+        el.e=t;if(T)el.show(el.at(SC.fold(T,t)[0]));
+        if(T&&was&&!rmq.matches)el.play();else el.pause();sync()}
+        function sync(){if(el&&T&&T.d>0)scrub.value=M.round(SC.fold(T,el.e||0)[0]/T.d*1000)}
+        (function tick(){if(el&&el.playing)sync();requestAnimationFrame(tick)})();
+        scrub.oninput=()=>{if(!el||!T)return;el.pause();const t=scrub.value/1000*T.d;el.e=t;el.dn=0;el.show(el.at(t))};
+        rmq.addEventListener('change',()=>{if(rmq.matches&&el)el.pause()});
+        function take(i,f){if(!f)return;if(urls[i])URL.revokeObjectURL(urls[i]);files[i]=f;urls[i]=URL.createObjectURL(f);
+        if(i)return update();const im=new Image();
+        im.onload=()=>{dims=[im.naturalWidth,im.naturalHeight];update()};
+        im.onerror=()=>{dims=null;say('The browser cannot show '+f.name+'; it can still be exported.');update()};im.src=urls[0]}
+        $('before').onchange=e=>take(0,e.target.files[0]);$('after').onchange=e=>take(1,e.target.files[0]);
+        const drop=$('drop');drop.ondragover=e=>{e.preventDefault();drop.classList.add('over')};
+        drop.ondragleave=()=>drop.classList.remove('over');
+        drop.ondrop=e=>{e.preventDefault();drop.classList.remove('over');const f=[...e.dataTransfer.files];take(0,f[0]);if(f[1])take(1,f[1])};
+        form.oninput=update;form.onsubmit=e=>e.preventDefault();
+        function ready(href,name){dl.href=href;dl.download=name;dl.textContent='Download '+name;dl.hidden=false;bar.value=1;say(name+' is ready to download.')}
+        const auth=()=>{const t=$('token');return t&&t.value?{Authorization:'Bearer '+t.value}:{}};
+        async function events(id,on){const r=await fetch('/v1/renders/'+id+'/events',{headers:auth()});if(!r.ok)throw(await r.json()).error;
+        const rd=r.body.getReader(),dec=new TextDecoder();let buf='';
+        for(;;){const{value,done}=await rd.read();if(done)return;buf+=dec.decode(value,{stream:true});let i;
+        while((i=buf.indexOf('\n\n'))>=0){const ev=buf.slice(0,i),n=/^event: (.*)$/m.exec(ev),d=/^data: (.*)$/m.exec(ev);buf=buf.slice(i+2);
+        if(n&&d&&on(n[1],JSON.parse(d[1])))return rd.cancel()}}}
+        async function fetched(href,name){const r=await fetch(href,{headers:auth()});if(!r.ok)throw(await r.json()).error;
+        if(blob)URL.revokeObjectURL(blob);blob=URL.createObjectURL(await r.blob());ready(blob,name)}
+        btn.onclick=async()=>{const S=settings();if(!files[0]){say('Choose a before picture first.');return}
+        const b=new FormData();b.append('before',files[0]);if(files[1])b.append('after',files[1]);b.append('spec',JSON.stringify(spec(S)));
+        bar.value=0;dl.hidden=true;btn.disabled=true;say('Exporting '+S.output+'…');
+        try{if(S.still){const r=await fetch('/v1/previews',{method:'POST',body:b,headers:auth()});if(!r.ok)throw(await r.json()).error;
+        if(blob)URL.revokeObjectURL(blob);blob=URL.createObjectURL(await r.blob());ready(blob,S.output);return}
+        const r=await fetch('/v1/renders',{method:'POST',body:b,headers:auth()}),j=await r.json();if(!r.ok)throw j.error;
+        let end=null;await events(j.id,(n,d)=>{if(n=='progress'){bar.value=d.progress;say('Rendering '+S.output+': '+M.round(d.progress*100)+' %')}
+        else if(n=='state'||n=='gone'){end=d;return 1}});
+        if(!end||end.state!='done')throw end?end.error||'the render was removed':'the progress stream broke off';
+        const out='/v1/renders/'+j.id+'/output';if($('token'))await fetched(out,S.output);else ready(out,S.output)}
+        catch(e){bar.value=0;say('Export failed: '+e)}finally{btn.disabled=false}};
+        update()})();
+        """#
+}

@@ -1,0 +1,118 @@
+import Foundation
+import SweepCLI
+import SweepPipeline
+import SweepSupport
+import SweepTestSupport
+import SweepWeb
+import Testing
+
+@testable import SweepServe
+
+@Suite("The studio at /")
+struct StudioTests {
+    let page = StudioPage(library: PresetLibrary(directory: nil))
+
+    /// The text of every `<tag>…</tag>` in `html` that opens exactly as `open`.
+    func blocks(_ open: String, _ close: String, in html: String) -> [String] {
+        html.components(separatedBy: open).dropFirst().map { $0.components(separatedBy: close)[0] }
+    }
+
+    @Test("the policy allows exactly the page's inline script and style, by hash, and nothing external")
+    func policy() {
+        let csp = page.contentSecurityPolicy
+        #expect(csp.hasPrefix("default-src 'none';"))
+        #expect(csp.contains("connect-src 'self'") && csp.contains("img-src blob: data: 'self'"))
+        #expect(!csp.contains("unsafe"))
+        let scripts = blocks("<script>", "</script>", in: page.html)
+        #expect(scripts == [ElementScript.source, StudioScript.source])
+        for s in scripts { #expect(csp.contains(SHA256.cspSource(s))) }
+        let styles = blocks("<style>", "</style>", in: page.html)
+        #expect(styles.count == 1 && csp.contains(SHA256.cspSource(styles[0])))
+        // No resource from elsewhere: no URL with a scheme, no style attribute (CSP would block it).
+        #expect(!page.html.contains("http:") && !page.html.contains("https:") && !page.html.contains(" style="))
+        #expect(page.response.headers.contains { $0 == ("Content-Security-Policy", csp) })
+    }
+
+    @Test("each control is an option of the CLI's table, labelled and described by its help")
+    func controls() throws {
+        for name in StudioPage.sections.flatMap(\.options) {
+            let o = try #require(OptionSummary.byName[name], "\(name) is not an option of the table")
+            #expect(o.inBatch)
+            #expect(page.html.contains("<label for=\"o-\(name)\">"))
+            #expect(page.html.contains("aria-describedby=\"h-\(name)\""))
+            #expect(page.html.contains("<code>--\(name)</code>"))
+        }
+        #expect(page.html.contains("<option>reveal</option>") && page.html.contains("<option>vivid</option>"))
+        #expect(page.html.contains("<option>og-image</option>") && page.html.contains("<option>spring</option>"))
+        #expect(page.html.contains("role=\"status\" aria-live=\"polite\""))
+        // A token field only where the API asks for one.
+        #expect(!page.html.contains("id=\"token\""))
+        #expect(StudioPage(library: PresetLibrary(directory: nil), secured: true).html.contains("<label for=\"token\">"))
+    }
+
+    @Test("the preview's configuration is the render's: duration, size fitted as the output's, looks")
+    func preview() throws {
+        let library = PresetLibrary(directory: nil)
+        func config(_ spec: String, _ w: Int, _ h: Int, still: Bool = false) throws -> [String: Any] {
+            let text = try StudioPreview.config(
+                spec: Array(spec.utf8), width: w, height: h, twoSides: true, still: still, library: library)
+            return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        }
+        let gif = try config(#"{"output":"a.gif","duration":2,"preset":"compare"}"#, 4000, 3000)
+        #expect(gif["w"] as? Int == 800 && gif["h"] as? Int == 600)
+        #expect((gif["t"] as? [String: Any])?["d"] as? Double == 2)
+        let video = try config(#"{"output":"a.mp4"}"#, 4001, 1001)
+        #expect(video["w"] as? Int == 1920 && video["h"] as? Int == 480)
+        let og = try config(#"{"output":"p.png","format":"og-image"}"#, 400, 300, still: true)
+        #expect(og["w"] as? Int == 1200 && og["h"] as? Int == 630)
+        let look = try config(#"{"output":"a.gif","look":"noir"}"#, 40, 30)
+        let after = try #require(((look["t"] as? [String: Any])?["a"] as? [[Any]])?.first?[1] as? [Double])
+        #expect(after[2] == 0)  // noir: no saturation
+        #expect(throws: SweepError.self) { try config(#"{"output":"a.gif","duration":0}"#, 40, 30) }
+        #expect(throws: SweepError.self) { try config(#"{"output":"/etc/a.gif"}"#, 40, 30) }
+        #expect(throws: SweepError.self) { try config(#"{"output":"a.gif"}"#, 0, 30) }
+    }
+
+    @Test("the service answers / with the page and /studio/element with JSON or a JSON error")
+    func routes() throws {
+        var options = ServeOptions()
+        options.store = try Scratch.folder("studio-store")
+        let service = try RenderService(options: options)
+        func get(_ path: String, query: [String: String] = [:], origin: String? = nil) -> HTTPResponse? {
+            var headers = ["host": "127.0.0.1:8080"]
+            headers["origin"] = origin
+            guard case let .respond(r) = service.begin(HTTPRequest(method: "GET", path: path, headers: headers, query: query)) else {
+                return nil
+            }
+            return r
+        }
+        let root = try #require(get("/"))
+        #expect(root.status == 200 && root.headers.contains { $0.0 == "Content-Security-Policy" })
+        let ok = try #require(get("/studio/element", query: ["spec": #"{"output":"a.gif"}"#, "w": "40", "h": "30", "two": "1"]))
+        #expect(ok.status == 200)
+        let bad = try #require(get("/studio/element", query: ["spec": #"{"output":"a.gif","ease":"nope"}"#, "w": "40", "h": "30"]))
+        #expect(bad.status == 400)
+        #expect(try #require(get("/", origin: "https://evil.example")).status == 403)
+    }
+
+    @Test("over HTTP: / is the page with its policy header; /studio/element reads its query string (decoded by MHD)")
+    func overHTTP() throws {
+        let server = try ServeProcess()
+        let page = try curl([server.url + "/"])
+        #expect(page.status == 200 && page.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(page.headers["content-security-policy"]?.hasPrefix("default-src 'none';") == true)
+        #expect(page.text.contains("<sweep-compare") == false && page.text.contains("id=\"stage\""))
+        let element = try curl([
+            "-G", "--data-urlencode", #"spec={"output":"a.gif","duration":2.5,"preset":"reveal"}"#, "--data-urlencode", "w=1600",
+            "--data-urlencode", "h=1200", server.url + "/studio/element",
+        ])
+        #expect(element.status == 200)
+        #expect(element.json["w"] as? Int == 800 && element.json["h"] as? Int == 600)
+        #expect((element.json["t"] as? [String: Any])?["d"] as? Double == 2.5)
+        let refused = try curl([
+            "-G", "--data-urlencode", #"spec={"output":"../a.gif"}"#, "-d", "w=10", "-d", "h=10", server.url + "/studio/element",
+        ])
+        #expect(refused.status == 400 && (refused.json["error"] as? String)?.contains("bare file name") == true)
+        #expect(try curl(["-H", "Origin: https://evil.example", server.url + "/"]).status == 403)
+    }
+}

@@ -1,0 +1,297 @@
+"""The studio `sweep serve` shows at `/`, in Debian's chromium driven by Playwright: pick two
+pictures, tune the animation, export through the API, and check that what was downloaded is
+byte for byte what `sweep render` writes from the command line the page shows.
+
+Run by Tests/browser/run.sh (from `make test`); SWEEP_BIN names the sweep binary.
+"""
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+ROOT = Path(__file__).resolve().parents[2]
+SWEEP = os.environ.get("SWEEP_BIN", str(ROOT / ".build/debug/sweep"))
+
+
+def serve(*options):
+    """A fresh `sweep serve --port 0` over a temporary store; yields its base URL."""
+    store = tempfile.mkdtemp(prefix="sweep-studio-store-")
+    log = tempfile.NamedTemporaryFile(prefix="sweep-studio-", suffix=".log", delete=False)
+    proc = subprocess.Popen([SWEEP, "serve", "--port", "0", "--store", store, "--jobs", "2", *options], stdout=log,
+                            stderr=subprocess.STDOUT)
+    url = None
+    for _ in range(200):
+        text = Path(log.name).read_text()
+        if "listening on " in text:
+            url = text.split("listening on ", 1)[1].split()[0]
+            break
+        time.sleep(0.05)
+    assert url, "sweep serve did not start: " + Path(log.name).read_text()
+    yield url
+    proc.terminate()
+    proc.wait(timeout=60)
+    shutil.rmtree(store, ignore_errors=True)
+    os.unlink(log.name)
+
+
+@pytest.fixture(scope="module")
+def server():
+    yield from serve()
+
+
+TOKEN = "studio-test-token"
+
+
+@pytest.fixture(scope="module")
+def secured_server():
+    yield from serve("--token", TOKEN)
+
+
+@pytest.fixture(scope="module")
+def pictures(tmp_path_factory):
+    """Two 320x240 pictures (gradients with noise, a different tint each) named as a user's
+    files would be: the command line names them, and the CLI run reads them by these names."""
+    folder = tmp_path_factory.mktemp("studio-pictures")
+    rng = np.random.default_rng(50)
+    y, x = np.mgrid[0:240, 0:320]
+    paths = []
+    for name, tint in [("kitchen-before.png", (1.0, 0.6, 0.2)), ("kitchen-after.png", (0.2, 0.5, 1.0))]:
+        base = np.stack([x / 320 * 255 * tint[0], y / 240 * 255 * tint[1], (x + y) / 560 * 255 * tint[2]], axis=2)
+        img = np.clip(base + rng.normal(0, 30, base.shape), 0, 255).astype(np.uint8)
+        Image.fromarray(img).save(folder / name)
+        paths.append(folder / name)
+    return paths
+
+
+
+
+class Studio:
+    """The studio in a fresh context; records console errors, page errors, CSP violations
+    and every request's URL."""
+
+    def __init__(self, browser, url, **context):
+        self.url = url
+        self.context = browser.new_context(viewport={"width": 1200, "height": 900}, accept_downloads=True, **context)
+        self.page = self.context.new_page()
+        self.errors, self.requests = [], []
+        self.page.on("console", lambda m: m.type in ("error", "warning") and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.add_init_script("window.__csp=[];document.addEventListener('securitypolicyviolation',"
+                                  "e=>window.__csp.push(e.violatedDirective+' '+e.blockedURI))")
+        self.response = self.page.goto(url + "/")
+
+    def pick(self, before, after=None):
+        self.page.set_input_files("#before", str(before))
+        if after:
+            self.page.set_input_files("#after", str(after))
+        self.page.wait_for_function("()=>document.querySelector('#stage sweep-compare')?.F")
+
+    def element(self, script):
+        # A function, not a string to eval: the page's policy refuses eval (no 'unsafe-eval').
+        return self.page.evaluate("()=>{const e=document.querySelector('#stage sweep-compare');return (%s)}" % script)
+
+    def export(self, kind, folder):
+        """Exports as `kind` and saves the download into `folder`; returns its path."""
+        self.page.select_option("#output-type", kind)
+        self.page.click("#export")
+        self.page.wait_for_selector("#download:not([hidden])", timeout=120_000)
+        with self.page.expect_download() as d:
+            self.page.click("#download")
+        path = folder / d.value.suggested_filename
+        d.value.save_as(path)
+        return path
+
+    def clean(self):
+        """No console error, no page error, no CSP violation, no request elsewhere."""
+        assert self.errors == []
+        assert self.page.evaluate("window.__csp") == []
+        assert [u for u in self.requests if not (u.startswith(self.url) or u.startswith("blob:") or u.startswith("data:"))] == []
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def studio(browser, server):
+    opened = []
+
+    def open_(url=server, **context):
+        s = Studio(browser, url, **context)
+        opened.append(s)
+        return s
+
+    yield open_
+    for s in opened:
+        s.close()
+
+
+def cli(command, pictures, folder):
+    """Runs the page's command line with the real binary, in a folder holding the pictures
+    under the names it uses; returns the output's path."""
+    argv = shlex.split(command)
+    assert argv[0] == "sweep" and argv[1] in ("render", "preview")
+    work = folder / "cli"
+    work.mkdir(exist_ok=True)
+    for p in pictures:
+        shutil.copy(p, work / p.name)
+    subprocess.run([SWEEP, *argv[1:], "-q"], cwd=work, check=True)
+    return work / argv[argv.index("-o") + 1]
+
+
+def frames(path):
+    """Every decoded frame's MD5 (ffmpeg's framemd5), without the header lines."""
+    out = subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-f", "framemd5", "-"], check=True, capture_output=True,
+                         text=True).stdout
+    return [line for line in out.splitlines() if not line.startswith("#")]
+
+
+def test_exports_match_the_command_line(studio, pictures, tmp_path):
+    s = studio()
+    s.pick(*pictures)
+    s.page.select_option("#o-preset", "compare")
+    s.page.select_option("#o-look", "vivid")
+    s.page.fill("#o-duration", "1.5")
+    s.page.fill("#o-after-label", "Graded")
+    # The preview follows at once: the same element, now with the new timeline and label.
+    s.page.wait_for_function("()=>document.querySelector('#stage sweep-compare')?.T?.d===1.5")
+    assert s.element("e.lab") == ["Before", "Graded"]
+    for kind in ["gif", "mp4", "webm", "html"]:
+        got = s.export(kind, tmp_path)
+        command = s.page.text_content("#command")
+        assert "--preset compare" in command and "--look vivid" in command and "--duration 1.5" in command
+        assert command.endswith("-o compare." + kind)
+        want = cli(command, pictures, tmp_path)
+        if kind == "webm":
+            # Two WebM runs of the CLI itself differ in the Matroska header (a random segment
+            # UID), so a WebM is compared by its decoded frames.
+            assert frames(got) == frames(want), f"webm: the studio's frames differ from `{command}`"
+        else:
+            assert got.read_bytes() == want.read_bytes(), f"{kind}: the studio's export differs from `{command}`"
+    # The batch job line holds the same settings as the command line.
+    job = json.loads(s.page.text_content("#job"))
+    assert job == {"before": "kitchen-before.png", "after": "kitchen-after.png", "preset": "compare", "duration": 1.5,
+                   "look": "vivid", "after-label": "Graded", "output": "compare.html"}
+    assert s.page.text_content("#status").endswith("is ready to download.")
+    s.clean()
+
+
+def test_still_export_and_strict_policy(studio, pictures, tmp_path):
+    s = studio()
+    csp = s.response.headers["content-security-policy"]
+    assert "default-src 'none'" in csp and "connect-src 'self'" in csp and "img-src blob: data: 'self'" in csp
+    assert "unsafe-inline" not in csp
+    s.pick(pictures[0])
+    s.page.select_option("#o-look", "noir")
+    got = s.export("png", tmp_path)
+    command = s.page.text_content("#command")
+    assert command.startswith("sweep preview kitchen-before.png --look noir")
+    assert got.read_bytes() == cli(command, pictures[:1], tmp_path).read_bytes()
+    # A poster is the og:image size unless a format says otherwise.
+    got = s.export("poster", tmp_path)
+    command = s.page.text_content("#command")
+    assert command == "sweep preview kitchen-before.png --look noir --size 1200x630 -o poster.jpg"
+    assert got.read_bytes() == cli(command, pictures[:1], tmp_path).read_bytes()
+    assert Image.open(got).size == (1200, 630)
+    s.clean()
+
+
+def test_keyboard_reaches_every_control(studio, pictures):
+    s = studio()
+    s.pick(*pictures)
+    controls = s.page.evaluate("""()=>[...document.querySelectorAll('input,select,button,a[href],[tabindex="0"]')]
+        .filter(e=>!e.disabled&&!e.hidden&&e.offsetParent!==null).map(e=>e.id||e.className)""")
+    assert len(controls) > 20
+    seen = set()
+    for _ in range(len(controls) + 10):
+        s.page.keyboard.press("Tab")
+        seen.add(s.page.evaluate("()=>document.activeElement.id||document.activeElement.className"))
+    assert set(controls) - seen == set()
+    # Every control has a label a screen reader reads, and progress is announced.
+    unlabelled = s.page.evaluate("""()=>[...document.querySelectorAll('input,select')]
+        .filter(e=>!(e.labels&&e.labels.length)&&!e.getAttribute('aria-label')).map(e=>e.id)""")
+    assert unlabelled == []
+    assert s.page.get_attribute("#status", "aria-live") == "polite"
+    # The slider moves with the keyboard.
+    s.page.focus("#stage .sc-f")
+    s.page.keyboard.press("Home")
+    assert s.element("e.position") == 0
+    s.clean()
+
+
+@pytest.mark.parametrize("motion", ["reduce", "no-preference"])
+def test_reduced_motion_pauses_the_preview(studio, pictures, motion):
+    s = studio(reduced_motion=motion)
+    s.pick(*pictures)
+    s.page.wait_for_timeout(600)
+    playing = s.element("e.playing")
+    elapsed = s.element("e.e||0")
+    if motion == "reduce":
+        assert not playing and elapsed == 0
+    else:
+        assert playing and elapsed > 0.2
+    # The scrubber shows any moment of the pass, paused.
+    s.page.evaluate("()=>{const r=document.getElementById('scrub');r.value=500;r.dispatchEvent(new Event('input'))}")
+    assert not s.element("e.playing")
+    assert abs(s.element("e.e") - s.element("e.T.d") / 2) < 1e-6
+    s.clean()
+
+
+def test_dropping_two_pictures(studio):
+    s = studio()
+    transfer = s.page.evaluate_handle("""async()=>{const c=document.createElement('canvas');c.width=64;c.height=48;
+        const g=c.getContext('2d'),t=new DataTransfer();
+        for(const[n,col]of[['left.png','#f80'],['right.png','#08f']]){g.fillStyle=col;g.fillRect(0,0,64,48);
+        t.items.add(new File([await new Promise(r=>c.toBlob(r))],n,{type:'image/png'}))}return t}""")
+    s.page.dispatch_event("#drop", "drop", {"dataTransfer": transfer})
+    s.page.wait_for_function("()=>document.querySelector('#stage sweep-compare')?.F")
+    assert s.page.text_content("#command") == "sweep render left.png right.png -o compare.gif"
+    assert s.element("[e.C.w, e.C.h]") == [64, 48]
+    assert s.element("e.before") != s.element("e.after")
+    s.clean()
+
+
+def test_a_server_with_a_token(studio, secured_server, pictures, tmp_path):
+    s = studio(url=secured_server)
+    s.pick(*pictures)
+    s.page.fill("#o-duration", "1")
+    # Without the token the API refuses, and the page says so.
+    s.page.click("#export")
+    s.page.wait_for_function("()=>document.getElementById('status').textContent.startsWith('Export failed')")
+    assert "bearer token" in s.page.text_content("#status")
+    s.errors.clear()  # the browser logs the refused request (401) as an error
+    s.page.fill("#token", TOKEN)
+    got = s.export("gif", tmp_path)
+    assert got.read_bytes() == cli(s.page.text_content("#command"), pictures, tmp_path).read_bytes()
+    assert s.page.get_attribute("#download", "href").startswith("blob:")
+    s.clean()
+
+
+def test_screenshot(studio, pictures):
+    """The README's picture of the studio: .build/studio.jpg on every run, docs/studio.jpg
+    when SWEEP_WRITE_SCREENSHOT=1 (re-recorded deliberately, like the man page)."""
+    s = studio()
+    s.pick(*pictures)
+    s.page.select_option("#output-type", "mp4")
+    s.page.select_option("#o-look", "vivid")
+    # The last change's preview is the one that stays (earlier answers are dropped).
+    s.page.fill("#o-after-label", "Graded")
+    s.page.wait_for_function("()=>document.querySelector('#stage sweep-compare')?.lab?.[1]==='Graded'")
+    # A still moment of the pass, so the picture does not depend on timing.
+    s.page.evaluate("()=>{const r=document.getElementById('scrub');r.value=450;r.dispatchEvent(new Event('input'))}")
+    s.page.evaluate("()=>{document.activeElement.blur();scrollTo(0,0)}")
+    assert not s.element("e.playing") and s.element("e.P.getAttribute('aria-label')") == "Play animation"
+    assert s.page.evaluate("()=>document.querySelector('#stage sweep-compare').getBoundingClientRect().width") > 600
+    # JPEG: the noisy test pictures would make a PNG of a megabyte.
+    s.page.screenshot(path=str(ROOT / ".build/studio.jpg"), type="jpeg", quality=80)
+    if os.environ.get("SWEEP_WRITE_SCREENSHOT"):
+        shutil.copy(ROOT / ".build/studio.jpg", ROOT / "docs/studio.jpg")
+    s.clean()
