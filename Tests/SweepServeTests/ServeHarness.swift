@@ -8,18 +8,6 @@ import Testing
     import Glibc
 #endif
 
-/// The built `sweep` binary beside this test bundle (else the package's debug or release one).
-func sweepBinary() throws -> String {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let beside = Bundle.main.executableURL.map { $0.deletingLastPathComponent().appendingPathComponent("sweep").path }
-    let candidates =
-        [beside].compactMap { $0 } + [".build/debug/sweep", ".build/release/sweep"].map { root.appendingPathComponent($0).path }
-    guard let exe = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-        throw CocoaError(.fileNoSuchFile)
-    }
-    return exe
-}
-
 /// A `sweep serve --port 0` child process, and the URL it printed.
 final class ServeProcess {
     let process = Process()
