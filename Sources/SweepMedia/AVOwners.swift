@@ -162,8 +162,8 @@ package struct OutputFormatContext: ~Copyable {
             avformat_alloc_output_context2(&ctx, nil, container, path),
             "cannot set up the \(container) container", subject: subject, kind: .internalError)
         guard let ctx else { throw SweepError(.internalError, "cannot set up the \(container) container", subject: subject) }
-        // The same render makes the same file: no random segment ID (Matroska, WebM) and no
-        // library version in the headers.
+        // No random segment ID (Matroska, WebM) and no library version in the headers, so that
+        // the same frames make the same file.
         ctx.pointee.flags |= AVFMT_FLAG_BITEXACT
         ptr = ctx
         self.subject = subject
