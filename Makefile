@@ -8,9 +8,11 @@ DEB_PACKAGES := pkg-config libgif-dev libavcodec-dev libavformat-dev libavutil-d
                 chromium python3-venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build demo test test-slurm readme-gif bench bench-gif clean asan fuzz presets install lint man docs api-check
+.PHONY: deps build demo test test-slurm readme-gif bench bench-gif clean asan fuzz presets install lint man docs api-check image test-image
 
 PREFIX ?= /usr/local
+# The binary `make install` installs (scripts/image.sh may pass another, with `make -o build`).
+SWEEP_BIN ?= .build/release/sweep
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done); \
@@ -36,11 +38,20 @@ man: deps
 # ../share/sweep/presets from the binary) and the man page. DESTDIR for staging.
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 .build/release/sweep $(DESTDIR)$(PREFIX)/bin/sweep
+	install -m 755 $(SWEEP_BIN) $(DESTDIR)$(PREFIX)/bin/sweep
 	for k in looks animations formats; do \
 	  install -d $(DESTDIR)$(PREFIX)/share/sweep/presets/$$k && install -m 644 presets/$$k/*.json $(DESTDIR)$(PREFIX)/share/sweep/presets/$$k/; \
 	done
 	install -m 644 docs/sweep.1 $(DESTDIR)$(PREFIX)/share/man/man1/sweep.1
+
+# An OCI image (.build/image/oci and the docker-archive .build/image/sweep.tar) built without
+# a container engine: debootstrap, umoci, skopeo; as root. The Debian base is cached in
+# .build/image. `make test-image` runs sweep demo and sweep serve inside it (chroot).
+image:
+	scripts/image.sh
+
+test-image:
+	scripts/test-image.sh
 
 demo: build
 	.build/release/sweep demo -o out
