@@ -169,8 +169,7 @@ package final class RenderQueue: Sendable {
     /// Records render `id`'s end (unless it was deleted meanwhile: then its files go) and
     /// starts the next waiting render.
     private func finish(_ id: String, update: (inout RenderRecord) -> Void, outcome: String, seconds: Double) {
-        let (record, cancelled, next) = state.withLock { s -> (RenderRecord?, Bool, String?) in
-            s.running.remove(id)
+        let (record, cancelled) = state.withLock { s -> (RenderRecord?, Bool) in
             s.stops[id] = nil
             let cancelled = s.cancelled.remove(id) != nil
             if !cancelled, var r = s.records[id] {
@@ -178,7 +177,7 @@ package final class RenderQueue: Sendable {
                 r.finished = Date().timeIntervalSince1970
                 s.records[id] = r
             }
-            return (s.records[id], cancelled, Self.takeNext(&s, jobs: jobs))
+            return (s.records[id], cancelled)
         }
         if cancelled {
             store.remove(id)
@@ -186,6 +185,12 @@ package final class RenderQueue: Sendable {
         } else if let record {
             store.save(record)
             metrics.rendered(outcome, seconds: seconds)
+        }
+        // Only now is the render over: a drain waiting for it must not end the process while
+        // its record is still being written.
+        let next = state.withLock { s -> String? in
+            s.running.remove(id)
+            return Self.takeNext(&s, jobs: jobs)
         }
         if let next { start(next) }
     }

@@ -69,7 +69,11 @@ package enum ServeCommand {
                 TempFileRegistry.shared.recordSignal(sig)
                 TempFileRegistry.shared.removeAll()
                 for id in unfinished { service.store.remove(id) }
-                exit(0)
+                // `_exit`, not `exit`: renders past the grace may still be on other threads, and
+                // exit handlers (static destructors, a sanitizer's leak check) must not run
+                // under them. Everything the service owes the disk is done above.
+                fflush(nil)  // every output stream
+                _exit(0)
             }
             source.resume()
             sources.append(source)
