@@ -36,6 +36,10 @@ package final class HTTPServer: @unchecked Sendable {
     /// The slowest upload kept after ``slowBodyGrace``, in bytes per second on average (8 KiB/s:
     /// a 200 MB upload at this rate takes 7 h, so no real client comes near it).
     static let minimumRate = 8192.0
+    /// The most of a body read and discarded under an early answer (a 429 while the queue is
+    /// full): a client that sends its body without waiting (no `Expect: 100-continue`, as Go's)
+    /// then reads the answer instead of a broken pipe. A longer body is cut off.
+    static let drainLimit = 16 * 1024 * 1024
 
     /// Starts listening on `host`:`port` (an IPv4 or IPv6 address; port 0 picks a free one).
     ///
@@ -216,9 +220,11 @@ private let access: MHD_AccessHandlerCallback = { cls, connection, url, method, 
         context.pointee = Unmanaged.passRetained(exchange).toOpaque()
         switch server.handler.begin(request) {
         case let .respond(response):
-            // Answered now only when a body would follow (MHD then discards it and closes);
-            // a request without one is answered on the next call, so the connection stays open.
-            if (request.contentLength ?? 0) > 0 || request.headers["transfer-encoding"] != nil {
+            // A client that waits for `100 Continue` gets the answer before it sends a body. One
+            // that sends it anyway has it read and discarded (up to ``drainLimit``), and the
+            // answer follows it, so that the client reads the answer, not a broken pipe.
+            let body = (request.contentLength ?? 0) > 0 || request.headers["transfer-encoding"] != nil
+            if body && (request.headers["expect"]?.lowercased() == "100-continue" || (request.contentLength ?? 0) > HTTPServer.drainLimit) {
                 return send(response, on: connection)
             }
             exchange.pending = response
@@ -241,7 +247,18 @@ private let access: MHD_AccessHandlerCallback = { cls, connection, url, method, 
     }
     let exchange = Unmanaged<Exchange>.fromOpaque(context.pointee!).takeUnretainedValue()
     if let pending = exchange.pending {
-        uploadSize.pointee = 0
+        let size = uploadSize.pointee
+        if size > 0 {
+            exchange.received += size
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - exchange.started) / 1e9
+            if exchange.received > HTTPServer.drainLimit
+                || (elapsed > HTTPServer.slowBodyGrace && Double(exchange.received) < HTTPServer.minimumRate * elapsed)
+            {
+                return .NO
+            }
+            uploadSize.pointee = 0
+            return .YES
+        }
         return send(pending, on: connection)
     }
     guard let receiver = exchange.receiver else { return .NO }

@@ -333,6 +333,26 @@ struct ServeEndToEndTests {
         let third = try curl(form(a, b, spec: Self.slowSpec) + [server.url + "/v1/renders"])
         #expect(third.status == 429)
         #expect(third.headers["retry-after"].flatMap { Int($0) }.map { (1...600).contains($0) } == true)
+        // An 8 MB body sent without waiting for 100 Continue is read whole and answered 429
+        // (not cut off mid-write); one that waits is answered before it sends anything.
+        let big = Scratch.path("big.bin")
+        try Data((0..<(8 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }).write(to: URL(fileURLWithPath: big))
+        for (expect, whole) in [("Expect:", true), ("Expect: 100-continue", false)] {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            p.arguments = [
+                "-s", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_code} %{size_upload}", "-H", expect, "-F", "before=@" + big,
+                "-F", "spec=" + Self.slowSpec, server.url + "/v1/renders",
+            ]
+            let out = Pipe()
+            p.standardOutput = out
+            try p.run()
+            let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: " ")
+            p.waitUntilExit()
+            #expect(said.first == "429", "\(expect): \(said)")
+            let sent = said.count == 2 ? Int(Double(said[1]) ?? 0) : 0
+            #expect(whole ? sent > 8 << 20 : sent < 1 << 20, "\(expect): \(sent) bytes sent")
+        }
         #expect(first.json["state"] as? String == "running" && second.json["state"] as? String == "queued")
         let id = try #require(second.json["id"] as? String)
         #expect(try curl([server.url + "/v1/renders/" + id]).json["state"] as? String == "queued")
