@@ -199,6 +199,23 @@ def gif_cli_round(sweep, before, after, folder, n, c):
     return n / (time.monotonic() - start)
 
 
+def side_by_side(a, label, unit, count, service_round, cli_round):
+    """One of each first (page cache, presets, the decode worker's binary), then `a.rounds`
+    rounds of `count` through the service and the CLI in turn. Returns the medians: service
+    rate, CLI rate, service p50 and p99 latency (seconds)."""
+    service_round(a.concurrency)
+    cli_round(a.concurrency)
+    service, cli, p50s, p99s = [], [], [], []
+    for r in range(a.rounds):
+        rate, p50, p99 = service_round(count)
+        service.append(rate)
+        p50s.append(p50)
+        p99s.append(p99)
+        cli.append(cli_round(count))
+        print(f"{label} round {r + 1}: service {service[-1]:.3f} {unit}/s, CLI {cli[-1]:.3f} {unit}/s", flush=True)
+    return tuple(statistics.median(x) for x in (service, cli, p50s, p99s))
+
+
 def bench_og(a, work, rows):
     before, after = twelve_megapixels(a.photos, work)
     body, content_type = multipart(before, after, '{"output": "og.png", "format": "og-image"}')
@@ -206,23 +223,15 @@ def bench_og(a, work, rows):
     body_path.write_bytes(body)
     server, url = start_server(a.sweep, work, "og", a.concurrency)
     try:
-        # One of each first: page cache, presets, the decode worker's binary.
-        service_round(url, body_path, content_type, a.concurrency, a.concurrency)
-        cli_round(a.sweep, before, after, work, a.concurrency, a.concurrency)
-        service, cli, p50s, p99s = [], [], [], []
-        for r in range(a.rounds):
-            rate, p50, p99 = service_round(url, body_path, content_type, a.stills, a.concurrency)
-            service.append(rate)
-            p50s.append(p50)
-            p99s.append(p99)
-            cli.append(cli_round(a.sweep, before, after, work, a.stills, a.concurrency))
-            print(f"og round {r + 1}: service {service[-1]:.2f} stills/s, CLI {cli[-1]:.2f} stills/s", flush=True)
+        s, c, p50, p99 = side_by_side(
+            a, "og", "stills", a.stills,
+            lambda n: service_round(url, body_path, content_type, n, a.concurrency),
+            lambda n: cli_round(a.sweep, before, after, work, n, a.concurrency))
         rss, hwm = memory_kb(server.pid)
     finally:
         stop_server(server)
-    s, c = statistics.median(service), statistics.median(cli)
     rows.append(f"| og:image 1200x630 PNG from two 4000x3000 JPEGs, {a.stills}/round, `sweep serve`, POST /v1/previews (hey) | "
-                f"{s:.2f} stills/s | {1000 * statistics.median(p50s):.0f} / {1000 * statistics.median(p99s):.0f} ms | "
+                f"{s:.2f} stills/s | {1000 * p50:.0f} / {1000 * p99:.0f} ms | "
                 f"{rss // 1024} / {hwm // 1024} MB |")
     rows.append(f"| og:image, loop of `sweep preview` processes | {c:.2f} stills/s | | |")
     rows.append(f"| og:image ratio service / CLI | **{s / c:.2f}×** (target ≥ 0.9×: {'met' if s / c >= 0.9 else 'missed'}) | | |")
@@ -233,22 +242,15 @@ def bench_gif(a, work, rows):
     body, content_type = multipart(before, after, '{"output": "x.gif", "size": "720x720", "duration": 4}')
     server, url = start_server(a.sweep, work, "gif", a.concurrency)
     try:
-        gif_service_round(url, body, content_type, a.concurrency, a.concurrency)
-        gif_cli_round(a.sweep, before, after, work, a.concurrency, a.concurrency)
-        service, cli, p50s, p99s = [], [], [], []
-        for r in range(a.rounds):
-            rate, p50, p99 = gif_service_round(url, body, content_type, a.gifs, a.concurrency)
-            service.append(rate)
-            p50s.append(p50)
-            p99s.append(p99)
-            cli.append(gif_cli_round(a.sweep, before, after, work, a.gifs, a.concurrency))
-            print(f"gif round {r + 1}: service {service[-1]:.3f} GIFs/s, CLI {cli[-1]:.3f} GIFs/s", flush=True)
+        s, c, p50, p99 = side_by_side(
+            a, "gif", "GIFs", a.gifs,
+            lambda n: gif_service_round(url, body, content_type, n, a.concurrency),
+            lambda n: gif_cli_round(a.sweep, before, after, work, n, a.concurrency))
         rss, hwm = memory_kb(server.pid)
     finally:
         stop_server(server)
-    s, c = statistics.median(service), statistics.median(cli)
     rows.append(f"| 4 s 720x720 GIF from the 2560x1600 photos, {a.gifs}/round, `sweep serve`, POST /v1/renders + poll + /output | "
-                f"{s:.3f} GIFs/s | {1000 * statistics.median(p50s):.0f} / {1000 * statistics.median(p99s):.0f} ms | "
+                f"{s:.3f} GIFs/s | {1000 * p50:.0f} / {1000 * p99:.0f} ms | "
                 f"{rss // 1024} / {hwm // 1024} MB |")
     rows.append(f"| 4 s GIF, loop of `sweep render` processes | {c:.3f} GIFs/s | | |")
     rows.append(f"| 4 s GIF ratio service / CLI | **{s / c:.2f}×** (target ≥ 0.95×: {'met' if s / c >= 0.95 else 'missed'}) | | |")
