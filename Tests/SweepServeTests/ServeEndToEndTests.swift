@@ -338,20 +338,9 @@ struct ServeEndToEndTests {
         let big = Scratch.path("big.bin")
         try Data((0..<(8 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }).write(to: URL(fileURLWithPath: big))
         for (expect, whole) in [("Expect:", true), ("Expect: 100-continue", false)] {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            p.arguments = [
-                "-s", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_code} %{size_upload}", "-H", expect, "-F", "before=@" + big,
-                "-F", "spec=" + Self.slowSpec, server.url + "/v1/renders",
-            ]
-            let out = Pipe()
-            p.standardOutput = out
-            try p.run()
-            let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: " ")
-            p.waitUntilExit()
-            #expect(said.first == "429", "\(expect): \(said)")
-            let sent = said.count == 2 ? Int(Double(said[1]) ?? 0) : 0
-            #expect(whole ? sent > 8 << 20 : sent < 1 << 20, "\(expect): \(sent) bytes sent")
+            let reply = try curl(["-H", expect, "-F", "before=@" + big, "-F", "spec=" + Self.slowSpec, server.url + "/v1/renders"])
+            #expect(reply.status == 429, "\(expect): \(reply.status)")
+            #expect(whole ? reply.uploaded > 8 << 20 : reply.uploaded < 1 << 20, "\(expect): \(reply.uploaded) bytes sent")
         }
         #expect(first.json["state"] as? String == "running" && second.json["state"] as? String == "queued")
         let id = try #require(second.json["id"] as? String)

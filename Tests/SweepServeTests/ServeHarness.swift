@@ -62,6 +62,8 @@ struct Reply {
     /// Header names in lower case.
     var headers: [String: String]
     var body: Data
+    /// Bytes curl sent of the request body.
+    var uploaded: Int
     var text: String { String(decoding: body, as: UTF8.self) }
     var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any]) ?? [:] }
 }
@@ -72,7 +74,7 @@ func curl(_ args: [String], input: String? = nil) throws -> Reply {
     let headerFile = Scratch.path("headers"), bodyFile = Scratch.path("body")
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-    p.arguments = ["-s", "--max-time", "120", "-D", headerFile, "-o", bodyFile, "-w", "%{http_code}"] + args
+    p.arguments = ["-s", "--max-time", "120", "-D", headerFile, "-o", bodyFile, "-w", "%{http_code} %{size_upload}"] + args
     let out = Pipe()
     p.standardOutput = out
     p.standardError = FileHandle.nullDevice
@@ -88,7 +90,10 @@ func curl(_ args: [String], input: String? = nil) throws -> Reply {
         headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
     }
     let body = FileManager.default.contents(atPath: bodyFile) ?? Data()
-    return Reply(status: Int(String(decoding: code, as: UTF8.self)) ?? 0, headers: headers, body: body)
+    let written = String(decoding: code, as: UTF8.self).split(separator: " ")
+    return Reply(
+        status: written.first.flatMap { Int($0) } ?? 0, headers: headers, body: body,
+        uploaded: written.count > 1 ? Int(Double(written[1]) ?? 0) : 0)
 }
 
 /// Two PNG fixtures (a red and a blue `width`×`height` picture) in a scratch folder.
