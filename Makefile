@@ -104,15 +104,13 @@ lint:
 fuzz: deps
 	Fuzz/run.sh 60
 
-# SweepKit's documentation (DocC) from its symbol graph: .build/docs, a static site.
-# The symbol graph holds exactly what `import SweepKit` gives an app.
+# SweepKit's documentation (DocC) from its symbol graph (scripts/symbol-graph.sh: exactly what
+# `import SweepKit` gives an app): .build/docs, a static site.
 docs: deps
-	rm -rf .build/symbol-graphs .build/docs && mkdir -p .build/symbol-graphs
-	swift build -c release --build-path .build/docs-build --target SweepKit \
-	  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/symbol-graphs
-	mkdir -p .build/symbol-graphs/kit && cp .build/symbol-graphs/SweepKit.symbols.json .build/symbol-graphs/kit/
+	rm -rf .build/symbol-graphs .build/docs
+	scripts/symbol-graph.sh .build/symbol-graphs
 	docc convert Sources/SweepKit/SweepKit.docc --fallback-display-name SweepKit \
-	  --fallback-bundle-identifier org.sweep.SweepKit --additional-symbol-graph-dir .build/symbol-graphs/kit \
+	  --fallback-bundle-identifier org.sweep.SweepKit --additional-symbol-graph-dir .build/symbol-graphs \
 	  --output-path .build/docs --warnings-as-errors
 
 # SweepKit's API against the last release (docs/api keeps the release's API). Run by CI.

@@ -36,6 +36,5 @@ fi
 
 graph=$(mktemp -d)
 trap 'rm -rf "$graph"' EXIT
-swift-symbolgraph-extract -module-name SweepKit -target "$(uname -m)-unknown-linux-gnu" -output-dir "$graph" \
-    -experimental-allowed-reexported-modules=SweepImaging,SweepTimeline,SweepPipeline,SweepMedia,SweepSupport,SweepWorker "${flags[@]}"
+scripts/symbol-graph.sh "$graph"
 scripts/api-diff.py "docs/api/$release.symbols.json" "$graph/SweepKit.symbols.json" docs/api/allowed-breaks.txt
