@@ -62,19 +62,35 @@ struct ReadmeExampleTests {
         let folder = try Scratch.folder("cancel")
         let out = URL(fileURLWithPath: folder + "/slow.mp4")
         try Data("older".utf8).write(to: out)
-        // Cancelled once three frames are out, of 3 600: the render stops at its next frame.
-        final class Seen: Sendable { let frames = Mutex(0) }
+        // Cancelled from the progress callback once three frames are out, of 3 600, so the
+        // test does not depend on how soon a polling task gets a thread: the render must stop
+        // within its pipeline's depth of frames after the cancel.
+        typealias Render = Task<RenderResult, any Error>
+        final class Seen: Sendable {
+            let frames = Mutex(0)
+            let cancelledAt = Mutex<Int?>(nil)
+            let task = Mutex<Render?>(nil)
+        }
         let seen = Seen()
         await #expect(throws: CancellationError.self) {
             var slow = Comparison(before: before, after: after)
             slow.size = .exact(width: 1920, height: 1080)
             slow.animation = Comparison.sweep(duration: 120)
-            let render = Task { try await slow.render(to: out, progress: { p in seen.frames.withLock { $0 = max($0, p.done) } }) }
-            while seen.frames.withLock({ $0 }) < 3 { try await Task.sleep(for: .milliseconds(10)) }
-            render.cancel()
+            let render = Render {
+                try await slow.render(
+                    to: out,
+                    progress: { p in
+                        seen.frames.withLock { $0 = max($0, p.done) }
+                        guard p.done >= 3, seen.cancelledAt.withLock({ $0 }) == nil, let task = seen.task.withLock({ $0 }) else { return }
+                        seen.cancelledAt.withLock { $0 = p.done }
+                        task.cancel()
+                    })
+            }
+            seen.task.withLock { $0 = render }
             _ = try await render.value
         }
-        #expect(seen.frames.withLock { $0 } < 100)
+        let cancelledAt = try #require(seen.cancelledAt.withLock { $0 })
+        #expect(seen.frames.withLock { $0 } - cancelledAt <= 8)
         #expect(try Data(contentsOf: out) == Data("older".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["slow.mp4"])
         // A task cancelled before it starts does no work at all.
