@@ -95,16 +95,7 @@ package enum SweepCommand {
         // A closed pipe on stdout or stderr must give a failed write, not a killed process
         // (in a batch, every later job would die with it).
         signal(SIGPIPE, SIG_IGN)
-        // One malloc arena for every thread. The GIF writer prepares the next frame on the
-        // second core, so frames and tables are allocated on one thread and freed on another,
-        // and with an arena per thread glibc kept the freed blocks: 171 MB for a 4 s GIF at
-        // 720², 198 MB for 120 s. With one arena it stays at about 147 MB, and is no slower.
-        #if canImport(Glibc)
-            // mallopt is in <malloc.h>, which Swift's Glibc module leaves out; M_ARENA_MAX is -8 there.
-            if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") {
-                _ = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)(-8, 1)
-            }
-        #endif
+        Allocator.useOneArena()
         var failure: (any Error)?
         do { try dispatch(args) } catch { failure = error }
         // A render that failed because a signal's handler removed its temporary files (a

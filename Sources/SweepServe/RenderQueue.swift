@@ -7,9 +7,16 @@ import Synchronization
 
 /// The renders the service knows: at most `jobs` running, at most `limit` waiting, each run
 /// through batch's code path (`SweepCommand.perform`, lenient) into its own folder.
+///
+/// Only unfinished renders' records are held in memory. A finished one's lives in its
+/// `record.json` alone, with its end time here for expiry, so the service's memory follows
+/// the renders running, not the renders kept (`--keep`).
 package final class RenderQueue: Sendable {
     private struct State {
+        /// Queued and running renders.
         var records: [String: RenderRecord] = [:]
+        /// Finished renders (their records are on disk): when each ended.
+        var finished: [String: Double] = [:]
         var prepared: [String: RenderOptions] = [:]
         var waiting: [String] = []
         var running: Set<String> = []
@@ -35,7 +42,7 @@ package final class RenderQueue: Sendable {
 
     package init(store: RenderStore, metrics: ServeMetrics, jobs: Int, limit: Int, recovered: [RenderRecord] = []) {
         (self.store, self.metrics, self.jobs, self.limit) = (store, metrics, jobs, limit)
-        state.withLock { s in for r in recovered { s.records[r.id] = r } }
+        state.withLock { s in for r in recovered { s.finished[r.id] = r.finished ?? r.created } }
     }
 
     /// Queues (or starts) `record`'s render with `options`; `.full` and `.closed` leave
@@ -60,7 +67,12 @@ package final class RenderQueue: Sendable {
     }
 
     /// Render `id`'s record, if the service knows it.
-    package func record(_ id: String) -> RenderRecord? { state.withLock { $0.records[id] } }
+    package func record(_ id: String) -> RenderRecord? {
+        let (active, finished) = state.withLock { ($0.records[id], $0.finished[id] != nil) }
+        if let active { return active }
+        guard finished, let record = store.load(id), record.id == id else { return nil }
+        return record
+    }
 
     /// Waiting and running renders (previews included in running).
     package var counts: (waiting: Int, running: Int) { state.withLock { ($0.waiting.count, $0.running.count + $0.previews) } }
@@ -69,7 +81,7 @@ package final class RenderQueue: Sendable {
     /// (its files go when it has stopped). False when there is no such render.
     package func delete(_ id: String) -> Bool {
         let (known, running) = state.withLock { s -> (Bool, Bool) in
-            guard s.records.removeValue(forKey: id) != nil else { return (false, false) }
+            guard s.records.removeValue(forKey: id) != nil || s.finished.removeValue(forKey: id) != nil else { return (false, false) }
             s.prepared[id] = nil
             s.waiting.removeAll { $0 == id }
             if s.running.contains(id) {
@@ -187,19 +199,23 @@ package final class RenderQueue: Sendable {
             metrics.rendered(outcome, seconds: seconds)
         }
         // Only now is the render over: a drain waiting for it must not end the process while
-        // its record is still being written.
-        let next = state.withLock { s -> String? in
+        // its record is still being written. Its record, now on disk, leaves memory.
+        let (next, deletedMeanwhile) = state.withLock { s -> (String?, Bool) in
             s.running.remove(id)
-            return Self.takeNext(&s, jobs: jobs)
+            if let record = s.records.removeValue(forKey: id) { s.finished[id] = record.finished ?? Date().timeIntervalSince1970 }
+            return (Self.takeNext(&s, jobs: jobs), s.cancelled.remove(id) != nil)
         }
+        // Deleted after the check above but before its end: its files go now.
+        if deletedMeanwhile && !cancelled { store.remove(id) }
+        Allocator.giveBackFreeMemory()
         if let next { start(next) }
     }
 
     /// Removes finished renders older than `keep` seconds.
     package func expire(keep: Double, now: Double = Date().timeIntervalSince1970) {
         let old = state.withLock { s -> [String] in
-            let ids = s.records.values.filter { r in r.finished.map { $0 + keep < now } ?? false }.map(\.id)
-            for id in ids { s.records[id] = nil }
+            let ids = s.finished.filter { $0.value + keep < now }.map(\.key)
+            for id in ids { s.finished[id] = nil }
             return ids
         }
         for id in old { store.remove(id) }

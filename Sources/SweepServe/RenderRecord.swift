@@ -1,8 +1,8 @@
 import Foundation
 import SweepPipeline
 
-/// What the service knows about one render: kept in memory and written beside its files
-/// (`record.json`), so that a restart finds it.
+/// What the service knows about one render: written beside its files (`record.json`), so that
+/// a restart finds it, and held in memory only while the render is queued or running.
 package struct RenderRecord: Sendable, Codable, Equatable {
     /// Where a render stands.
     package enum State: String, Sendable, Codable {

@@ -59,6 +59,12 @@ package struct RenderStore: Sendable {
         rename(temp, path)
     }
 
+    /// Render `id`'s record as last saved, or nil when it has none (or it is unreadable).
+    package func load(_ id: String) -> RenderRecord? {
+        guard Self.isID(id), let data = FileManager.default.contents(atPath: folder(id) + "/" + Self.recordName) else { return nil }
+        return try? JSONDecoder().decode(RenderRecord.self, from: data)
+    }
+
     /// Removes render `id`'s folder and everything in it.
     package func remove(_ id: String) {
         guard Self.isID(id) else { return }
@@ -91,8 +97,7 @@ package struct RenderStore: Sendable {
         // Only names shaped like ids are the server's: anything else in the folder is left alone.
         for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where Self.isID(name) {
             let dir = root + "/" + name
-            guard let data = FileManager.default.contents(atPath: dir + "/" + Self.recordName),
-                var record = try? JSONDecoder().decode(RenderRecord.self, from: data), record.id == name
+            guard var record = load(name), record.id == name
             else {
                 try? FileManager.default.removeItem(atPath: dir)
                 continue

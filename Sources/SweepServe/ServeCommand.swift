@@ -19,15 +19,8 @@ package enum ServeCommand {
             return 0
         }
         signal(SIGPIPE, SIG_IGN)
-        // One malloc arena, as `SweepCommand.run` sets for the CLI: frames are allocated on one
-        // thread and freed on another, and per-thread arenas kept the freed blocks (the reason
-        // is in SweepCommand.run). To revisit with the service's throughput benchmark.
-        #if canImport(Glibc)
-            // mallopt is in <malloc.h>, which Swift's Glibc module leaves out; M_ARENA_MAX is -8 there.
-            if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") {
-                _ = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)(-8, 1)
-            }
-        #endif
+        // One malloc arena, as the CLI (see Allocator).
+        Allocator.useOneArena()
         do {
             let options = try ServeOptions.parse(args)
             let service = try RenderService(options: options)
