@@ -15,10 +15,7 @@ release=v0.2.0
 commit=2f01e8add47eff3f64c6eb862567745e6b4a2681
 build=(-c release -Xswiftc -enable-testing --build-path .build/test)
 
-swift build "${build[@]}" --target SweepKit
-flags=(-I .build/test/release/Modules)
-for map in Sources/C*/module.modulemap; do flags+=(-Xcc "-fmodule-map-file=$PWD/$map"); done
-for dir in $(pkg-config --cflags-only-I pangocairo libheif libwebpdemux libavformat); do flags+=(-Xcc "$dir"); done
+source scripts/module-flags.sh
 
 if git rev-parse -q --verify "$release^{commit}" >/dev/null; then
     swift package "${build[@]}" diagnose-api-breaking-changes "$release" --products SweepKit --baseline-dir "$PWD/docs/api"

@@ -6,10 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/symbol-graph.sh OUTDIR}
-swift build -c release -Xswiftc -enable-testing --build-path .build/test --target SweepKit
-flags=(-I .build/test/release/Modules)
-for map in Sources/C*/module.modulemap; do flags+=(-Xcc "-fmodule-map-file=$PWD/$map"); done
-for dir in $(pkg-config --cflags-only-I pangocairo libheif libwebpdemux libavformat); do flags+=(-Xcc "$dir"); done
+source scripts/module-flags.sh
 mkdir -p "$out"
 swift-symbolgraph-extract -module-name SweepKit -target "$(uname -m)-unknown-linux-gnu" -output-dir "$out" \
     -experimental-allowed-reexported-modules=SweepImaging,SweepTimeline,SweepPipeline,SweepMedia,SweepSupport,SweepWorker "${flags[@]}"

@@ -33,9 +33,18 @@ package final class HTTPServer: @unchecked Sendable {
 
     /// Seconds an upload may take before its rate is checked.
     static let slowBodyGrace = 15.0
-    /// The slowest upload kept after ``slowBodyGrace``, in bytes per second on average (8 KiB/s:
-    /// a 200 MB upload at this rate takes 7 h, so no real client comes near it).
+    /// The slowest upload kept after ``slowBodyGrace``, in bytes per second (8 KiB/s: a 200 MB
+    /// upload at this rate takes 7 h, so no real client comes near it).
     static let minimumRate = 8192.0
+
+    /// True for a body that trickles (slowloris sending a byte now and then, which the idle
+    /// timeout never catches): past the grace, it must have kept the minimum rate over the
+    /// time since. The grace is an allowance, not part of the rate, so a small body read late
+    /// (its connection's thread waited for a core under load) is not cut for it.
+    static func tooSlow(received: Int, since started: UInt64) -> Bool {
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        return elapsed > slowBodyGrace && Double(received) < minimumRate * (elapsed - slowBodyGrace)
+    }
     /// The most of a body read and discarded under an early answer (a 429 while the queue is
     /// full): a client that sends its body without waiting (no `Expect: 100-continue`, as Go's)
     /// then reads the answer instead of a broken pipe. A longer body is cut off.
@@ -250,10 +259,7 @@ private let access: MHD_AccessHandlerCallback = { cls, connection, url, method, 
         let size = uploadSize.pointee
         if size > 0 {
             exchange.received += size
-            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - exchange.started) / 1e9
-            if exchange.received > HTTPServer.drainLimit
-                || (elapsed > HTTPServer.slowBodyGrace && Double(exchange.received) < HTTPServer.minimumRate * elapsed)
-            {
+            if exchange.received > HTTPServer.drainLimit || HTTPServer.tooSlow(received: exchange.received, since: exchange.started) {
                 return .NO
             }
             uploadSize.pointee = 0
@@ -268,10 +274,7 @@ private let access: MHD_AccessHandlerCallback = { cls, connection, url, method, 
         // Past the cap while it streams: MHD cannot answer before the body ends, so the
         // connection is closed (a body announced over the cap was answered 413 at once).
         if exchange.received > server.maxBody { return .NO }
-        // A body that trickles (slowloris sending a byte now and then, which the idle timeout
-        // never catches) is cut off: after its first seconds an upload must keep a minimum rate.
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - exchange.started) / 1e9
-        if elapsed > HTTPServer.slowBodyGrace && Double(exchange.received) < HTTPServer.minimumRate * elapsed { return .NO }
+        if HTTPServer.tooSlow(received: exchange.received, since: exchange.started) { return .NO }
         if exchange.failure == nil, let processor = exchange.processor, MHD_post_process(processor, uploadData, size) != .YES,
             exchange.failure == nil
         {
