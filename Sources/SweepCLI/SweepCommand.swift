@@ -246,7 +246,7 @@ package enum SweepCommand {
             var still = o.spec
             (still.width, still.height) =
                 kind == .html ? Self.linkPreviewSize : (results[0].width, results[0].height)
-            results.append(try Renderer.preview(still, position: o.position ?? 0.5, to: posterPath))
+            results.append(try Renderer.preview(still, position: o.position ?? Renderer.restingPosition, to: posterPath))
         }
         return results
     }
@@ -260,7 +260,8 @@ package enum SweepCommand {
         try checkScope(&o, kind: kind)
         // --quality is the JPEG/WebP quality of a still (90 unless given).
         let quality = o.given.contains("quality") ? o.spec.quality : 90
-        var result = try Renderer.preview(o.spec, position: o.position ?? 0.5, to: out, quality: quality, maxBytes: o.spec.maxBytes)
+        var result = try Renderer.preview(
+            o.spec, position: o.position ?? Renderer.restingPosition, to: out, quality: quality, maxBytes: o.spec.maxBytes)
         result.notes.insert(contentsOf: o.notes, at: 0)
         return result
     }

@@ -196,7 +196,7 @@ public struct Comparison: Sendable {
     /// The one way a comparison is written: a still format's still, else the animation.
     private static func write(_ spec: RenderSpec, format: FormatPreset?, to url: URL, progress: Renderer.Progress?) throws -> RenderResult {
         let path = format?.outputPath(url.path) ?? url.path
-        if format?.still == true { return try Renderer.preview(spec, position: 0.5, to: path) }
+        if format?.still == true { return try Renderer.preview(spec, position: Renderer.restingPosition, to: path) }
         return try Renderer.render(spec, to: path, progress: progress)
     }
 

@@ -185,7 +185,7 @@ public enum Renderer {
         var length = anim.passDuration
         if still {
             let s0 = anim.state(at: 0)
-            states = [FrameState(position: position ?? 0.5, before: s0.before, after: s0.after)]
+            states = [FrameState(position: position ?? restingPosition, before: s0.before, after: s0.after)]
             if source.clipDuration != nil { clipTimes = [0] }
         } else if let available = source.clipDuration, let rate = source.clipRate {
             if kind == .html {
@@ -355,6 +355,10 @@ public enum Renderer {
             return (AudioInput(path: path, start: start, duration: length), nil)
         }
     }
+
+    /// Where the split rests in a still nobody placed (a preview without `--position`, a
+    /// still format, a poster): the middle, showing as much of the before as of the after.
+    public static let restingPosition = 0.5
 
     /// Writes one still of the comparison at split position `position`.
     ///
