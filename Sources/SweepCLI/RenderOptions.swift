@@ -61,12 +61,7 @@ package struct RenderOptions: Sendable {
         }
         o.inputs = r.positionals
         o.spec.refuseFlashes = o.strict
-        // `--duration` is one whole pass, holds included, as in presets and formats: the
-        // sweep takes what the holds leave (at least a tenth of the pass).
-        let (duration, hold) = (o.duration ?? 4, o.hold ?? 0.5)
-        o.spec.animation = RenderSpec.sweep(
-            from: o.from ?? 1, to: o.to ?? 0, duration: duration, hold: hold, curve: o.curve ?? .easeInOut, loop: o.loop ?? .forever)
-        o.sweepSplit = (RenderSpec.holdTime(pass: duration, hold: hold), RenderSpec.sweepTime(pass: duration, hold: hold))
+        o.makeSweep(pass: o.duration ?? 4)
         if let end = o.spec.clip.end, end <= o.spec.clip.start {
             throw SweepError(
                 .usage, "the end (\(end) s) is not after the start (\(o.spec.clip.start) s)", subject: "--end",
@@ -76,6 +71,16 @@ package struct RenderOptions: Sendable {
         o.spec.clip.length = o.duration
         o.spec.clip.loopAnimation = o.loop != nil
         return o
+    }
+
+    /// The plain sweep the options describe, `pass` seconds long: `--duration` is one whole
+    /// pass, holds included, as in presets and formats, and the sweep takes what the holds
+    /// leave (at least a tenth of the pass).
+    private mutating func makeSweep(pass: Double) {
+        let hold = hold ?? 0.5
+        spec.animation = RenderSpec.sweep(
+            from: from ?? 1, to: to ?? 0, duration: pass, hold: hold, curve: curve ?? .easeInOut, loop: loop ?? .forever)
+        sweepSplit = (RenderSpec.holdTime(pass: pass, hold: hold), RenderSpec.sweepTime(pass: pass, hold: hold))
     }
 
     /// Loads the animation preset (with the shortcuts applied) and the named looks, and
@@ -92,10 +97,10 @@ package struct RenderOptions: Sendable {
             f.apply(to: &spec, keeping: kept)
             if !given.contains("duration"), let d = f.duration {
                 // The format's duration is the whole pass: the sweep fills what the holds leave.
+                // Made again from the hold asked for, not the one the first pass may have
+                // clamped to a quarter of the default 4 s (as `Animation.withPass` would keep).
                 duration = d
-                sweepSplit = (RenderSpec.holdTime(pass: d, hold: self.hold ?? 0.5), RenderSpec.sweepTime(pass: d, hold: self.hold ?? 0.5))
-                spec.animation = RenderSpec.sweep(
-                    from: from ?? 1, to: to ?? 0, duration: d, hold: self.hold ?? 0.5, curve: curve ?? .easeInOut, loop: loop ?? .forever)
+                makeSweep(pass: d)
             }
             // `preview` (still already) takes a video format's size and framing as a still.
             let stillOfAnimation = still && !f.still
