@@ -458,33 +458,9 @@ struct SizeCap {
                 let below = lo?.q ?? floor - 1, above = hi?.q ?? top + 1
                 if above - below <= 1 { break }
                 if let lo, Double(lo.bytes) >= 0.95 * Double(cap) { break }  // close enough
-                var guess: Double
-                switch (lo, hi) {
-                case let (l?, h?):
-                    // Interpolated along the typical curve, but kept a quarter of the way in from
-                    // either end: bytes can jump where the palette halves, and the bracket must
-                    // shrink all the same.
-                    let t = h.bytes > l.bytes ? log(target / Double(l.bytes)) / log(Double(h.bytes) / Double(l.bytes)) : 0.5
-                    let along = SizeCap.quality(from: l.q, log2Ratio: t * (SizeCap.typical(h.q) - SizeCap.typical(l.q)))
-                    let (a, b) = (Double(l.q) + 0.25 * Double(h.q - l.q), Double(l.q) + 0.75 * Double(h.q - l.q))
-                    guess = min(b, max(a, along))
-                case let (nil, h?):
-                    // From the typical curve, then from it scaled to the two attempts over the
-                    // budget; if that is over too (or the curve is flat here), the floor, to bracket it.
-                    if let p = previous, p.bytes > h.bytes, p.q > h.q, !tried {
-                        let scale = log2(Double(p.bytes) / Double(h.bytes)) / (SizeCap.typical(p.q) - SizeCap.typical(h.q))
-                        guess = SizeCap.quality(from: h.q, log2Ratio: log2(target / Double(h.bytes)), scale: scale)
-                        tried = true
-                    } else {
-                        guess = previous == nil ? SizeCap.quality(from: h.q, log2Ratio: log2(target / Double(h.bytes))) : Double(floor)
-                    }
-                case let (l?, nil): guess = SizeCap.quality(from: l.q, log2Ratio: log2(target / Double(l.bytes)))
-                case (nil, nil):
-                    guess =
-                        fallback.map {
-                            SizeCap.quality(from: $0.spec.quality, log2Ratio: log2(target / Double($0.result.bytes)))
-                        } ?? Double(top)
-                }
+                let guess = SizeCap.nextQuality(
+                    lo: lo, hi: hi, previous: previous, tried: &tried, top: top, target: target,
+                    fallback: fallback.map { ($0.spec.quality, $0.result.bytes) })
                 let q = max(below + 1, min(above - 1, Int(guess.rounded(.down))))
                 var attempt = spec
                 attempt.quality = q
@@ -500,6 +476,36 @@ struct SizeCap {
                 best = try render(attempt)
             }
             return best
+        }
+    }
+
+    /// A quality search's next guess between the highest quality known to fit (`lo`) and the
+    /// lowest known to be over (`hi`), aiming at `target` bytes; `previous` is the attempt over
+    /// the budget before `hi`, and `tried` says whether the two's slope was tried already.
+    static func nextQuality(
+        lo: (q: Int, bytes: Int)?, hi: (q: Int, bytes: Int)?, previous: (q: Int, bytes: Int)?, tried: inout Bool, top: Int,
+        target: Double, fallback: (q: Int, bytes: Int)?
+    ) -> Double {
+        switch (lo, hi) {
+        case let (l?, h?):
+            // Interpolated along the typical curve, but kept a quarter of the way in from
+            // either end: bytes can jump where the palette halves, and the bracket must
+            // shrink all the same.
+            let t = h.bytes > l.bytes ? log(target / Double(l.bytes)) / log(Double(h.bytes) / Double(l.bytes)) : 0.5
+            let along = quality(from: l.q, log2Ratio: t * (typical(h.q) - typical(l.q)))
+            let (a, b) = (Double(l.q) + 0.25 * Double(h.q - l.q), Double(l.q) + 0.75 * Double(h.q - l.q))
+            return min(b, max(a, along))
+        case let (nil, h?):
+            // From the typical curve, then from it scaled to the two attempts over the
+            // budget; if that is over too (or the curve is flat here), the floor, to bracket it.
+            if let p = previous, p.bytes > h.bytes, p.q > h.q, !tried {
+                let scale = log2(Double(p.bytes) / Double(h.bytes)) / (typical(p.q) - typical(h.q))
+                tried = true
+                return quality(from: h.q, log2Ratio: log2(target / Double(h.bytes)), scale: scale)
+            }
+            return previous == nil ? quality(from: h.q, log2Ratio: log2(target / Double(h.bytes))) : Double(qualityFloor)
+        case let (l?, nil): return quality(from: l.q, log2Ratio: log2(target / Double(l.bytes)))
+        case (nil, nil): return fallback.map { quality(from: $0.q, log2Ratio: log2(target / Double($0.bytes))) } ?? Double(top)
         }
     }
 
