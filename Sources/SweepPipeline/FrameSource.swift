@@ -69,7 +69,7 @@ package final class FrameSource {
         let size = Self.outputSize(spec, before: beforeSize)
         let (w, h) = (size.width, size.height)
         unevenSize = size.uneven
-        try Self.validate(width: w, height: h, maxPixels: spec.maxPixels)
+        try Self.validate(width: w, height: h, spec: spec)
         width = w
         height = h
         func side(_ loaded: LoadedSide, _ index: Int) throws -> (RGBAImage, ClipSide?) {
@@ -170,15 +170,22 @@ package final class FrameSource {
     static func knownSize(_ spec: RenderSpec) -> (width: Int, height: Int)? {
         guard let w = spec.width, let h = spec.height else { return nil }
         let size = spec.evenSize ? (width: max(2, w & ~1), height: max(2, h & ~1)) : (width: w, height: h)
-        guard (try? validate(width: size.width, height: size.height, maxPixels: spec.maxPixels)) != nil else { return nil }
+        guard (try? validate(width: size.width, height: size.height, spec: spec)) != nil else { return nil }
         return size
     }
 
-    static func validate(width: Int, height: Int, maxPixels: Int) throws {
-        guard width >= 2, height >= 2, width <= 16384, height <= 16384, width * height <= maxPixels else {
+    /// Throws unless a `width`×`height` output is within the limits: 2…16384 per side, at
+    /// most `spec.maxPixels`, and at most a server's `spec.maxFramePixels`.
+    package static func validate(width: Int, height: Int, spec: RenderSpec) throws {
+        guard width >= 2, height >= 2, width <= 16384, height <= 16384, width * height <= spec.maxPixels else {
             throw SweepError(
                 .usage, "output size \(width)x\(height) is out of range",
-                fix: "use 2…16384 pixels per side and at most \(maxPixels) pixels", field: .size)
+                fix: "use 2…16384 pixels per side and at most \(spec.maxPixels) pixels", field: .size)
+        }
+        if let limit = spec.maxFramePixels, width * height > limit {
+            throw SweepError(
+                .usage, "output size \(width)x\(height) is over this server's limit of \(limit) pixels a frame",
+                fix: "ask for a smaller size", field: .maxPixels)
         }
     }
 

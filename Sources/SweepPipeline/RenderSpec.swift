@@ -62,6 +62,9 @@ public struct RenderSpec: Sendable {
     /// Renders only `windows` runs of ``Renderer/sampleLength`` frames spread evenly over the
     /// timeline (a size cap's estimate; see ``SizeCap``), nil for every frame.
     package var sampleWindows: Int?
+    /// The most pixels an output frame may have, when a server sets fewer than ``maxPixels``
+    /// (`sweep serve --max-frame-pixels`): one request's memory and time to its next frame.
+    package var maxFramePixels: Int?
     /// Set from another thread to stop the render at its next frame (SweepKit's async API).
     package var cancellation: CancellationFlag?
 

@@ -47,6 +47,21 @@ public enum Renderer {
         return result
     }
 
+    /// The checks a render of `spec` to `path` makes before it reads an input: the output's
+    /// kind, encoder options that could name files, the frame rate, duration and frame count,
+    /// and the size when the spec alone fixes it. A service runs them when a request arrives,
+    /// so that it is refused then, not accepted and failed later.
+    ///
+    /// - Throws: what ``render(_:to:progress:)`` (or ``preview(_:position:to:quality:maxBytes:)``
+    ///   for a `still`) would throw for them.
+    package static func preflight(_ spec: RenderSpec, to path: String, still: Bool) throws {
+        let kind = try OutputKind.infer(path: path, still: still, codec: spec.codec)
+        if case let .video(codec, _) = kind { try EncoderOptionPolicy.check(spec.videoOptions, codec: codec) }
+        try RenderLimits.check(spec, expandLoops: !kind.isStill, frames: !kind.isStill)
+        if kind == .html && spec.html.retina { try RenderLimits.checkDoubled(width: spec.width, height: spec.height) }
+        if let w = spec.width, let h = spec.height { try FrameSource.validate(width: w, height: h, spec: spec) }
+    }
+
     /// Renders `spec` frame by frame into `body`, in order, without writing a file: the
     /// frames a PNG sequence of the spec would hold (its default size, clip timing and
     /// notes). Frames are streamed: `body` must copy a frame it wants to keep.

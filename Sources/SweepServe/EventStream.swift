@@ -14,10 +14,19 @@ package final class EventStream: Sendable {
     private let id: String
     private let queue: RenderQueue
     private let stopping: @Sendable () -> Bool
+    private let ended: @Sendable () -> Void
 
-    package init(id: String, queue: RenderQueue, stopping: @escaping @Sendable () -> Bool) {
-        (self.id, self.queue, self.stopping) = (id, queue, stopping)
+    /// `ended` is called once the stream is gone (finished, or its client left).
+    package init(id: String, queue: RenderQueue, stopping: @escaping @Sendable () -> Bool, ended: @escaping @Sendable () -> Void = {}) {
+        (self.id, self.queue, self.stopping, self.ended) = (id, queue, stopping, ended)
     }
+
+    deinit { ended() }
+
+    /// Seconds between comments on a quiet stream: they keep proxies from closing it, and a
+    /// write is how a stream whose client left finds out, so this is how long its connection
+    /// and thread outlive the client.
+    static let keepAlive = 2.0
 
     /// The next event's bytes, waiting for one; nil at the end.
     package func next() -> [UInt8]? {
@@ -38,16 +47,21 @@ package final class EventStream: Sendable {
                     return Self.event("progress", ["id": id, "state": r.state.rawValue, "progress": (r.progress * 1000).rounded() / 1000])
                 }
                 c.idle += 1
-                // A comment now and then keeps proxies from closing a quiet stream.
-                if c.idle % 150 == 0 { return ": keep-alive\n\n" }
+                if Double(c.idle) * Self.tick >= Self.keepAlive {
+                    c.idle = 0
+                    return ": keep-alive\n\n"
+                }
                 return nil
             }
             if event == "" { return nil }
             if let event { return Array(event.utf8) }
             if stopping() { return nil }
-            usleep(100_000)
+            usleep(useconds_t(Self.tick * 1e6))
         }
     }
+
+    /// Seconds between looks at the record.
+    static let tick = 0.1
 
     /// One event: its name and a JSON data line.
     static func event(_ name: String, _ data: [String: Any]) -> String {

@@ -53,7 +53,13 @@ package final class HTTPServer: @unchecked Sendable {
     /// Starts listening on `host`:`port` (an IPv4 or IPv6 address; port 0 picks a free one).
     ///
     /// - Throws: `.unavailable` when the address cannot be bound or the daemon not started.
-    package init(host: String, port: Int, handler: any HTTPHandler, maxBody: Int, connectionLimit: Int = 256, timeout: Int = 30) throws {
+    /// The most connections open at once (each has a thread).
+    package static let connectionLimit = 256
+
+    package init(
+        host: String, port: Int, handler: any HTTPHandler, maxBody: Int, connectionLimit: Int = HTTPServer.connectionLimit,
+        timeout: Int = 30
+    ) throws {
         self.handler = handler
         self.maxBody = maxBody
         let (fd, bound) = try Self.listen(host: host, port: port)
@@ -242,7 +248,9 @@ private let access: MHD_AccessHandlerCallback = { cls, connection, url, method, 
             if let length = request.contentLength, length > server.maxBody {
                 return send(HTTPResponse.tooLarge(server.maxBody), on: connection)
             }
-            guard let processor = MHD_create_post_processor(connection, 64 * 1024, postPiece, context.pointee) else {
+            // MHD's post processor also reads url-encoded forms; the API takes files as parts only.
+            let multipart = request.headers["content-type"]?.lowercased().hasPrefix("multipart/form-data") ?? false
+            guard multipart, let processor = MHD_create_post_processor(connection, 64 * 1024, postPiece, context.pointee) else {
                 return send(
                     HTTPResponse.error(
                         SweepError(

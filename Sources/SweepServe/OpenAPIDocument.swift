@@ -224,6 +224,7 @@ package enum OpenAPIDocument {
                         "responses": [
                             "200": ["description": "The event stream.", "content": ["text/event-stream": ["schema": event]]],
                             "401": error("Missing or wrong bearer token."), "404": error("No such render."),
+                            "429": error("Too many event streams are open; poll the render instead.", headers: retryAfter),
                         ],
                     ],
                 ],

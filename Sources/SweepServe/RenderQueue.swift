@@ -74,6 +74,9 @@ package final class RenderQueue: Sendable {
         return record
     }
 
+    /// True when the service knows render `id` (queued, running or finished).
+    package func knows(_ id: String) -> Bool { state.withLock { $0.records[id] != nil || $0.finished[id] != nil } }
+
     /// Waiting and running renders (previews included in running).
     package var counts: (waiting: Int, running: Int) { state.withLock { ($0.waiting.count, $0.running.count + $0.previews) } }
 

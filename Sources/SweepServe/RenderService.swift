@@ -20,6 +20,11 @@ package final class RenderService: HTTPHandler {
     /// The OpenAPI document's bytes (its security and preset names follow this server's).
     private let openAPI: [UInt8]
     private let stoppingFlag = Mutex(false)
+    /// Event streams open now: each holds a connection and its thread.
+    private let streams = Mutex(0)
+    /// The most event streams open at once: a quarter of the connections, so that streams
+    /// cannot take the places health checks and uploads need.
+    static let maxStreams = HTTPServer.connectionLimit / 4
     /// The studio (`GET /`), built once: its option list and preset names are this server's.
     private let studio: StudioPage
 
@@ -111,7 +116,20 @@ package final class RenderService: HTTPHandler {
             return .respond(.json(200, record.json))
         }
         if s[3] == "events" {
-            let stream = EventStream(id: id, queue: queue, stopping: { [weak self] in self?.stopping ?? true })
+            let opened = streams.withLock { n in
+                guard n < Self.maxStreams else { return false }
+                n += 1
+                return true
+            }
+            guard opened else {
+                return .respond(
+                    .problem(
+                        429, "too many event streams are open (\(Self.maxStreams)); poll GET /v1/renders/ID instead",
+                        headers: [("Retry-After", "5")]))
+            }
+            let stream = EventStream(
+                id: id, queue: queue, stopping: { [weak self] in self?.stopping ?? true },
+                ended: { [weak self] in self?.streams.withLock { $0 -= 1 } })
             return .respond(
                 HTTPResponse(
                     status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")],
@@ -127,7 +145,7 @@ package final class RenderService: HTTPHandler {
         do {
             let text = try StudioPreview.config(
                 spec: Array((q["spec"] ?? "").utf8), width: Int(q["w"] ?? "") ?? 0, height: Int(q["h"] ?? "") ?? 0,
-                twoSides: q["two"] == "1", still: q["still"] == "1", library: library)
+                twoSides: q["two"] == "1", still: q["still"] == "1", library: library, maxFramePixels: options.maxFramePixels)
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
                 body: .bytes(Array(text.utf8)))
@@ -202,7 +220,7 @@ package final class RenderService: HTTPHandler {
         let inputs = [before] + (upload.files["after"].map { [$0] } ?? [])
         return try ServeSpec(
             upload.spec, inputs: inputs, folder: upload.folder + "/out", still: still, library: library,
-            memory: DecoderMemory.defaultBudget / options.jobs)
+            memory: DecoderMemory.defaultBudget / options.jobs, maxFramePixels: options.maxFramePixels)
     }
 
     /// Queues a render: 202 with its id.

@@ -65,6 +65,11 @@ package struct RenderStore: Sendable {
         return try? JSONDecoder().decode(RenderRecord.self, from: data)
     }
 
+    /// The ids with a folder in the store.
+    package func ids() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter(Self.isID)
+    }
+
     /// Removes render `id`'s folder and everything in it.
     package func remove(_ id: String) {
         guard Self.isID(id) else { return }
@@ -95,7 +100,7 @@ package struct RenderStore: Sendable {
     package func recover(keep: Double, now: Double = Date().timeIntervalSince1970) -> [RenderRecord] {
         var records: [RenderRecord] = []
         // Only names shaped like ids are the server's: anything else in the folder is left alone.
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where Self.isID(name) {
+        for name in ids() {
             let dir = root + "/" + name
             guard var record = load(name), record.id == name
             else {

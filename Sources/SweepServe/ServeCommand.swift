@@ -62,6 +62,8 @@ package enum ServeCommand {
                 TempFileRegistry.shared.recordSignal(sig)
                 TempFileRegistry.shared.removeAll()
                 for id in unfinished { service.store.remove(id) }
+                // Uploads still arriving (and previews) have folders no render owns yet.
+                for id in service.store.ids() where !service.queue.knows(id) { service.store.remove(id) }
                 // `_exit`, not `exit`: renders past the grace may still be on other threads, and
                 // exit handlers (static destructors, a sanitizer's leak check) must not run
                 // under them. Everything the service owes the disk is done above.

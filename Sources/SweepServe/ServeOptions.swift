@@ -1,5 +1,6 @@
 import Foundation
 import SweepCLI
+import SweepMedia
 import SweepSupport
 
 /// `sweep serve`'s options, parsed from the command line. Pure: it throws, never prints.
@@ -20,13 +21,17 @@ package struct ServeOptions: Sendable, Equatable {
     package var keep = 3600.0
     /// How long SIGTERM waits for running renders, in seconds.
     package var grace = 30.0
+    /// The most pixels one output frame may have: what bounds one request's memory (a render
+    /// holds a few frames and an encoder's tables, about 150 bytes a pixel for a GIF) and the
+    /// time to its next frame, where DELETE and SIGTERM stop it. 3840×2160 by default.
+    package var maxFramePixels = 3840 * 2160
 
     package init() {}
 
     /// The options `sweep serve` knows.
     package static let known: [ArgumentSplitter.Option] = [
         .init("host"), .init("port"), .init("token"), .init("jobs", short: "j"), .init("queue"), .init("store"),
-        .init("max-upload"), .init("keep"), .init("grace"),
+        .init("max-upload"), .init("keep"), .init("grace"), .init("max-frame-pixels"),
     ]
 
     /// Parses `args` (after `serve`).
@@ -57,6 +62,9 @@ package struct ServeOptions: Sendable, Equatable {
         if let v = r.value("max-upload") { o.maxUpload = try ValueParser.bytes(v, option: "--max-upload") }
         if let v = r.value("keep") { o.keep = try duration(v, option: "--keep") }
         if let v = r.value("grace") { o.grace = try duration(v, option: "--grace") }
+        if let v = r.value("max-frame-pixels") {
+            o.maxFramePixels = try ValueParser.int(v, option: "--max-frame-pixels", range: 4...ImageDecoder.defaultMaxPixels)
+        }
         guard o.token != nil || isLoopback(o.host) else {
             throw SweepError(
                 .usage, "listening on \(o.host) needs a token", subject: "--host",
@@ -90,7 +98,7 @@ package struct ServeOptions: Sendable, Equatable {
     /// `sweep serve --help`.
     package static let help = """
         sweep serve [--host 127.0.0.1] [--port 8080] [--token T] [--jobs N] [--queue N] [--store DIR]
-                    [--max-upload 200MB] [--keep 1h] [--grace 30s]
+                    [--max-upload 200MB] [--keep 1h] [--grace 30s] [--max-frame-pixels N]
         The render service: an HTTP API that renders what `sweep render` renders, from uploads.
 
           --host H          the address to listen on (default 127.0.0.1); any but loopback needs --token
@@ -102,6 +110,9 @@ package struct ServeOptions: Sendable, Equatable {
           --max-upload N    the largest request body (default 200MB)
           --keep T          how long outputs are kept (default 1h; 90s, 30m, 2d)
           --grace T         on SIGTERM/SIGINT, how long running renders may finish (default 30s)
+          --max-frame-pixels N
+                            the most pixels an output frame may have (default 8294400, 3840x2160);
+                            bounds each render's memory (a GIF takes about 150 bytes a pixel)
 
         API (JSON; the OpenAPI document is GET /v1/openapi.json):
           POST /v1/renders            multipart: before, after (optional), spec (a batch job's keys;

@@ -28,7 +28,11 @@ package struct ServeSpec: Sendable {
     ///   or `before-look`, or fails the batch job's or render's checks.
     /// - Parameter memory: the most a render's clip decoders may take (the server's share per
     ///   job); a spec may lower it, never raise it.
-    package init(_ text: [UInt8], inputs: [String], folder: String, still: Bool, library: PresetLibrary, memory: Int) throws {
+    /// - Parameter maxFramePixels: the most pixels an output frame may have on this server.
+    package init(
+        _ text: [UInt8], inputs: [String], folder: String, still: Bool, library: PresetLibrary, memory: Int,
+        maxFramePixels: Int = ServeOptions().maxFramePixels
+    ) throws {
         func bad(_ message: String, fix: String) -> SweepError { SweepError(.usage, message, subject: "spec", fix: fix) }
         guard text.count <= BatchJob.maxLineBytes else {
             throw bad("the spec is \(text.count) bytes, over the limit of \(BatchJob.maxLineBytes)", fix: "shorten it")
@@ -76,10 +80,13 @@ package struct ServeSpec: Sendable {
             throw SweepError(.usage, e.message, subject: "spec", fix: e.fix, field: e.field)
         }
         var o = try RenderOptions.interpret(ArgumentSplitter(RenderOptions.common).split(job.arguments(output: folder + "/" + output)))
+        // A preview is a still before the format is read, as `sweep preview`: a video format
+        // then gives its size and framing to the still.
+        o.still = o.still || still
         try o.resolveLooks(library)
         (o.lenient, o.spec.lenient) = (true, true)
-        o.still = o.still || still
         o.quiet = true
+        o.spec.maxFramePixels = maxFramePixels
         // The server's limits: a client may lower them, never raise them.
         o.spec.clip.maxMemory = min(o.spec.clip.maxMemory, memory)
         guard o.spec.maxPixels <= ImageDecoder.defaultMaxPixels else {
@@ -90,10 +97,9 @@ package struct ServeSpec: Sendable {
         if o.poster {
             throw bad("a poster is a second file; the service renders one output", fix: "render the still with POST /v1/previews")
         }
-        // Refused now, not when the render runs: an output sweep cannot write.
-        if let out = o.output {
-            _ = try OutputKind.infer(path: out, still: o.still, codec: o.spec.codec)
-        }
+        // Refused now, not when the render runs: an output sweep cannot write, limits, encoder
+        // options that name files, a size over the server's.
+        if let out = o.output { try Renderer.preflight(o.spec, to: out, still: o.still) }
         self.output = URL(fileURLWithPath: o.output ?? output).lastPathComponent
         self.options = o
     }

@@ -18,22 +18,27 @@ package enum StudioPreview {
     ///   - height: its height.
     ///   - twoSides: an after picture was given (otherwise the before one plays both sides).
     ///   - still: the export is a still (its default size is a still's).
-    /// - Throws: `SweepError` for a spec the render would refuse (400/422, as `/v1/renders`).
+    ///   - maxFramePixels: the server's limit on an output frame.
+    /// - Throws: `SweepError` for a spec the render would refuse (400/413/422, as `/v1/renders`),
+    ///   its size with this picture included.
     package static func config(
-        spec: [UInt8], width: Int, height: Int, twoSides: Bool, still: Bool, library: PresetLibrary
+        spec: [UInt8], width: Int, height: Int, twoSides: Bool, still: Bool, library: PresetLibrary,
+        maxFramePixels: Int = ServeOptions().maxFramePixels
     ) throws -> String {
         guard (1...100_000).contains(width), (1...100_000).contains(height) else {
             throw SweepError(.usage, "the picture's size must be 1…100000 pixels a side", subject: "w, h", fix: "give w and h")
         }
         let inputs = twoSides ? ["before.png", "after.png"] : ["before.png"]
         let options = try ServeSpec(
-            spec, inputs: inputs, folder: "studio", still: still, library: library, memory: DecoderMemory.defaultBudget
+            spec, inputs: inputs, folder: "studio", still: still, library: library, memory: DecoderMemory.defaultBudget,
+            maxFramePixels: maxFramePixels
         ).options
         var render = options.spec
         let kind = try OutputKind.infer(path: options.output ?? "", still: options.still, codec: render.codec)
         if render.width == nil && render.height == nil { render.defaultLongSide = Renderer.defaultLongSide(for: kind) }
         if case let .video(codec, _) = kind, !codec.isRGB { render.evenSize = true }
         let size = FrameSource.outputSize(render, before: (width, height))
+        try FrameSource.validate(width: size.width, height: size.height, spec: render)
         // A still's export rests at one position, but its preset's looks still play in the
         // preview (the element paints looks only from a timeline).
         let timeline = TimelineJSON.encode(render.animation) { $0 }

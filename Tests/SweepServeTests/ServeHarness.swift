@@ -125,18 +125,9 @@ func waitFor(_ id: String, at url: String, auth: [String] = [], timeout: Double 
 /// Sends a multipart POST to `path` whose body trickles (200 bytes every half second), and
 /// returns the seconds until the server closed the connection, or nil if it kept it `limit` seconds.
 func trickle(to url: String, path: String, limit: Double) throws -> Double? {
-    let port = try #require(url.split(separator: ":").last.flatMap { UInt16($0) })
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = try RawConnection.open(url)
     defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    try #require(connected == 0)
-    func put(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count }
+    func put(_ bytes: [UInt8]) -> Bool { RawConnection.send(fd, bytes) }
     let head =
         "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=bbbb\r\nContent-Length: 900000\r\n\r\n"
         + "--bbbb\r\nContent-Disposition: form-data; name=\"before\"; filename=\"a.png\"\r\n\r\n"
@@ -151,4 +142,52 @@ func trickle(to url: String, path: String, limit: Double) throws -> Double? {
         guard put([UInt8](repeating: 120, count: 200)) else { return Date().timeIntervalSince(start) }
     }
     return nil
+}
+
+/// A TCP connection to the server by hand, for what curl cannot do (many at once, a body cut
+/// off mid-way).
+enum RawConnection {
+    /// A connected socket to `url`'s port on 127.0.0.1.
+    static func open(_ url: String) throws -> Int32 {
+        let port = try #require(url.split(separator: ":").last.flatMap { UInt16($0) })
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        if connected != 0 { close(fd) }
+        try #require(connected == 0)
+        return fd
+    }
+
+    /// Sends all of `bytes`; false when the connection is closed.
+    static func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+    }
+
+    /// What arrives within `seconds` (up to 64 KiB).
+    static func read(_ fd: Int32, seconds: Double) -> String {
+        var text = [UInt8]()
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline, text.count < 65536 {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 100) > 0 else { if !text.isEmpty { break } else { continue } }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            text += buffer[0..<n]
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The server's threads now (`Threads:` in /proc/PID/status).
+    static func threads(of pid: Int32) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        return status.split(separator: "\n").first { $0.hasPrefix("Threads:") }.flatMap {
+            Int($0.dropFirst(8).trimmingCharacters(in: .whitespaces))
+        } ?? 0
+    }
 }
