@@ -32,6 +32,8 @@ public final class VideoWriter {
     private let frameDuration: Double
     private var nextPTS: Int64 = 0
     private var finished = false
+    /// Keeps large heap blocks fresh while the encoder lives (libx264 reads some it never wrote).
+    private let freshBlocks: Allocator.FreshLargeBlocks
     /// Audio packets handed to the muxer so far (none without audio).
     var audioPacketsWritten: Int { audioTrack?.packetsWritten ?? 0 }
     /// The sound carried along: the input's codec and this file's (libavcodec names such as
@@ -73,6 +75,7 @@ public final class VideoWriter {
         options: [(String, String)] = [], audio: AudioInput? = nil, plays: Int? = nil
     ) throws {
         _ = FFmpegCall.quiet
+        freshBlocks = Allocator.FreshLargeBlocks()  // before the encoder allocates (see its comment)
         self.width = width
         self.height = height
         self.codec = codec

@@ -19,7 +19,7 @@ package enum ServeCommand {
             return 0
         }
         signal(SIGPIPE, SIG_IGN)
-        // One malloc arena, as the CLI (see Allocator).
+        // The allocator as the CLI has it (see Allocator).
         Allocator.useOneArena()
         do {
             let options = try ServeOptions.parse(args)
