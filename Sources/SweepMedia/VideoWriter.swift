@@ -33,7 +33,7 @@ public final class VideoWriter {
     private var nextPTS: Int64 = 0
     private var finished = false
     /// Keeps large heap blocks fresh while the encoder lives (libx264 reads some it never wrote).
-    private let freshBlocks: Allocator.FreshLargeBlocks
+    private let freshBlocks: Allocator.FreshLargeBlocks?
     /// Audio packets handed to the muxer so far (none without audio).
     var audioPacketsWritten: Int { audioTrack?.packetsWritten ?? 0 }
     /// The sound carried along: the input's codec and this file's (libavcodec names such as
@@ -75,7 +75,8 @@ public final class VideoWriter {
         options: [(String, String)] = [], audio: AudioInput? = nil, plays: Int? = nil
     ) throws {
         _ = FFmpegCall.quiet
-        freshBlocks = Allocator.FreshLargeBlocks()  // before the encoder allocates (see its comment)
+        // Before the encoder allocates: x264's and x265's MB-tree read memory they never wrote.
+        freshBlocks = ["h264", "hevc"].contains(codec.name) ? Allocator.FreshLargeBlocks() : nil
         self.width = width
         self.height = height
         self.codec = codec

@@ -168,10 +168,14 @@ package final class FrameSource {
     /// The output size when the spec alone fixes it (both sides given, and valid), so that
     /// stills can be resized where they are decoded; `nil` when it depends on the inputs.
     static func knownSize(_ spec: RenderSpec) -> (width: Int, height: Int)? {
-        guard let w = spec.width, let h = spec.height else { return nil }
-        let size = spec.evenSize ? (width: max(2, w & ~1), height: max(2, h & ~1)) : (width: w, height: h)
-        guard (try? validate(width: size.width, height: size.height, spec: spec)) != nil else { return nil }
+        guard let size = givenSize(spec), (try? validate(width: size.width, height: size.height, spec: spec)) != nil else { return nil }
         return size
+    }
+
+    /// The output size both given sides make (even for 4:2:0), unchecked; nil when one is open.
+    package static func givenSize(_ spec: RenderSpec) -> (width: Int, height: Int)? {
+        guard let w = spec.width, let h = spec.height else { return nil }
+        return spec.evenSize ? (width: max(2, w & ~1), height: max(2, h & ~1)) : (width: w, height: h)
     }
 
     /// Throws unless a `width`×`height` output is within the limits: 2…16384 per side, at
@@ -184,8 +188,8 @@ package final class FrameSource {
         }
         if let limit = spec.maxFramePixels, width * height > limit {
             throw SweepError(
-                .usage, "output size \(width)x\(height) is over this server's limit of \(limit) pixels a frame",
-                fix: "ask for a smaller size", field: .maxPixels)
+                .usage, "output size \(width)x\(height) is over this server's limit of \(limit) pixels a frame", subject: "size",
+                fix: "ask for a smaller size", field: .maxFramePixels)
         }
     }
 

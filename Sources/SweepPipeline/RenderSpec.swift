@@ -1,6 +1,7 @@
 import SweepGIF
 import SweepImaging
 import SweepMedia
+import SweepSupport
 import SweepTimeline
 import SweepWorker
 
@@ -109,4 +110,9 @@ public struct RenderSpec: Sendable {
             Keyframe(time: 4.4, value: 0.5, curve: .easeInOut),
         ]),
         before: Track(constant: .identity), after: Track(constant: .identity), loop: .forever)
+}
+
+extension SweepError.Field {
+    /// A server's limit on an output frame's pixels (``RenderSpec/maxFramePixels``).
+    package static let maxFramePixels = SweepError.Field("maxFramePixels")
 }

@@ -30,13 +30,7 @@ public enum Renderer {
             let frames = try RenderLimits.check(spec, expandLoops: true)
             try refuseInputAsOutput(spec, outputs: (0..<frames).lazy.map { String(format: path, $0) })
         }
-        capDefaultSize(&spec, kind: kind)
-        spec.reduceMotion = spec.reduceMotion.resolved(gif: kind == .gif)
-        if case .gif = kind, spec.fps > GIFTiming.maxFPS {
-            // Faster frames would each still take 2 cs, and the animation would play slow.
-            notes.append(String(format: "frame rate %g → %g fps (a GIF shows a frame for at least 2 cs)", spec.fps, GIFTiming.maxFPS))
-            spec.fps = GIFTiming.maxFPS
-        }
+        adjust(&spec, kind: kind, notes: &notes)
         var result: RenderResult
         if let cap = spec.maxBytes, !AtomicOutput.writesDirectly(to: path) {
             result = try SizeCap(bytes: cap).render(spec, kind: kind, to: path, progress: progress)
@@ -57,9 +51,25 @@ public enum Renderer {
     package static func preflight(_ spec: RenderSpec, to path: String, still: Bool) throws {
         let kind = try OutputKind.infer(path: path, still: still, codec: spec.codec)
         if case let .video(codec, _) = kind { try EncoderOptionPolicy.check(spec.videoOptions, codec: codec) }
+        var spec = spec
+        var notes: [String] = []
+        adjust(&spec, kind: kind, notes: &notes)
         try RenderLimits.check(spec, expandLoops: !kind.isStill, frames: !kind.isStill)
         if kind == .html && spec.html.retina { try RenderLimits.checkDoubled(width: spec.width, height: spec.height) }
-        if let w = spec.width, let h = spec.height { try FrameSource.validate(width: w, height: h, spec: spec) }
+        if case let .video(codec, _) = kind, !codec.isRGB { spec.evenSize = true }
+        if let size = FrameSource.givenSize(spec) { try FrameSource.validate(width: size.width, height: size.height, spec: spec) }
+    }
+
+    /// What a render of `kind` changes in `spec` before it counts frames: the default size,
+    /// reduced motion resolved, and a GIF's rate within what GIF timing can show (noted).
+    static func adjust(_ spec: inout RenderSpec, kind: OutputKind, notes: inout [String]) {
+        capDefaultSize(&spec, kind: kind)
+        spec.reduceMotion = spec.reduceMotion.resolved(gif: kind == .gif)
+        if case .gif = kind, spec.fps > GIFTiming.maxFPS {
+            // Faster frames would each still take 2 cs, and the animation would play slow.
+            notes.append(String(format: "frame rate %g → %g fps (a GIF shows a frame for at least 2 cs)", spec.fps, GIFTiming.maxFPS))
+            spec.fps = GIFTiming.maxFPS
+        }
     }
 
     /// Renders `spec` frame by frame into `body`, in order, without writing a file: the

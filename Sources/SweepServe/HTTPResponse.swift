@@ -1,5 +1,6 @@
 import Foundation
 import SweepCLI
+import SweepPipeline
 import SweepSupport
 
 /// An HTTP answer: a status, headers and a body.
@@ -62,7 +63,7 @@ package struct HTTPResponse: Sendable {
     /// The HTTP status for a CLI error: 64 → 400, 65 → 422, 66 → 404, 69 → 415, 73/74 → 500,
     /// a pixel, byte or memory limit → 413, anything else 500.
     package static func status(for e: SweepError) -> Int {
-        if let field = e.field, [.maxPixels, .maxBytes, .maxMemory].contains(field) { return 413 }
+        if let field = e.field, [.maxPixels, .maxFramePixels, .maxBytes, .maxMemory].contains(field) { return 413 }
         switch e.code.exitCode {
         case 64: return 400
         case 65: return 422

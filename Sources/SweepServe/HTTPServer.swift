@@ -50,12 +50,12 @@ package final class HTTPServer: @unchecked Sendable {
     /// then reads the answer instead of a broken pipe. A longer body is cut off.
     static let drainLimit = 16 * 1024 * 1024
 
-    /// Starts listening on `host`:`port` (an IPv4 or IPv6 address; port 0 picks a free one).
-    ///
-    /// - Throws: `.unavailable` when the address cannot be bound or the daemon not started.
     /// The most connections open at once (each has a thread).
     package static let connectionLimit = 256
 
+    /// Starts listening on `host`:`port` (an IPv4 or IPv6 address; port 0 picks a free one).
+    ///
+    /// - Throws: `.unavailable` when the address cannot be bound or the daemon not started.
     package init(
         host: String, port: Int, handler: any HTTPHandler, maxBody: Int, connectionLimit: Int = HTTPServer.connectionLimit,
         timeout: Int = 30
@@ -233,17 +233,21 @@ private let access: MHD_AccessHandlerCallback = { cls, connection, url, method, 
             query: query)
         let exchange = Exchange(request: request)
         context.pointee = Unmanaged.passRetained(exchange).toOpaque()
-        switch server.handler.begin(request) {
-        case let .respond(response):
-            // A client that waits for `100 Continue` gets the answer before it sends a body. One
-            // that sends it anyway has it read and discarded (up to ``drainLimit``), and the
-            // answer follows it, so that the client reads the answer, not a broken pipe.
+        // An answer decided before the body: a client that waits for `100 Continue` gets it
+        // before it sends a body. One that sends it anyway has it read and discarded (up to
+        // ``drainLimit``), and the answer follows it, so that the client reads the answer, not
+        // a broken pipe.
+        func answerEarly(_ response: HTTPResponse) -> MHD_Result {
             let body = (request.contentLength ?? 0) > 0 || request.headers["transfer-encoding"] != nil
             if body && (request.headers["expect"]?.lowercased() == "100-continue" || (request.contentLength ?? 0) > HTTPServer.drainLimit) {
                 return send(response, on: connection)
             }
             exchange.pending = response
             return .YES
+        }
+        switch server.handler.begin(request) {
+        case let .respond(response):
+            return answerEarly(response)
         case let .receive(receiver):
             if let length = request.contentLength, length > server.maxBody {
                 return send(HTTPResponse.tooLarge(server.maxBody), on: connection)
@@ -251,11 +255,11 @@ private let access: MHD_AccessHandlerCallback = { cls, connection, url, method, 
             // MHD's post processor also reads url-encoded forms; the API takes files as parts only.
             let multipart = request.headers["content-type"]?.lowercased().hasPrefix("multipart/form-data") ?? false
             guard multipart, let processor = MHD_create_post_processor(connection, 64 * 1024, postPiece, context.pointee) else {
-                return send(
+                return answerEarly(
                     HTTPResponse.error(
                         SweepError(
                             .unavailable, "the body is not multipart/form-data", subject: "Content-Type",
-                            fix: "send the files as multipart/form-data (curl -F)")), on: connection)
+                            fix: "send the files as multipart/form-data (curl -F)")))
             }
             exchange.receiver = receiver
             exchange.processor = processor

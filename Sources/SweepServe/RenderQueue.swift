@@ -194,18 +194,20 @@ package final class RenderQueue: Sendable {
             }
             return (s.records[id], cancelled)
         }
+        var saved = true
         if cancelled {
             store.remove(id)
             metrics.rendered("cancelled", seconds: seconds)
         } else if let record {
-            store.save(record)
+            saved = store.save(record)
             metrics.rendered(outcome, seconds: seconds)
         }
         // Only now is the render over: a drain waiting for it must not end the process while
         // its record is still being written. Its record, now on disk, leaves memory.
         let (next, deletedMeanwhile) = state.withLock { s -> (String?, Bool) in
             s.running.remove(id)
-            if let record = s.records.removeValue(forKey: id) { s.finished[id] = record.finished ?? Date().timeIntervalSince1970 }
+            // A record the disk did not take stays in memory (its file still says running).
+            if saved, let record = s.records.removeValue(forKey: id) { s.finished[id] = record.finished ?? Date().timeIntervalSince1970 }
             return (Self.takeNext(&s, jobs: jobs), s.cancelled.remove(id) != nil)
         }
         // Deleted after the check above but before its end: its files go now.
@@ -217,8 +219,9 @@ package final class RenderQueue: Sendable {
     /// Removes finished renders older than `keep` seconds.
     package func expire(keep: Double, now: Double = Date().timeIntervalSince1970) {
         let old = state.withLock { s -> [String] in
-            let ids = s.finished.filter { $0.value + keep < now }.map(\.key)
-            for id in ids { s.finished[id] = nil }
+            var ids = s.finished.filter { $0.value + keep < now }.map(\.key)
+            ids += s.records.values.filter { r in r.finished.map { $0 + keep < now } ?? false }.map(\.id)
+            for id in ids { (s.finished[id], s.records[id]) = (nil, nil) }
             return ids
         }
         for id in old { store.remove(id) }

@@ -50,13 +50,19 @@ package struct RenderStore: Sendable {
         return id
     }
 
-    /// Writes `record` into its folder, whole or not at all (a temporary file renamed).
-    package func save(_ record: RenderRecord) {
-        guard let data = try? JSONEncoder().encode(record) else { return }
+    /// Writes `record` into its folder, whole or not at all (a temporary file renamed);
+    /// false when it could not (a full disk).
+    @discardableResult
+    package func save(_ record: RenderRecord) -> Bool {
+        guard let data = try? JSONEncoder().encode(record) else { return false }
         let path = folder(record.id) + "/" + Self.recordName
         let temp = folder(record.id) + "/.record.json.tmp"
-        guard FileManager.default.createFile(atPath: temp, contents: data) else { return }
-        rename(temp, path)
+        guard FileManager.default.createFile(atPath: temp, contents: data) else { return false }
+        guard rename(temp, path) == 0 else {
+            unlink(temp)
+            return false
+        }
+        return true
     }
 
     /// Render `id`'s record as last saved, or nil when it has none (or it is unreadable).

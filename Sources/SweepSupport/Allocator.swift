@@ -16,8 +16,8 @@ package enum Allocator {
     }
 
     /// While one is alive (process-wide), every new large block (128 KiB or more) is a fresh
-    /// mapping, zeroed by the kernel, and the pages of blocks freed before read as zeros
-    /// again (`malloc_trim`). libx264 (core 164) reads heap memory it never wrote in its
+    /// mapping, zeroed by the kernel, and the pages of blocks freed before each one starts
+    /// read as zeros again (`malloc_trim`). libx264 (core 164) reads heap memory it never wrote in its
     /// MB-tree analysis, so with reused blocks its bitstream followed whatever they held: the
     /// demo's MP4 after its GIF came out one byte different in 3 runs of 20 under load, with
     /// identical decoded frames; 40 of 40 were the same with this. A video writer holds one,
@@ -29,13 +29,13 @@ package enum Allocator {
 
         package init() {
             Self.holders.withLock { n in
-                if n == 0 {
-                    _ = mallopt.map { $0(-3, 128 * 1024) }  // M_MMAP_THRESHOLD: glibc's first value, fixed
-                    // Free blocks are still handed out before new mappings: their pages go back.
-                    giveBackFreeMemory()
-                }
+                if n == 0 { _ = mallopt.map { $0(-3, 128 * 1024) } }  // M_MMAP_THRESHOLD: glibc's first value, fixed
                 n += 1
             }
+            // Free blocks are still handed out before new mappings: their pages go back. (A
+            // render running beside this one still frees blocks into the heap meanwhile: the
+            // guarantee is for a writer with no other render at the same time.)
+            giveBackFreeMemory()
         }
 
         deinit {

@@ -202,10 +202,7 @@ struct ServeEndToEndTests {
     @Test("DELETE of a running render forgets it at once, stops it at its next frame and removes its folder")
     func deleteRunning() throws {
         let server = try ServeProcess(["--jobs", "1"])
-        let (a, b) = try fixtures(width: 800, height: 600)
-        // 3 600 frames: whole, at least a minute of work; stopped, well under a second.
-        let endless = #"{"output":"slow.gif","size":"800x600","fps":"30","duration":"120"}"#
-        let id = try #require(try curl(form(a, b, spec: endless) + [server.url + "/v1/renders"]).json["id"] as? String)
+        let id = try submitEndlessRender(to: server)
         var deadline = Date().addingTimeInterval(30)
         while try curl([server.url + "/v1/renders/" + id]).json["state"] as? String != "running", Date() < deadline { usleep(50_000) }
         let deleted = Date()

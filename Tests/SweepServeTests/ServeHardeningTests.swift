@@ -30,7 +30,12 @@ struct ServeHardeningTests {
         // knows the picture, and says so too.
         let element = try curl([server.url + "/studio/element?spec=%7B%22output%22%3A%22a.gif%22%2C%22size%22%3A%22640x%22%7D&w=160&h=500"])
         #expect(element.status == 413, "\(element.text)")
-        // Limits the spec alone breaks, and encoder options that name files: 400 at once.
+        // Limits the spec alone breaks, and encoder options that name files: 400 at once. A
+        // GIF's rate past 50 fps is lowered first, as the render does, so 60 fps for 30 min
+        // (90 000 frames at 50) is no refusal.
+        let long = try post(#"{"output":"a.gif","size":"64x48","fps":60,"duration":1800}"#)
+        #expect(long.status == 202, "\(long.text)")
+        if let id = long.json["id"] as? String { #expect(try curl(["-X", "DELETE", server.url + "/v1/renders/" + id]).status == 204) }
         for spec in [
             #"{"output":"a.mp4","size":"16384x16384"}"#, #"{"output":"a.mp4","size":"320x240","fps":240,"duration":3600}"#,
             #"{"output":"a.mp4","size":"320x240","codec-opt":"x264-params=stats=/tmp/pwn"}"#,
@@ -39,10 +44,23 @@ struct ServeHardeningTests {
             #expect(r.status == 400 || r.status == 413, "\(spec): \(r.status) \(r.text)")
             #expect(r.json["id"] == nil)
         }
-        // Nothing was queued: no render folder is left in the store.
+        // Nothing was queued: no render folder is left in the store (an upload's goes when
+        // its request completes, just after the answer).
+        let deadline = Date().addingTimeInterval(5)
+        while try !FileManager.default.contentsOfDirectory(atPath: server.store).isEmpty, Date() < deadline { usleep(50_000) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: server.store).isEmpty)
         // Within the limit, the same route renders.
         #expect(try post(#"{"output":"ok.png","size":"1000x1000"}"#, to: "/v1/previews").status == 200)
+    }
+
+    @Test("a page's double-size pictures are not frames: a 4:3 page at 1920x1440 renders under the default frame limit")
+    func retinaPage() throws {
+        let server = try ServeProcess()
+        let (a, b) = try fixtures(width: 400, height: 300)
+        let posted = try curl(form(a, b, spec: #"{"output":"p.html","retina":true,"size":"1920x1440"}"#) + [server.url + "/v1/renders"])
+        let id = try #require(posted.json["id"] as? String, "\(posted.text)")
+        let record = try waitFor(id, at: server.url)
+        #expect(record["state"] as? String == "done", "\(record)")
     }
 
     @Test("a preview takes a video format's size as a still, as `sweep preview --format` does")
@@ -72,9 +90,7 @@ struct ServeHardeningTests {
     @Test("event streams: at most a quarter of the connections, health answers past them, and a client that leaves frees its thread")
     func eventStreams() throws {
         let server = try ServeProcess(["--jobs", "1"])
-        let (a, b) = try fixtures(width: 800, height: 600)
-        let endless = #"{"output":"slow.gif","size":"800x600","fps":"30","duration":"120"}"#
-        let id = try #require(try curl(form(a, b, spec: endless) + [server.url + "/v1/renders"]).json["id"] as? String)
+        let id = try submitEndlessRender(to: server)
         defer { _ = try? curl(["-X", "DELETE", server.url + "/v1/renders/" + id]) }
         let pid = server.process.processIdentifier
         let before = RawConnection.threads(of: pid)

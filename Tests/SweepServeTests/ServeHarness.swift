@@ -110,6 +110,14 @@ func form(_ before: String, _ after: String? = nil, spec: String) -> [String] {
     ["-F", "before=@" + before] + (after.map { ["-F", "after=@" + $0] } ?? []) + ["-F", "spec=" + spec]
 }
 
+/// Submits a render of 3 600 frames at 800×600 (at least a minute of work, a fraction of a
+/// second to stop) and returns its id.
+func submitEndlessRender(to server: ServeProcess) throws -> String {
+    let (a, b) = try fixtures(width: 800, height: 600)
+    let endless = #"{"output":"slow.gif","size":"800x600","fps":"30","duration":"120"}"#
+    return try #require(try curl(form(a, b, spec: endless) + [server.url + "/v1/renders"]).json["id"] as? String)
+}
+
 /// Polls render `id` until it is done or failed (or `timeout` passes).
 func waitFor(_ id: String, at url: String, auth: [String] = [], timeout: Double = 120) throws -> [String: Any] {
     let deadline = Date().addingTimeInterval(timeout)
