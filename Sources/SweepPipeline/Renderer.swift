@@ -56,13 +56,18 @@ public enum Renderer {
         adjust(&spec, kind: kind, notes: &notes)
         try RenderLimits.check(spec, expandLoops: !kind.isStill, frames: !kind.isStill)
         if kind == .html && spec.html.retina { try RenderLimits.checkDoubled(width: spec.width, height: spec.height) }
-        if case let .video(codec, _) = kind, !codec.isRGB { spec.evenSize = true }
+        evenSides(&spec, kind: kind)
         if let size = FrameSource.givenSize(spec) { try FrameSource.validate(width: size.width, height: size.height, spec: spec) }
+    }
+
+    /// Video in 4:2:0 needs even sides: the odd last column or row is dropped.
+    package static func evenSides(_ spec: inout RenderSpec, kind: OutputKind) {
+        if case let .video(codec, _) = kind, !codec.isRGB { spec.evenSize = true }
     }
 
     /// What a render of `kind` changes in `spec` before it counts frames: the default size,
     /// reduced motion resolved, and a GIF's rate within what GIF timing can show (noted).
-    static func adjust(_ spec: inout RenderSpec, kind: OutputKind, notes: inout [String]) {
+    package static func adjust(_ spec: inout RenderSpec, kind: OutputKind, notes: inout [String]) {
         capDefaultSize(&spec, kind: kind)
         spec.reduceMotion = spec.reduceMotion.resolved(gif: kind == .gif)
         if case .gif = kind, spec.fps > GIFTiming.maxFPS {
@@ -80,8 +85,8 @@ public enum Renderer {
     ) throws -> RenderResult {
         var spec = spec
         try RenderLimits.check(spec, expandLoops: true)
-        capDefaultSize(&spec, kind: .pngSequence)
-        spec.reduceMotion = spec.reduceMotion.resolved(gif: false)
+        var notes: [String] = []
+        adjust(&spec, kind: .pngSequence, notes: &notes)
         return try withoutActuallyEscaping(body) { body in
             try renderOnce(spec, kind: .pngSequence, to: "", progress: progress, handler: body)
         }
@@ -100,7 +105,7 @@ public enum Renderer {
     /// A 12-megapixel phone photo should not become a 12-megapixel GIF, video, PNG
     /// sequence or still by default (and a size cap starts its ladder from there, not
     /// from the photo's size); the summary's note says so.
-    static func capDefaultSize(_ spec: inout RenderSpec, kind: OutputKind) {
+    package static func capDefaultSize(_ spec: inout RenderSpec, kind: OutputKind) {
         if spec.width == nil && spec.height == nil && spec.defaultLongSide == nil {
             spec.defaultLongSide = defaultLongSide(for: kind)
         }
@@ -187,9 +192,7 @@ public enum Renderer {
         } else {
             try RenderLimits.check(spec, expandLoops: true)
         }
-        if case let .video(codec, _) = kind, !codec.isRGB {
-            spec.evenSize = true  // 4:2:0 needs even sides (the odd last column or row is dropped)
-        }
+        evenSides(&spec, kind: kind)
         let doubled = kind == .html && spec.html.retina
         if doubled { try RenderLimits.checkDoubled(width: spec.width, height: spec.height) }
         let source = try FrameSource(spec: spec)

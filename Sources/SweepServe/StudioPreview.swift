@@ -35,8 +35,9 @@ package enum StudioPreview {
         ).options
         var render = options.spec
         let kind = try OutputKind.infer(path: options.output ?? "", still: options.still, codec: render.codec)
-        if render.width == nil && render.height == nil { render.defaultLongSide = Renderer.defaultLongSide(for: kind) }
-        if case let .video(codec, _) = kind, !codec.isRGB { render.evenSize = true }
+        // The render's own size rules: its default size, even sides for 4:2:0.
+        Renderer.capDefaultSize(&render, kind: kind)
+        Renderer.evenSides(&render, kind: kind)
         let size = FrameSource.outputSize(render, before: (width, height))
         try FrameSource.validate(width: size.width, height: size.height, spec: render)
         // A still's export rests at one position, but its preset's looks still play in the

@@ -7,7 +7,9 @@ import SweepTestSupport
 import Synchronization
 import Testing
 
-@Suite("The Swift API")
+// Serialized: a test checks that the temporary folder holds no render folder of SweepKit's,
+// which another test of the suite running beside it would have.
+@Suite("The Swift API", .serialized)
 struct ReadmeExampleTests {
     let photos = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/fixtures/photos")
         .standardized.path
