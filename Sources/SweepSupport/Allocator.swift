@@ -20,7 +20,7 @@ package enum Allocator {
     /// read as zeros again (`malloc_trim`). libx264 (core 164) reads heap memory it never wrote in its
     /// MB-tree analysis, so with reused blocks its bitstream followed whatever they held: the
     /// demo's MP4 after its GIF came out one byte different in 3 runs of 20 under load, with
-    /// identical decoded frames; 40 of 40 were the same with this. A video writer holds one,
+    /// identical decoded frames; 60 of 60 were the same with this. A video writer holds one,
     /// at no cost in peak memory or speed (a 1080p 8 s MP4: 557–564 MB, 4.7–5.0 s either
     /// way). Not for a whole process: a GIF render, which takes and frees frame-sized blocks
     /// all the time, was 35 % slower on fresh mappings.
