@@ -275,10 +275,9 @@ extension FrameSource {
         _ spec: RenderSpec, before: (width: Int, height: Int)
     ) -> (width: Int, height: Int, uneven: (width: Int, height: Int)?) {
         let unevenSize: (width: Int, height: Int)?
-        // A width alone keeps the before image's aspect ratio (even, for video). No size at
-        // all takes the before image's, shrunk to fit `defaultLongSide` when that is set.
-        // (A 1-pixel side becomes 2: the smallest output there is.)
-        // One side alone takes the other from the before image's aspect ratio (even, for video).
+        // One side alone takes the other from the before image's aspect ratio (even, for
+        // video). No size at all takes the before image's, shrunk to fit `defaultLongSide` when
+        // that is set. (A 1-pixel side becomes 2: the smallest output there is.)
         let aspect = Double(before.width) / Double(before.height)
         var w: Int, h: Int
         switch (spec.width, spec.height) {

@@ -211,7 +211,7 @@ package final class RenderQueue: Sendable {
             return (Self.takeNext(&s, jobs: jobs), s.cancelled.remove(id) != nil)
         }
         // Deleted after the check above but before its end: its files go now.
-        if deletedMeanwhile && !cancelled { store.remove(id) }
+        if deletedMeanwhile { store.remove(id) }
         Allocator.giveBackFreeMemory()
         if let next { start(next) }
     }
