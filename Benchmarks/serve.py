@@ -199,21 +199,38 @@ def gif_cli_round(sweep, before, after, folder, n, c):
     return n / (time.monotonic() - start)
 
 
-def side_by_side(a, label, unit, count, service_round, cli_round):
-    """One of each first (page cache, presets, the decode worker's binary), then `a.rounds`
-    rounds of `count` through the service and the CLI in turn. Returns the medians: service
-    rate, CLI rate, service p50 and p99 latency (seconds)."""
-    service_round(a.concurrency)
-    cli_round(a.concurrency)
-    service, cli, p50s, p99s = [], [], [], []
-    for r in range(a.rounds):
-        rate, p50, p99 = service_round(count)
-        service.append(rate)
-        p50s.append(p50)
-        p99s.append(p99)
-        cli.append(cli_round(count))
-        print(f"{label} round {r + 1}: service {service[-1]:.3f} {unit}/s, CLI {cli[-1]:.3f} {unit}/s", flush=True)
-    return tuple(statistics.median(x) for x in (service, cli, p50s, p99s))
+def side_by_side(a, work, label, unit, count, service_round, cli_round):
+    """Against a fresh `sweep serve` (its own store): one of each first (page cache, presets,
+    the decode worker's binary), then `a.rounds` rounds of `count` through the service
+    (`service_round(url, n)`) and the CLI (`cli_round(n)`) in turn. Returns the medians
+    (service rate, CLI rate, service p50 and p99 latency in seconds) and the server's VmRSS
+    and VmHWM (KiB) at the end."""
+    server, url = start_server(a.sweep, work, label, a.concurrency)
+    try:
+        service_round(url, a.concurrency)
+        cli_round(a.concurrency)
+        service, cli, p50s, p99s = [], [], [], []
+        for r in range(a.rounds):
+            rate, p50, p99 = service_round(url, count)
+            service.append(rate)
+            p50s.append(p50)
+            p99s.append(p99)
+            cli.append(cli_round(count))
+            print(f"{label} round {r + 1}: service {service[-1]:.3f} {unit}/s, CLI {cli[-1]:.3f} {unit}/s", flush=True)
+        rss, hwm = memory_kb(server.pid)
+    finally:
+        stop_server(server)
+    return tuple(statistics.median(x) for x in (service, cli, p50s, p99s)) + (rss, hwm)
+
+
+def side_by_side_rows(rows, measured, service_what, cli_what, ratio_what, unit, digits, target):
+    """The table rows of one side-by-side scenario: the service, the CLI, and their ratio
+    against `target`."""
+    s, c, p50, p99, rss, hwm = measured
+    rows.append(f"| {service_what} | {s:.{digits}f} {unit}/s | {1000 * p50:.0f} / {1000 * p99:.0f} ms | "
+                f"{rss // 1024} / {hwm // 1024} MB |")
+    rows.append(f"| {cli_what} | {c:.{digits}f} {unit}/s | | |")
+    rows.append(f"| {ratio_what} | **{s / c:.2f}×** (target ≥ {target}×: {'met' if s / c >= target else 'missed'}) | | |")
 
 
 def bench_og(a, work, rows):
@@ -221,39 +238,27 @@ def bench_og(a, work, rows):
     body, content_type = multipart(before, after, '{"output": "og.png", "format": "og-image"}')
     body_path = work / "body"
     body_path.write_bytes(body)
-    server, url = start_server(a.sweep, work, "og", a.concurrency)
-    try:
-        s, c, p50, p99 = side_by_side(
-            a, "og", "stills", a.stills,
-            lambda n: service_round(url, body_path, content_type, n, a.concurrency),
-            lambda n: cli_round(a.sweep, before, after, work, n, a.concurrency))
-        rss, hwm = memory_kb(server.pid)
-    finally:
-        stop_server(server)
-    rows.append(f"| og:image 1200x630 PNG from two 4000x3000 JPEGs, {a.stills}/round, `sweep serve`, POST /v1/previews (hey) | "
-                f"{s:.2f} stills/s | {1000 * p50:.0f} / {1000 * p99:.0f} ms | "
-                f"{rss // 1024} / {hwm // 1024} MB |")
-    rows.append(f"| og:image, loop of `sweep preview` processes | {c:.2f} stills/s | | |")
-    rows.append(f"| og:image ratio service / CLI | **{s / c:.2f}×** (target ≥ 0.9×: {'met' if s / c >= 0.9 else 'missed'}) | | |")
+    measured = side_by_side(
+        a, work, "og", "stills", a.stills,
+        lambda url, n: service_round(url, body_path, content_type, n, a.concurrency),
+        lambda n: cli_round(a.sweep, before, after, work, n, a.concurrency))
+    side_by_side_rows(
+        rows, measured,
+        f"og:image 1200x630 PNG from two 4000x3000 JPEGs, {a.stills}/round, `sweep serve`, POST /v1/previews (hey)",
+        "og:image, loop of `sweep preview` processes", "og:image ratio service / CLI", "stills", 2, 0.9)
 
 
 def bench_gif(a, work, rows):
     before, after = [Path(a.photos) / p for p in PHOTOS]
     body, content_type = multipart(before, after, '{"output": "x.gif", "size": "720x720", "duration": 4}')
-    server, url = start_server(a.sweep, work, "gif", a.concurrency)
-    try:
-        s, c, p50, p99 = side_by_side(
-            a, "gif", "GIFs", a.gifs,
-            lambda n: gif_service_round(url, body, content_type, n, a.concurrency),
-            lambda n: gif_cli_round(a.sweep, before, after, work, n, a.concurrency))
-        rss, hwm = memory_kb(server.pid)
-    finally:
-        stop_server(server)
-    rows.append(f"| 4 s 720x720 GIF from the 2560x1600 photos, {a.gifs}/round, `sweep serve`, POST /v1/renders + poll + /output | "
-                f"{s:.3f} GIFs/s | {1000 * p50:.0f} / {1000 * p99:.0f} ms | "
-                f"{rss // 1024} / {hwm // 1024} MB |")
-    rows.append(f"| 4 s GIF, loop of `sweep render` processes | {c:.3f} GIFs/s | | |")
-    rows.append(f"| 4 s GIF ratio service / CLI | **{s / c:.2f}×** (target ≥ 0.95×: {'met' if s / c >= 0.95 else 'missed'}) | | |")
+    measured = side_by_side(
+        a, work, "gif", "GIFs", a.gifs,
+        lambda url, n: gif_service_round(url, body, content_type, n, a.concurrency),
+        lambda n: gif_cli_round(a.sweep, before, after, work, n, a.concurrency))
+    side_by_side_rows(
+        rows, measured,
+        f"4 s 720x720 GIF from the 2560x1600 photos, {a.gifs}/round, `sweep serve`, POST /v1/renders + poll + /output",
+        "4 s GIF, loop of `sweep render` processes", "4 s GIF ratio service / CLI", "GIFs", 3, 0.95)
 
 
 def bench_overload(a, work, rows):
