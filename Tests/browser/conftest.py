@@ -14,3 +14,21 @@ def browser():
         b = p.chromium.launch(executable_path=exe)
         yield b
         b.close()
+
+
+@pytest.fixture
+def closing():
+    """`closing(make)` is `make` that also remembers what it made; all of it is closed when
+    the test ends (pages, contexts), whether it passed or not."""
+    made = []
+
+    def remembering(make):
+        def open_(*args, **kwargs):
+            thing = make(*args, **kwargs)
+            made.append(thing)
+            return thing
+        return open_
+
+    yield remembering
+    for thing in made:
+        thing.close()

@@ -75,17 +75,8 @@ class Watched:
 
 
 @pytest.fixture
-def opened(browser):
-    pages = []
-
-    def open_(path, **context):
-        w = Watched(browser, path, **context)
-        pages.append(w)
-        return w
-
-    yield open_
-    for w in pages:
-        w.close()
+def opened(browser, closing):
+    return closing(lambda path, **context: Watched(browser, path, **context))
 
 
 def render(out, name, *args, sides=(BEFORE, AFTER)):

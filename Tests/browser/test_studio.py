@@ -121,17 +121,8 @@ class Studio:
 
 
 @pytest.fixture
-def studio(browser, server):
-    opened = []
-
-    def open_(url=server, **context):
-        s = Studio(browser, url, **context)
-        opened.append(s)
-        return s
-
-    yield open_
-    for s in opened:
-        s.close()
+def studio(browser, server, closing):
+    return closing(lambda url=server, **context: Studio(browser, url, **context))
 
 
 def cli(command, pictures, folder):
