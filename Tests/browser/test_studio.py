@@ -152,8 +152,11 @@ def test_exports_match_the_command_line(studio, pictures, tmp_path):
     s.page.select_option("#o-look", "vivid")
     s.page.fill("#o-duration", "1.5")
     s.page.fill("#o-after-label", "Graded")
-    # The preview follows at once: the same element, now with the new timeline and label.
-    s.page.wait_for_function("()=>document.querySelector('#stage sweep-compare')?.T?.d===1.5")
+    # The preview follows each change: the same element, now with the new timeline and label.
+    # Each change fetches the element's settings anew, so the duration's answer can land
+    # before the label's: wait for the last change, the label, as well.
+    s.page.wait_for_function(
+        "()=>{const e=document.querySelector('#stage sweep-compare');return e?.T?.d===1.5&&e?.lab?.[1]==='Graded'}")
     assert s.element("e.lab") == ["Before", "Graded"]
     for kind in ["gif", "mp4", "webm", "html"]:
         got = s.export(kind, tmp_path)
