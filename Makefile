@@ -99,6 +99,8 @@ asan: deps
 # swift format (it ships with the toolchain) in check mode, with .swift-format's rules:
 # any line it would change fails. `swift format format -i -r …` on the same paths fixes them.
 lint:
+	@# A plain release build (make demo) cannot compile @testable outside the test targets.
+	@if grep -rlE '^@testable import' Sources Fuzz Benchmarks; then echo "these non-test files use @testable import (make demo cannot build them); use package access instead" >&2; exit 1; fi
 	swift format lint --strict --recursive --configuration .swift-format Sources Tests Package.swift Benchmarks Fuzz
 
 fuzz: deps

@@ -3,10 +3,9 @@
 // process (overwritten every run, removed at exit).
 import Foundation
 import SweepImaging
+import SweepMedia
 import SweepSupport
 import SweepWorker
-
-@testable import SweepMedia
 
 #if canImport(Glibc)
     import Glibc

@@ -1,8 +1,8 @@
 /// FFmpeg 5.1 cannot decode animated WebP, so the first frame is re-wrapped as a still
 /// WebP (its VP8/VP8L bitstream, with its alpha chunk) that the decoder does read.
-enum AnimatedWebP {
+package enum AnimatedWebP {
     /// The first frame as a still WebP file, or `nil` when `b` is not an animated WebP.
-    static func firstFrame(_ b: [UInt8]) -> [UInt8]? {
+    package static func firstFrame(_ b: [UInt8]) -> [UInt8]? {
         guard b.count >= 30, Array(b[0..<4]) == Array("RIFF".utf8), Array(b[8..<12]) == Array("WEBP".utf8),
             Array(b[12..<16]) == Array("VP8X".utf8), b[20] & 0x02 != 0
         else { return nil }

@@ -10,14 +10,14 @@
 /// The walk never traps: every read is bounds-checked, a size or count that does not fit ends
 /// it with ``Malformed``, and counts are capped where libheif 1.15 caps them (20000 items or
 /// child boxes, 32 extents per item), so a file libheif would read is not refused for its size.
-struct HEIFBoxes {
+package struct HEIFBoxes {
     /// A structure the walk cannot follow; `reason` is a short phrase for the error message.
-    struct Malformed: Error {
+    package struct Malformed: Error {
         let reason: String
     }
 
     /// One item from `iinf` (`infe`): its four-character type and whether it is hidden.
-    struct Item {
+    package struct Item {
         let type: String
         let hidden: Bool
     }
@@ -34,9 +34,9 @@ struct HEIFBoxes {
     private(set) var hasMeta = false
     private(set) var hasMovie = false
     /// The primary item's id (`pitm`), if any.
-    private(set) var primary: UInt32?
+    package private(set) var primary: UInt32?
     /// Every item described in `iinf`, by id.
-    private(set) var items: [UInt32: Item] = [:]
+    package private(set) var items: [UInt32: Item] = [:]
     private var references: [(type: String, from: UInt32, to: [UInt32])] = []
     private var properties: [Property] = []
     /// Item id → 1-based indices into `properties` (`ipma`; 0 means "none" and is dropped).
@@ -61,7 +61,7 @@ struct HEIFBoxes {
     /// Reads the boxes of `bytes` (a HEIF or AVIF file, possibly truncated after its `meta`).
     ///
     /// - Throws: ``Malformed`` when `ftyp` or `meta` cannot be walked.
-    init(_ bytes: [UInt8]) throws(Malformed) {
+    package init(_ bytes: [UInt8]) throws(Malformed) {
         self.bytes = bytes
         var first = true
         try Self.forEachBox(in: bytes, 0..<bytes.count, topLevel: true) { (type, body) throws(Malformed) in
@@ -84,17 +84,17 @@ struct HEIFBoxes {
     }
 
     /// The items `item` refers to as `type` (`dimg`, `auxl`, `pred`, …), in order.
-    func references(_ type: String, from item: UInt32) -> [UInt32] {
+    package func references(_ type: String, from item: UInt32) -> [UInt32] {
         references.filter { $0.type == type && $0.from == item }.flatMap(\.to)
     }
 
     /// The items that refer to `item` as `type` (the alpha planes of an image, for `auxl`).
-    func referrers(_ type: String, to item: UInt32) -> [UInt32] {
+    package func referrers(_ type: String, to item: UInt32) -> [UInt32] {
         references.filter { $0.type == type && $0.to.contains(item) }.map(\.from)
     }
 
     /// The body of `item`'s first property of `type` (`ispe`, `av1C`, …), if associated.
-    func property(_ type: String, of item: UInt32) -> Range<Int>? {
+    package func property(_ type: String, of item: UInt32) -> Range<Int>? {
         for index in associations[item] ?? [] where index <= properties.count && properties[index - 1].type == type {
             return properties[index - 1].body
         }
@@ -102,7 +102,7 @@ struct HEIFBoxes {
     }
 
     /// `item`'s coded size from its `ispe` property, if it has one.
-    func spatialExtent(of item: UInt32) -> (width: Int, height: Int)? {
+    package func spatialExtent(of item: UInt32) -> (width: Int, height: Int)? {
         guard let body = property("ispe", of: item) else { return nil }
         var c = Cursor(bytes, body)
         guard (try? c.skip(4)) != nil, let w = try? c.uint(4), let h = try? c.uint(4) else { return nil }
@@ -111,7 +111,7 @@ struct HEIFBoxes {
 
     /// Whether `item`'s coded pictures are monochrome (4:0:0), from its `av1C` or `hvcC`;
     /// `false` when neither says so.
-    func isMonochrome(_ item: UInt32) -> Bool {
+    package func isMonochrome(_ item: UInt32) -> Bool {
         // av1C byte 2: tier, high_bitdepth, twelve_bit, monochrome (0x10), subsampling, position.
         if let body = property("av1C", of: item), body.count >= 3 { return bytes[body.lowerBound + 2] & 0x10 != 0 }
         // hvcC byte 16: six reserved bits, then chroma_format_idc (0 is 4:0:0).
@@ -121,7 +121,7 @@ struct HEIFBoxes {
 
     /// The first `count` bytes of `item`'s data (`iloc`), or `nil` when they are not all in
     /// this file (another construction method, an external file, past the end).
-    func data(of item: UInt32, prefix count: Int) -> [UInt8]? {
+    package func data(of item: UInt32, prefix count: Int) -> [UInt8]? {
         guard let location = locations[item], !location.external else { return nil }
         let source: Range<Int>
         switch location.method {

@@ -431,7 +431,7 @@ public final class VideoDecoder {
 
     /// Clip time `t` as m:ss.sss (h:mm:ss.sss past an hour); a time a damaged file makes
     /// negative, endless or absurd is said in words (converting it to Int would trap).
-    static func clipTime(_ t: Double) -> String {
+    package static func clipTime(_ t: Double) -> String {
         guard t.isFinite, t >= 0, t < 1e9 else { return "an unreadable time" }
         let whole = Int(t), secs = t - Double(whole / 60 * 60)
         if whole < 3600 { return String(format: "%d:%06.3f", whole / 60, secs) }
