@@ -101,6 +101,9 @@ asan: deps
 lint:
 	@# A plain release build (make demo) cannot compile @testable outside the test targets.
 	@if grep -rlE '^@testable import' Sources Fuzz Benchmarks; then echo "these non-test files use @testable import (make demo cannot build them); use package access instead" >&2; exit 1; fi
+	@# Each target lists every module of the package it imports (SwiftPM's own check accepts
+	@# a module reached through another dependency).
+	scripts/import-check.py
 	swift format lint --strict --recursive --configuration .swift-format Sources Tests Package.swift Benchmarks Fuzz
 
 fuzz: deps

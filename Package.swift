@@ -68,7 +68,9 @@ let package = Package(
         // Pipeline: spec -> timeline -> frames -> encoder.
         .target(
             name: "SweepPipeline",
-            dependencies: ["SweepImaging", "SweepTimeline", "SweepGIF", "SweepMedia", "SweepWeb", "SweepWorker"]),
+            dependencies: [
+                "SweepImaging", "SweepTimeline", "SweepGIF", "SweepMedia", "SweepWeb", "SweepWorker", "SweepSupport",
+            ]),
         // The embedding API: one import for apps.
         .target(
             name: "SweepKit", dependencies: ["SweepPipeline", "SweepImaging", "SweepTimeline", "SweepSupport", "SweepWorker", "SweepMedia"]),
@@ -85,7 +87,8 @@ let package = Package(
         .executableTarget(name: "sweep", dependencies: ["SweepCLI", "SweepServe", "SweepWorker"]),
         // libFuzzer entry point (Fuzz/run.sh builds it with -sanitize=fuzzer; not a product).
         .target(
-            name: "SweepFuzz", dependencies: ["SweepCLI", "SweepMedia", "SweepImaging", "SweepPipeline", "SweepSupport"], path: "Fuzz",
+            name: "SweepFuzz", dependencies: ["SweepCLI", "SweepMedia", "SweepImaging", "SweepPipeline", "SweepSupport", "SweepWorker"],
+            path: "Fuzz",
             exclude: ["run.sh", "seeds.sh"]),
         // Benchmarks of the imaging core (the side-by-side runs with peers are Benchmarks/run.sh).
         .executableTarget(
@@ -104,8 +107,12 @@ let package = Package(
         .testTarget(name: "SweepWebTests", dependencies: ["SweepWeb", "SweepImaging", "SweepTimeline"]),
         .testTarget(
             name: "SweepEncoderTests",
-            dependencies: ["SweepTestSupport", "CZlib", "SweepGIF", "SweepMedia", "SweepImaging", "SweepSupport"]),
-        .testTarget(name: "SweepPipelineTests", dependencies: ["SweepTestSupport", "SweepPipeline", "SweepGIF", "SweepMedia"]),
+            dependencies: ["SweepTestSupport", "CFFmpeg", "CZlib", "SweepGIF", "SweepMedia", "SweepImaging", "SweepSupport"]),
+        .testTarget(
+            name: "SweepPipelineTests",
+            dependencies: [
+                "SweepTestSupport", "SweepPipeline", "SweepGIF", "SweepMedia", "SweepImaging", "SweepSupport", "SweepTimeline",
+            ]),
         .testTarget(name: "SweepKitTests", dependencies: ["SweepTestSupport", "SweepKit", "SweepGIF", "SweepMedia", "SweepImaging"]),
         .testTarget(
             name: "SweepCLITests",

@@ -35,3 +35,6 @@ graph=$(mktemp -d)
 trap 'rm -rf "$graph"' EXIT
 scripts/symbol-graph.sh "$graph"
 scripts/api-diff.py "docs/api/$release.symbols.json" "$graph/SweepKit.symbols.json" docs/api/allowed-breaks.txt
+
+# Nothing public below SweepKit that SweepKit does not re-export.
+scripts/public-surface.sh

@@ -12,13 +12,13 @@ import SweepImaging
 /// now that late anyway (the order gifsicle's optimizer gives its global colormap). What the
 /// frames use is read off the samples before any frame is coded: the pixels that change from
 /// one sample to the next, cut into bands as wide as a frame's share of that change.
-public struct ColorUsage: Sendable, Equatable {
+package struct ColorUsage: Sendable, Equatable {
     /// Per band (a frame, as the samples show it), the palette indices it needs. Empty:
     /// nothing is known.
-    public let bands: [[UInt8]]
+    package let bands: [[UInt8]]
 
     /// No usage known: the table is ordered by lightness alone.
-    public static let unknown = ColorUsage(bands: [])
+    package static let unknown = ColorUsage(bands: [])
 
     /// From a change covering this share of the picture or more, every frame rewrites nearly
     /// every colour (a look easing over the whole picture), and no order serves it.
@@ -34,7 +34,7 @@ public struct ColorUsage: Sendable, Equatable {
     /// apart): each change from one sample to the next is cut across its longer side into
     /// bands as wide as one frame's share of it (a wipe's strips), and each band is taken as
     /// a frame that needs the nearest entries of its changed pixels.
-    public init(samples: [RGBAImage], step: Int, palette: GIFPalette) {
+    package init(samples: [RGBAImage], step: Int, palette: GIFPalette) {
         let mapper = PaletteMapper(palette: palette)
         var bands: [[UInt8]] = []
         for (a, b) in zip(samples, samples.dropFirst()) {

@@ -1,5 +1,5 @@
 /// How colours between palette entries are rendered.
-public enum DitherMode: String, Sendable, CaseIterable {
+package enum DitherMode: String, Sendable, CaseIterable {
     /// Nearest entry only.
     case none
     /// An 8×8 Bayer matrix: position-fixed, so it can never crawl.

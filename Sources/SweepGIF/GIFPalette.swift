@@ -9,17 +9,17 @@ import SweepImaging
 /// Built in OkLab from a histogram weighted by screen time: median cut for a start, then
 /// k-means to refine. Reserved colours (the overlay's white and so on) are kept exactly.
 /// When `transparentIndex` is set, that entry is never used for a visible colour.
-public struct GIFPalette: Sendable {
+package struct GIFPalette: Sendable {
     /// The visible colours, in index order.
-    public let colors: [RGBA8]
+    package let colors: [RGBA8]
     /// The index that stands for "transparent / unchanged", if one is reserved.
-    public let transparentIndex: Int?
+    package let transparentIndex: Int?
     /// True when the palette holds every colour of the content exactly.
-    public let isExact: Bool
+    package let isExact: Bool
     let lab: [OkLab]
 
     /// Wraps a ready colour list.
-    public init(colors: [RGBA8], transparentIndex: Int?, isExact: Bool = false) {
+    package init(colors: [RGBA8], transparentIndex: Int?, isExact: Bool = false) {
         self.colors = colors
         self.transparentIndex = transparentIndex
         self.isExact = isExact
@@ -48,7 +48,7 @@ public struct GIFPalette: Sendable {
     ///     transparent entry).
     ///   - reserved: colours that must be present exactly.
     ///   - iterations: k-means passes after median cut.
-    public static func build(
+    package static func build(
         samples: [(image: RGBAImage, weight: Double)], count: Int,
         reserved: [RGBA8] = [], transparent: Bool = true, iterations: Int = 6
     ) -> GIFPalette {
@@ -128,7 +128,7 @@ public struct GIFPalette: Sendable {
     /// change (a split moving back, a boomerang, a look easing back) as often as
     /// ``returningShare`` of a frame's pixels or more, over all the samples: those are written
     /// again and must find their colours in the later frames' table.
-    public static func changes(since samples: [(image: RGBAImage, weight: Double)]) -> [(image: RGBAImage, weight: Double)]? {
+    package static func changes(since samples: [(image: RGBAImage, weight: Double)]) -> [(image: RGBAImage, weight: Double)]? {
         guard let first = samples.first?.image else { return nil }
         var later: [(image: RGBAImage, weight: Double)] = []
         let count = first.width * first.height
@@ -171,7 +171,7 @@ public struct GIFPalette: Sendable {
     /// (a posterized photo) is halved too: below 90 its palette is lossy anyway, and its
     /// grain hides the coarser steps as a photo's does. One of fewer colours than the
     /// halved count still keeps them exactly (``build``).
-    public static func entries(
+    package static func entries(
         for samples: [(image: RGBAImage, weight: Double)], quality: GIFQuality, cap: Int
     ) -> Int {
         var halvings = quality.flatPaletteHalvings
@@ -197,7 +197,7 @@ public struct GIFPalette: Sendable {
     /// Whether the samples start to count as a photo (``photoTexture``): textured enough that
     /// finer colours cost little more than the texture does already. Screenshots, gradients
     /// and flat art do not.
-    public static func isTextured(_ samples: [(image: RGBAImage, weight: Double)]) -> Bool {
+    package static func isTextured(_ samples: [(image: RGBAImage, weight: Double)]) -> Bool {
         texturedShare(samples) >= photoTexture.lowerBound
     }
 

@@ -18,15 +18,15 @@
 /// band gets a table of its own at every setting.
 /// Below 80 a photo's palette also shrinks (``paletteHalvings``): its grain hides the coarser
 /// steps, and fewer colours buy more quality per byte than a larger lossy budget.
-public struct GIFQuality: Sendable, Equatable {
+package struct GIFQuality: Sendable, Equatable {
     /// The setting, 1…100.
-    public let value: Int
+    package let value: Int
 
     /// The default setting: near-lossless in texture, full dithering in smooth areas.
-    public static let `default` = GIFQuality(90)
+    package static let `default` = GIFQuality(90)
 
     /// The setting `value`, clamped to 1…100.
-    public init(_ value: Int) { self.value = max(1, min(100, value)) }
+    package init(_ value: Int) { self.value = max(1, min(100, value)) }
 
     /// The lossy LZW error budget in textured areas, as an OkLab distance (0 = lossless):
     /// 0.00065 · (100 − quality)^1.5, so it grows slowly near the top and fast below: 0.021

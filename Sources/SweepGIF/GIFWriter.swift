@@ -20,10 +20,10 @@ import SweepSupport
 /// (``PixelHistory``): a split moving back brings the picture back as it was. Told how long
 /// each frame's pixels stay on screen (``ScreenTime``), the budget grows where they stay
 /// briefly and shrinks where they stay long.
-public final class GIFWriter {
-    public let width: Int
-    public let height: Int
-    public let palette: GIFPalette
+package final class GIFWriter {
+    package let width: Int
+    package let height: Int
+    package let palette: GIFPalette
     let destination: String
     private let file: GIFStream
     private var quantizer: FrameQuantizer
@@ -54,7 +54,7 @@ public final class GIFWriter {
     /// The share of the global table's error on the first frame below which it takes its own.
     private let firstFrameShare: Double
     /// Frames that got a palette of their own.
-    public private(set) var localPaletteFrames = 0
+    package private(set) var localPaletteFrames = 0
     /// The frame waiting for its delay to be final: its candidate blocks and, per pixel of
     /// its rectangle, what the lossy coder needs and what was on screen before it.
     private var pending: (blocks: [GIFBlock], delay: Int, latitude: LZWLatitude, before: [UInt32])?
@@ -70,7 +70,7 @@ public final class GIFWriter {
     /// OkLab of each file index of the global table (NaN for the transparent one and unused ones).
     private let fileLab: [SIMD4<Float>]
     /// Frames written to the file so far.
-    public private(set) var framesWritten = 0
+    package private(set) var framesWritten = 0
     /// The overlay's colours, kept exact in every palette and every frame.
     private let overlayColors: [RGBA8]
     /// A palette fitted to the first frame alone (see ``init``), until that frame is written.
@@ -109,7 +109,7 @@ public final class GIFWriter {
     ///     latitude on or next to them.
     ///   - stretches: palettes fitted to stretches of frames; a stretch's palette becomes the
     ///     local table of its frames when it cuts their error by a fifth or more.
-    public init(
+    package init(
         path: String, destination: String? = nil, width: Int, height: Int, palette: GIFPalette,
         dither: DitherMode = .diffusion, quality: GIFQuality = .default, lossy: Int? = nil, loopCount: Int? = 0,
         firstFramePalette: GIFPalette? = nil, firstFrameShare: Double = 0.8, darkFirst: Bool = true, usage: ColorUsage = .unknown,
@@ -204,7 +204,7 @@ public final class GIFWriter {
     /// the frame after it is compared and its band's table fitted on another core
     /// (``FramePreparer``). Given how long its pixels stay on screen (`screenTime`), the
     /// lossy budget of each pixel it writes scales with that (``ScreenTime``).
-    public func add(_ frame: RGBAImage, delay: Int, screenTime: ScreenTime? = nil) throws {
+    package func add(_ frame: RGBAImage, delay: Int, screenTime: ScreenTime? = nil) throws {
         precondition(frame.width == width && frame.height == height)
         precondition(screenTime.map { $0.lineCount == ($0.axis == .columns ? width : height) } ?? true)
         let ready = held.map { (preparer.result(), $0) }
@@ -546,7 +546,7 @@ public final class GIFWriter {
     }
 
     /// Writes the last frame and the trailer, and closes the file.
-    public func finish() throws {
+    package func finish() throws {
         if let (delay, screenTime) = held {
             held = nil
             try write(preparer.result(), delay: delay, screenTime: screenTime)
@@ -556,5 +556,5 @@ public final class GIFWriter {
     }
 
     /// Bytes written so far.
-    public var bytesWritten: Int { file.bytesWritten }
+    package var bytesWritten: Int { file.bytesWritten }
 }

@@ -13,9 +13,9 @@
 /// edge) only ever tightens, since there a stray colour shows as a streak, however briefly
 /// (on the smooth gradient pair, loosening it too cost SSIM for its bytes), and so does a
 /// pixel where both sides agree, which the split passing never changes.
-public struct ScreenTime: Sendable, Equatable {
+package struct ScreenTime: Sendable, Equatable {
     /// The lines stays are given for.
-    public enum Axis: Sendable, Equatable {
+    package enum Axis: Sendable, Equatable {
         /// Per column: the split moves sideways.
         case columns
         /// Per row: the split moves up or down.
@@ -23,7 +23,7 @@ public struct ScreenTime: Sendable, Equatable {
     }
 
     /// Whether the stays are per column or per row.
-    public let axis: Axis
+    package let axis: Axis
     /// Per line: the factor on the lossy budget (a distance) of a pixel written there.
     private let budgetScale: [Float]
     /// Per pixel (row by row, `width` wide): whether it stays whatever the lines do, so it is
@@ -34,12 +34,12 @@ public struct ScreenTime: Sendable, Equatable {
     /// The range of budget factors: a pixel seen a ninth as long as typical, or less, gets
     /// three times the budget; one seen four times as long, or more, half of it. Beyond, the
     /// pixel is already as loose (or as exact) as its time on screen is worth.
-    public static let scaleRange: ClosedRange<Float> = 0.5...3
+    package static let scaleRange: ClosedRange<Float> = 0.5...3
 
     /// The stays (seconds) of the pixels written on each line, against the animation's
     /// typical stay; a line whose stay is not positive keeps the budget as it is. `shared`
     /// marks, per pixel of a `width`-wide frame, those that are never loosened.
-    public init(axis: Axis, stays: [Double], typical: Double, shared: [Bool]? = nil, width: Int = 0) {
+    package init(axis: Axis, stays: [Double], typical: Double, shared: [Bool]? = nil, width: Int = 0) {
         precondition(shared.map { width > 0 && $0.count % width == 0 } ?? true, "the shared mask is not whole rows")
         self.axis = axis
         self.shared = shared
@@ -56,7 +56,7 @@ public struct ScreenTime: Sendable, Equatable {
 
     /// The budget factor at pixel (`x`, `y`); 1 off the lines given, at most 1 on a shared pixel.
     @inline(__always)
-    public func scale(x: Int, y: Int) -> Float {
+    package func scale(x: Int, y: Int) -> Float {
         let line = axis == .columns ? x : y
         let scale = line < budgetScale.count ? budgetScale[line] : 1
         if let shared, y * width + x < shared.count, shared[y * width + x] { return min(1, scale) }

@@ -17,18 +17,18 @@ import Synchronization
 /// frame that differ from the earlier one, with as many entries as ``tableEntries(usage:reserved:quality:)``
 /// allows. The writer uses it when it cuts the error of the global palette (or of the table
 /// in use) by a fifth or more.
-public struct StretchPalettes: Sendable {
+package struct StretchPalettes: Sendable {
     /// The first frame of each stretch, ascending.
-    public let starts: [Int]
+    package let starts: [Int]
     /// The palette fitted to each stretch.
-    public let palettes: [GIFPalette]
+    package let palettes: [GIFPalette]
 
     /// k-means passes for a stretch's palette: fewer than for the global one, since a dozen
     /// are built before the first frame, and the error test decides whether one is used.
     static let iterations = 4
 
     /// No stretch palettes.
-    public static let none = StretchPalettes(starts: [], palettes: [])
+    package static let none = StretchPalettes(starts: [], palettes: [])
 
     init(starts: [Int], palettes: [GIFPalette]) {
         self.starts = starts
@@ -38,7 +38,7 @@ public struct StretchPalettes: Sendable {
     /// Plans the palettes between `keyFrames` (frame index and picture, ascending), each of
     /// at most `colors` entries (the transparent one included) with `reserved` kept exact.
     /// A stretch whose key frames differ in under 1 % of the pixels gets none.
-    public static func plan(
+    package static func plan(
         keyFrames: [(index: Int, image: RGBAImage)], global: GIFPalette, colors: Int, reserved: [RGBA8],
         quality: GIFQuality
     ) -> StretchPalettes {

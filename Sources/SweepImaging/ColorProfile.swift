@@ -3,13 +3,13 @@ import SweepSupport
 
 /// Colour management with lcms2: converts pixels described by an embedded ICC profile to
 /// sRGB, so a Display P3 or Adobe RGB photo keeps its colours instead of looking washed out.
-public enum ColorProfile {
+package enum ColorProfile {
     /// Converts `image` (RGBA, alpha kept) from the RGB profile `icc` to sRGB in place.
     ///
     /// Profiles that are not RGB (grey, CMYK: the decoder has already turned those
     /// pixels into RGB) and unreadable profiles leave the image unchanged and return false.
     @discardableResult
-    public static func convertToSRGB(_ image: inout RGBAImage, icc: [UInt8]) -> Bool {
+    package static func convertToSRGB(_ image: inout RGBAImage, icc: [UInt8]) -> Bool {
         guard !icc.isEmpty else { return false }
         let source: cmsHPROFILE? = icc.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }
         guard let source else { return false }
@@ -19,27 +19,27 @@ public enum ColorProfile {
     }
 
     /// CIE xy chromaticities of an RGB colour space: its three primaries and white point.
-    public struct Primaries: Sendable, Equatable {
-        public var red: (x: Double, y: Double), green: (x: Double, y: Double), blue: (x: Double, y: Double)
-        public var white: (x: Double, y: Double)
+    package struct Primaries: Sendable, Equatable {
+        package var red: (x: Double, y: Double), green: (x: Double, y: Double), blue: (x: Double, y: Double)
+        package var white: (x: Double, y: Double)
 
-        public init(
+        package init(
             red: (x: Double, y: Double), green: (x: Double, y: Double), blue: (x: Double, y: Double),
             white: (x: Double, y: Double)
         ) {
             (self.red, self.green, self.blue, self.white) = (red, green, blue, white)
         }
 
-        public static func == (a: Primaries, b: Primaries) -> Bool {
+        package static func == (a: Primaries, b: Primaries) -> Bool {
             a.red == b.red && a.green == b.green && a.blue == b.blue && a.white == b.white
         }
 
         /// Display P3 (SMPTE EG 432-1, D65): iPhone photos.
-        public static let displayP3 = Primaries(
+        package static let displayP3 = Primaries(
             red: (0.680, 0.320), green: (0.265, 0.690), blue: (0.150, 0.060),
             white: (0.3127, 0.3290))
         /// BT.2020 / BT.2100 (D65).
-        public static let bt2020 = Primaries(
+        package static let bt2020 = Primaries(
             red: (0.708, 0.292), green: (0.170, 0.797), blue: (0.131, 0.046),
             white: (0.3127, 0.3290))
     }
@@ -54,7 +54,7 @@ public enum ColorProfile {
     /// - Returns: false (image unchanged) when lcms2 cannot build the profile, e.g. from
     ///   degenerate chromaticities.
     @discardableResult
-    public static func convertToSRGB(_ image: inout RGBAImage, primaries p: Primaries) -> Bool {
+    package static func convertToSRGB(_ image: inout RGBAImage, primaries p: Primaries) -> Bool {
         // sRGB's curve as ICC parametric type 4: Y = (aX + b)^g above d, cX below.
         let params: [cmsFloat64Number] = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
         guard let curve = cmsBuildParametricToneCurve(nil, 4, params) else { return false }

@@ -1,15 +1,15 @@
 /// The seed's built-in demo pictures, drawn with Cairo (docs/REFERENCE.md §look), so `sweep demo` needs
 /// no input files.
-public enum DemoScenes {
+package enum DemoScenes {
     /// The 900×1200 "Flat landscape": grey sky, white sun, grey hill.
-    public static func flatLandscape() throws -> RGBAImage {
+    package static func flatLandscape() throws -> RGBAImage {
         try landscape(
             sky: [(0, RGBA8(unit: 0.55, 0.55, 0.55)), (1, RGBA8(unit: 0.78, 0.78, 0.78))],
             hill: RGBA8(unit: 0.34, 0.34, 0.34))
     }
 
     /// The 900×1200 "Graded landscape": indigo → pink → orange sky, deep blue hill.
-    public static func gradedLandscape() throws -> RGBAImage {
+    package static func gradedLandscape() throws -> RGBAImage {
         try landscape(
             sky: [(0, RGBA8(r: 75, g: 0, b: 130)), (0.5, RGBA8(r: 255, g: 105, b: 180)), (1, RGBA8(r: 255, g: 165, b: 0))],
             hill: RGBA8(unit: 0.13, 0.16, 0.40))

@@ -3,14 +3,14 @@
 ///
 /// Stills (``Resampler``) and video frames (scaled by swscale) use the same placement, so a
 /// clip and a photo of one shape are framed alike.
-public struct FitPlacement: Sendable, Equatable {
+package struct FitPlacement: Sendable, Equatable {
     /// The shown part of the source: x, y, width, height in source pixels (fractional).
-    public let source: (x: Double, y: Double, width: Double, height: Double)
+    package let source: (x: Double, y: Double, width: Double, height: Double)
     /// The covered part of the frame: x, y, width, height in frame pixels.
-    public let destination: (x: Int, y: Int, width: Int, height: Int)
+    package let destination: (x: Int, y: Int, width: Int, height: Int)
 
     /// The placement of a `sourceWidth × sourceHeight` picture in a `width × height` frame.
-    public init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int, mode: FitMode) {
+    package init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int, mode: FitMode) {
         let sw = Double(sourceWidth), sh = Double(sourceHeight)
         let ow = Double(width), oh = Double(height)
         switch mode {
@@ -33,9 +33,9 @@ public struct FitPlacement: Sendable, Equatable {
     }
 
     /// The frame is covered whole: no letterbox bars to fill with the background.
-    public var coversFrame: Bool { destination.x == 0 && destination.y == 0 }
+    package var coversFrame: Bool { destination.x == 0 && destination.y == 0 }
 
-    public static func == (a: FitPlacement, b: FitPlacement) -> Bool {
+    package static func == (a: FitPlacement, b: FitPlacement) -> Bool {
         a.source == b.source && a.destination == b.destination
     }
 }

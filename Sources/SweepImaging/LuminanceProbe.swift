@@ -2,7 +2,7 @@ import Foundation
 
 /// Mean relative luminance (WCAG: linear sRGB, 0.2126 R + 0.7152 G + 0.0722 B) of nine
 /// overlapping regions, each a quarter of the frame, sampled on a sparse grid.
-public enum LuminanceProbe {
+package enum LuminanceProbe {
     static let linear: [Double] = (0..<256).map { i in
         let c = Double(i) / 255
         return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
@@ -10,7 +10,7 @@ public enum LuminanceProbe {
 
     /// The same from a Y′CbCr frame's luma (limited range), linearised with the sRGB
     /// curve: close enough to judge flashes.
-    public static func regions(_ image: YUVImage) -> [Double] {
+    package static func regions(_ image: YUVImage) -> [Double] {
         let w = image.width, h = image.height
         let step = max(1, min(w, h) / 64)
         var cells = [Double](repeating: 0, count: 16), counts = [Double](repeating: 0, count: 16)
@@ -26,7 +26,7 @@ public enum LuminanceProbe {
     }
 
     /// Nine values in 0…1: windows of half the width and height at steps of a quarter.
-    public static func regions(_ image: RGBAImage) -> [Double] {
+    package static func regions(_ image: RGBAImage) -> [Double] {
         let w = image.width, h = image.height
         let step = max(1, min(w, h) / 64)
         // Luminance per cell of a 4×4 grid, then windows of 2×2 cells.

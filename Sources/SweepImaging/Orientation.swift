@@ -1,10 +1,10 @@
 /// EXIF orientation (1–8): how the stored pixels must be turned to stand upright.
-public enum Orientation {
+package enum Orientation {
     /// Returns `image` turned upright for EXIF orientation `tag` (1 or unknown: unchanged).
     ///
     /// 2 mirror, 3 rotate 180°, 4 flip, 5 transpose, 6 rotate 90° clockwise,
     /// 7 transverse, 8 rotate 90° counter-clockwise.
-    public static func upright(_ image: RGBAImage, tag: Int) -> RGBAImage {
+    package static func upright(_ image: RGBAImage, tag: Int) -> RGBAImage {
         guard (2...8).contains(tag) else { return image }
         let w = image.width, h = image.height
         let swaps = tag >= 5

@@ -4,28 +4,28 @@
 /// format's painter: ``SliderOverlay`` on RGBA frames, ``YUVCompositor`` on Y′CbCr 4:2:0
 /// frames. The rules (sub-pixel edge, divider span, knob phase, tag fades) live here only,
 /// so a video shows what the PNG frames of the same render show.
-public struct OverlayLayout: Sendable, Equatable {
+package struct OverlayLayout: Sendable, Equatable {
     /// The split edge along the travel axis, in pixels from the top-left; whole pixels
     /// when the style asks for a hard edge.
-    public let edge: Double
+    package let edge: Double
     /// The before image lies before the edge (false when right-to-left).
-    public let beforeFirst: Bool
+    package let beforeFirst: Bool
     /// The split travels top to bottom.
-    public let vertical: Bool
+    package let vertical: Bool
     /// Lines along the travel axis wholly before the edge; the next line is mixed.
-    public let wholeLines: Int
+    package let wholeLines: Int
     /// The share of line `wholeLines` that shows the first image, in 1/256 (0…256).
-    public let edgeCoverage: Int
+    package let edgeCoverage: Int
     /// The divider's extent along the travel axis, in pixels, or nil without a handle.
-    public let divider: ClosedRange<Double>?
+    package let divider: ClosedRange<Double>?
     /// The knob: which pre-drawn sub-pixel phase, and its sprite's top-left corner.
-    public let knob: (phase: Int, x: Int, y: Int)?
+    package let knob: (phase: Int, x: Int, y: Int)?
     /// Opacity of the before tag: `min(p / 0.25, 1)`, scaled by the tag opacity.
-    public let beforeTagOpacity: Double
+    package let beforeTagOpacity: Double
     /// Opacity of the after tag: `min((1 − p) / 0.25, 1)`, scaled by the tag opacity.
-    public let afterTagOpacity: Double
+    package let afterTagOpacity: Double
 
-    public static func == (a: OverlayLayout, b: OverlayLayout) -> Bool {
+    package static func == (a: OverlayLayout, b: OverlayLayout) -> Bool {
         a.edge == b.edge && a.beforeFirst == b.beforeFirst && a.vertical == b.vertical && a.divider == b.divider
             && a.knob?.phase == b.knob?.phase && a.knob?.x == b.knob?.x && a.knob?.y == b.knob?.y
             && a.beforeTagOpacity == b.beforeTagOpacity && a.afterTagOpacity == b.afterTagOpacity
@@ -33,17 +33,17 @@ public struct OverlayLayout: Sendable, Equatable {
 
     /// How much of line `i` along the travel axis the first image covers, in 1/256.
     @inline(__always)
-    public func splitCoverage(_ i: Int) -> Int { i < wholeLines ? 256 : (i == wholeLines ? edgeCoverage : 0) }
+    package func splitCoverage(_ i: Int) -> Int { i < wholeLines ? 256 : (i == wholeLines ? edgeCoverage : 0) }
 
     /// The divider's coverage of line `i` along the travel axis, 0…1 (anti-aliased by area).
     @inline(__always)
-    public func dividerCoverage(_ i: Int) -> Double {
+    package func dividerCoverage(_ i: Int) -> Double {
         guard let d = divider else { return 0 }
         return max(0, min(Double(i + 1), d.upperBound) - max(Double(i), d.lowerBound))
     }
 
     /// The first and last lines the divider touches, clipped to `extent`, or nil.
-    public func dividerLines(extent: Int) -> ClosedRange<Int>? {
+    package func dividerLines(extent: Int) -> ClosedRange<Int>? {
         guard let d = divider else { return nil }
         let first = max(0, Int(d.lowerBound.rounded(.down))), last = min(extent - 1, Int(d.upperBound.rounded(.up)) - 1)
         return first <= last ? first...last : nil

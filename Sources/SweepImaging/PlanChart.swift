@@ -2,17 +2,17 @@ import Foundation
 
 /// Draws an animation plan: one lane per animated value, its eased curve over time with
 /// the keyframes marked, above a storyboard strip of evenly spaced frames.
-public enum PlanChart {
+package enum PlanChart {
     /// One animated value.
-    public struct Series: Sendable {
+    package struct Series: Sendable {
         /// The lane label.
-        public var name: String
+        package var name: String
         /// (time, value) samples, dense enough to show the easing.
-        public var samples: [(Double, Double)]
+        package var samples: [(Double, Double)]
         /// Keyframe times and values.
-        public var keyframes: [(Double, Double)]
+        package var keyframes: [(Double, Double)]
         /// A lane from its samples and keyframes.
-        public init(name: String, samples: [(Double, Double)], keyframes: [(Double, Double)]) {
+        package init(name: String, samples: [(Double, Double)], keyframes: [(Double, Double)]) {
             self.name = name
             self.samples = samples
             self.keyframes = keyframes
@@ -25,7 +25,7 @@ public enum PlanChart {
     ]
 
     /// The plan picture, `width` pixels wide.
-    public static func draw(
+    package static func draw(
         title: String, duration: Double, series: [Series],
         storyboard: [(time: Double, image: RGBAImage)], width: Int = 1200
     ) throws -> RGBAImage {

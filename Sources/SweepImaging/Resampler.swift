@@ -2,12 +2,12 @@ import Foundation
 
 /// High-quality resizing with a Lanczos-3 filter, widened when shrinking so that it
 /// averages the whole source area (no aliasing when 2560 px become 720 px).
-public enum Resampler {
+package enum Resampler {
     /// Brings `image` to `width`×`height` with the given fit mode.
     ///
     /// The image is expected to be opaque (flatten alpha first). When it already has the
     /// output size and the mode needs no letterbox, it is returned unchanged, bit for bit.
-    public static func resize(
+    package static func resize(
         _ image: RGBAImage, width: Int, height: Int,
         mode: FitMode = .fill, background: RGBA8 = .black
     ) -> RGBAImage {

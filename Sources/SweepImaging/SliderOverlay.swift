@@ -5,18 +5,18 @@ import Foundation
 /// Everything that does not depend on the split position is drawn here, once: the knob at
 /// a few sub-pixel phases so that it glides smoothly, and each tag as a finished sprite.
 /// Per frame only compositing remains.
-public struct SliderOverlay: Sendable {
+package struct SliderOverlay: Sendable {
     /// Sub-pixel phases of the knob along the direction it travels.
     static let phases = 8
 
     /// Output width in pixels.
-    public let width: Int
+    package let width: Int
     /// Output height in pixels.
-    public let height: Int
+    package let height: Int
     /// The look being drawn.
-    public let style: SliderStyle
+    package let style: SliderStyle
     /// Pixels per point.
-    public let scale: Double
+    package let scale: Double
     let knobs: [Sprite]
     /// Sprite size is odd-free: the knob centre sits at `knobHalf + phase` inside it.
     let knobHalf: Int
@@ -26,15 +26,15 @@ public struct SliderOverlay: Sendable {
     let afterTagOrigin: (x: Int, y: Int)
     let cornerMask: CornerMask?
     /// What was shrunk or left out so that the overlay fits the frame (for the summary).
-    public let notes: [String]
+    package let notes: [String]
 
     /// How far the split's end positions (0 and 1) lie inside the frame, in pixels: with a
     /// handle, the knob's radius plus a 4 pt margin, so that an animation resting at either
     /// end shows the whole knob with both arrows (never a half knob cut by the frame edge).
     /// Without a handle the split runs edge to edge. At most a quarter of the frame.
-    public let endInset: Double
+    package let endInset: Double
     /// The margins the tags and knob stay out of, in pixels.
-    public let insets: (top: Int, left: Int, bottom: Int, right: Int)
+    package let insets: (top: Int, left: Int, bottom: Int, right: Int)
     /// The knob's centre across the travel axis, in pixels (the middle of the safe area).
     let acrossCentre: Double
 
@@ -46,7 +46,7 @@ public struct SliderOverlay: Sendable {
     ///   - tagInsets: each tag's own margins, when the two pictures are letterboxed
     ///     differently: a tag sits on its own picture (default: `insets` for both).
     /// - Throws: `.internalError` when Cairo or Pango cannot draw (out of memory).
-    public init(
+    package init(
         width: Int, height: Int, style: SliderStyle, insets safe: SafeInsets = .zero,
         tagInsets: (before: SafeInsets, after: SafeInsets)? = nil
     ) throws {
@@ -255,7 +255,7 @@ public struct SliderOverlay: Sendable {
 
     /// Where the split falls along the travel axis, in pixels from the top-left, and which
     /// image lies before that edge. Positions 0 and 1 lie ``endInset`` inside the frame.
-    public func splitEdge(position p: Double) -> (edge: Double, beforeFirst: Bool) {
+    package func splitEdge(position p: Double) -> (edge: Double, beforeFirst: Bool) {
         let p = max(0, min(1, p))
         let extent = Double(style.orientation == .vertical ? height : width)
         let along = { (q: Double) in self.endInset + (extent - 2 * self.endInset) * q }
@@ -267,7 +267,7 @@ public struct SliderOverlay: Sendable {
     }
 
     /// Where everything goes at split position `p`; `tagOpacity` scales both tags.
-    public func layout(position p: Double, tagOpacity: Double = 1) -> OverlayLayout {
+    package func layout(position p: Double, tagOpacity: Double = 1) -> OverlayLayout {
         var (edge, beforeFirst) = splitEdge(position: p)
         if !style.smoothEdge { edge = edge.rounded() }
         let vertical = style.orientation == .vertical
@@ -298,7 +298,7 @@ public struct SliderOverlay: Sendable {
     /// handle at full strength, never two half-transparent ones. It rests where the picture
     /// mostly is (at `a` until half-way, then at `b`: an instant change, as reduced motion
     /// asks), while the tags cross-fade with the pictures.
-    public func dissolveLayout(from a: Double, to b: Double, fraction f: Double) -> OverlayLayout {
+    package func dissolveLayout(from a: Double, to b: Double, fraction f: Double) -> OverlayLayout {
         let f = max(0, min(1, f))
         let start = layout(position: a), end = layout(position: b)
         let handle = f < 0.5 ? start : end
@@ -312,13 +312,13 @@ public struct SliderOverlay: Sendable {
 
     /// Draws divider, knob and tags for split position `p` onto an opaque frame,
     /// then cuts the rounded corners.
-    public func draw(on frame: inout RGBAImage, position p: Double, tagOpacity: Double = 1) {
+    package func draw(on frame: inout RGBAImage, position p: Double, tagOpacity: Double = 1) {
         draw(on: &frame, layout: layout(position: p, tagOpacity: tagOpacity))
     }
 
     /// Draws a computed layout (e.g. ``dissolveLayout(from:to:fraction:)``) onto an opaque
     /// frame, then cuts the rounded corners.
-    public func draw(on frame: inout RGBAImage, layout: OverlayLayout) {
+    package func draw(on frame: inout RGBAImage, layout: OverlayLayout) {
         let (w, h) = (frame.width, frame.height)
         frame.pixels.withUnsafeMutableBufferPointer { dp in
             let d = UnsafeSendablePointer(dp.baseAddress!)

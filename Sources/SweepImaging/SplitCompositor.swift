@@ -2,12 +2,12 @@
 ///
 /// Per frame this is little more than a copy of the frame's bytes: each row takes a run
 /// from one image, one anti-aliased boundary pixel and a run from the other.
-public enum SplitCompositor {
+package enum SplitCompositor {
     /// Writes into `frame` the `before` image up to the split edge and `after` beyond it.
     ///
     /// All three images must have the same size. The boundary pixel mixes both sides by
     /// coverage, so fractional positions glide smoothly.
-    public static func compose(
+    package static func compose(
         before: RGBAImage, after: RGBAImage, overlay: SliderOverlay,
         position p: Double, into frame: inout RGBAImage
     ) {
@@ -124,7 +124,7 @@ public enum SplitCompositor {
 
     /// Cross-fades in place towards another finished frame: `frame = frame·(1 − f) + other·f`
     /// (reduce-motion dissolves).
-    public static func dissolve(_ frame: inout RGBAImage, towards other: RGBAImage, fraction f: Double) {
+    package static func dissolve(_ frame: inout RGBAImage, towards other: RGBAImage, fraction f: Double) {
         let cov = Int((max(0, min(1, 1 - f)) * 256).rounded())
         let n = frame.pixels.count
         other.pixels.withUnsafeBufferPointer { bp in

@@ -1,14 +1,14 @@
 /// A small premultiplied-RGBA picture drawn once and composited onto many frames.
-public struct Sprite: Sendable {
+package struct Sprite: Sendable {
     /// Width in pixels.
-    public let width: Int
+    package let width: Int
     /// Height in pixels.
-    public let height: Int
+    package let height: Int
     /// Premultiplied R G B A bytes.
-    public var pixels: [UInt8]
+    package var pixels: [UInt8]
 
     /// A sprite from premultiplied RGBA bytes (`width × height × 4`).
-    public init(width: Int, height: Int, pixels: [UInt8]) {
+    package init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(pixels.count == width * height * 4)
         self.width = width
         self.height = height
@@ -17,7 +17,7 @@ public struct Sprite: Sendable {
 
     /// Composites the sprite with its top-left corner at (`x`, `y`) over an opaque frame,
     /// scaled by `opacity`, clipped to the frame.
-    public func draw(into frame: inout RGBAImage, x: Int, y: Int, opacity: Double = 1) {
+    package func draw(into frame: inout RGBAImage, x: Int, y: Int, opacity: Double = 1) {
         let (fw, fh) = (frame.width, frame.height)
         frame.pixels.withUnsafeMutableBufferPointer { dp in
             let dst = UnsafeSendablePointer(dp.baseAddress!)

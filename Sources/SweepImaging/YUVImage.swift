@@ -1,18 +1,18 @@
 /// A planar Y′CbCr 4:2:0 picture (BT.709, limited range), the layout H.264 encodes, so a
 /// video frame can be composed without converting from RGB every frame.
-public struct YUVImage: Sendable, Equatable {
+package struct YUVImage: Sendable, Equatable {
     /// Width in pixels (even).
-    public let width: Int
+    package let width: Int
     /// Height in pixels (even).
-    public let height: Int
+    package let height: Int
     /// Luma, `width × height`.
-    public var y: [UInt8]
+    package var y: [UInt8]
     /// Chroma, `(width / 2) × (height / 2)` each.
-    public var u: [UInt8]
-    public var v: [UInt8]
+    package var u: [UInt8]
+    package var v: [UInt8]
 
     /// A black frame; both sides must be even.
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         precondition(width > 0 && height > 0 && width % 2 == 0 && height % 2 == 0, "4:2:0 needs even sides")
         self.width = width
         self.height = height
@@ -22,7 +22,7 @@ public struct YUVImage: Sendable, Equatable {
     }
 
     /// Wraps planes of the right sizes.
-    public init(width: Int, height: Int, y: [UInt8], u: [UInt8], v: [UInt8]) {
+    package init(width: Int, height: Int, y: [UInt8], u: [UInt8], v: [UInt8]) {
         precondition(y.count == width * height && u.count == width * height / 4 && v.count == u.count)
         self.width = width
         self.height = height
@@ -42,7 +42,7 @@ public struct YUVImage: Sendable, Equatable {
     }
 
     /// One opaque colour in BT.709 limited range.
-    public static func color(_ c: RGBA8) -> (y: UInt8, u: UInt8, v: UInt8) {
+    package static func color(_ c: RGBA8) -> (y: UInt8, u: UInt8, v: UInt8) {
         let (y, u, v) = premultiplied(r: Double(c.r), g: Double(c.g), b: Double(c.b), a: 255)
         func q(_ x: Double) -> UInt8 { UInt8(max(0, min(255, x.rounded()))) }
         return (q(y), q(u), q(v))

@@ -6,15 +6,15 @@
 /// limited-range sample from one to the other: luma keeps its value on greys and moves by a
 /// share of the pixel's chroma; chroma is remixed. (In 4:2:0 each luma sample takes the
 /// chroma of its 2×2 block, as a player's nearest upsampling would.)
-public struct YUVMatrix: Sendable, Equatable {
+package struct YUVMatrix: Sendable, Equatable {
     /// Luma weights of red and blue.
-    public let kr: Double
-    public let kb: Double
+    package let kr: Double
+    package let kb: Double
 
-    public static let bt601 = YUVMatrix(kr: 0.299, kb: 0.114)
-    public static let bt709 = YUVMatrix(kr: 0.2126, kb: 0.0722)
-    public static let bt2020 = YUVMatrix(kr: 0.2627, kb: 0.0593)
-    public static let smpte240m = YUVMatrix(kr: 0.212, kb: 0.087)
+    package static let bt601 = YUVMatrix(kr: 0.299, kb: 0.114)
+    package static let bt709 = YUVMatrix(kr: 0.2126, kb: 0.0722)
+    package static let bt2020 = YUVMatrix(kr: 0.2627, kb: 0.0593)
+    package static let smpte240m = YUVMatrix(kr: 0.212, kb: 0.087)
 
     /// R′G′B′ (0…1) → (Y′, Pb, Pr).
     var forward: [[Double]] {
@@ -43,7 +43,7 @@ public struct YUVMatrix: Sendable, Equatable {
     }
 
     /// Converts a limited-range 4:2:0 picture coded with this matrix to `target`'s, in place.
-    public func convert(_ image: inout YUVImage, to target: YUVMatrix) {
+    package func convert(_ image: inout YUVImage, to target: YUVMatrix) {
         guard target != self else { return }
         let m = map(to: target)
         // Fixed point, 14 fractional bits. Code values: Y′ = 16 + 219·E′Y, Cb = 128 + 224·E′Pb.

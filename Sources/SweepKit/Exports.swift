@@ -4,6 +4,7 @@
 // until it is listed here.
 
 @_exported import struct SweepImaging.Adjustments
+@_exported import struct SweepImaging.ColorMatrix
 @_exported import enum SweepImaging.FitMode
 @_exported import struct SweepImaging.RGBA8
 // Pictures and the slider's look.
@@ -22,7 +23,9 @@
 @_exported import struct SweepSupport.SweepError
 // The timeline.
 @_exported import struct SweepTimeline.Animation
+@_exported import struct SweepTimeline.Crossfade
 @_exported import enum SweepTimeline.Curve
+@_exported import struct SweepTimeline.FrameState
 @_exported import protocol SweepTimeline.Interpolatable
 @_exported import struct SweepTimeline.Keyframe
 @_exported import enum SweepTimeline.LoopMode

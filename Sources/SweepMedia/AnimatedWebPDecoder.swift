@@ -8,14 +8,14 @@ import SweepSupport
 ///
 /// libwebp composes each frame onto the full canvas and reports when it ends; a frame is on
 /// screen from the previous frame's end. Only the canvas being composed is held.
-public final class AnimatedWebPDecoder: ClipDecoder {
-    public let path: String
-    public let width: Int
-    public let height: Int
-    public let frameRate: Double
-    public let duration: Double
-    public private(set) var frameNumber = -1
-    public var convertsToVideoYUVDirectly: Bool { false }
+package final class AnimatedWebPDecoder: ClipDecoder {
+    package let path: String
+    package let width: Int
+    package let height: Int
+    package let frameRate: Double
+    package let duration: Double
+    package private(set) var frameNumber = -1
+    package var convertsToVideoYUVDirectly: Bool { false }
 
     /// The file's bytes, which libwebp reads from for as long as the decoder lives.
     private let bytes: [UInt8]
@@ -29,16 +29,16 @@ public final class AnimatedWebPDecoder: ClipDecoder {
 
     /// The most canvas pixels composed over all frames (about 17 GB of RGBA copied: a few
     /// seconds): 100 frames of 40 MP, or 2000 of 1080p.
-    public static let maxCanvasFrames = 4_300_000_000
+    package static let maxCanvasFrames = 4_300_000_000
 
     /// The most bytes read: animated WebPs are small, and libwebp needs them all in memory.
-    public static let maxFileBytes = 256 << 20
+    package static let maxFileBytes = 256 << 20
 
     /// Opens the animated WebP at `path` from `start` seconds; frames are shown over `background`.
     ///
     /// - Throws: `.noInput` when unreadable, `.dataError` when it is not an animated WebP,
     ///   is corrupt, or its canvas is over `maxPixels`.
-    public init(path: String, start: Double = 0, background: RGBA8 = .black, maxPixels: Int = ImageDecoder.defaultMaxPixels) throws {
+    package init(path: String, start: Double = 0, background: RGBA8 = .black, maxPixels: Int = ImageDecoder.defaultMaxPixels) throws {
         self.path = path
         self.background = background
         bytes = try FileBytes.read(path, limit: Self.maxFileBytes, regularFileOnly: true)
@@ -108,7 +108,7 @@ public final class AnimatedWebPDecoder: ClipDecoder {
 
     deinit { WebPAnimDecoderDelete(decoder) }
 
-    public func advance(to t: Double) throws {
+    package func advance(to t: Double) throws {
         let ms = startMS + Int((t * 1000 + 0.5).rounded(.down))
         // The current frame covers [currentStart, currentEnd); move on while `ms` is past it.
         while frameNumber < 0 || (ms >= currentEnd && WebPAnimDecoderHasMoreFrames(decoder) != 0) {
@@ -129,13 +129,13 @@ public final class AnimatedWebPDecoder: ClipDecoder {
         }
     }
 
-    public func draw(into image: inout RGBAImage, fit: FitMode) throws {
+    package func draw(into image: inout RGBAImage, fit: FitMode) throws {
         // Letterbox bars come out in the background colour, as the caller's frame has them.
         let flat = ImageDecoder.flatten(current, over: background)
         image = Resampler.resize(flat, width: image.width, height: image.height, mode: fit, background: background)
     }
 
-    public func draw(into image: inout YUVImage, fit: FitMode) throws {
+    package func draw(into image: inout YUVImage, fit: FitMode) throws {
         throw SweepError(.internalError, "an animated WebP is drawn in RGBA", subject: path)
     }
 }

@@ -2,7 +2,7 @@ import CFFmpeg
 import SweepSupport
 
 /// Answers, cheaply, whether a file has sound to carry into a video.
-public enum AudioProbe {
+package enum AudioProbe {
     /// True when `path` opens as a media file and has an audio stream this FFmpeg can decode,
     /// at a sample rate sound has (a crafted 8 Hz stream is not carried unasked).
     ///
@@ -10,21 +10,21 @@ public enum AudioProbe {
     /// a file that cannot be opened answers `false`, and the decoder that reads it reports why.
     /// - Parameter path: the input file.
     /// - Returns: whether ``VideoWriter`` can take audio from it.
-    public static func hasAudio(path: String) -> Bool {
+    package static func hasAudio(path: String) -> Bool {
         isSound(rate: audioRate(path: path))
     }
 
     /// The lowest sample rate taken as sound (telephone audio is 8000 Hz; the lowest AAC rate 7350).
-    public static let minimumRate: Int32 = 1000
+    package static let minimumRate: Int32 = 1000
 
     /// Whether audio at `rate` (from ``audioRate(path:)``; 0 when its stream does not say) is sound.
-    public static func isSound(rate: Int32?) -> Bool {
+    package static func isSound(rate: Int32?) -> Bool {
         rate.map { $0 == 0 || $0 >= minimumRate } ?? false
     }
 
     /// The highest sample rate of `path`'s decodable audio streams (0 when none says), or nil
     /// when it has none or cannot be opened.
-    public static func audioRate(path: String) -> Int32? {
+    package static func audioRate(path: String) -> Int32? {
         _ = FFmpegCall.quiet
         guard let input = try? InputFormatContext(untrusted: path, what: "cannot open") else { return nil }
         let ctx = input.ptr

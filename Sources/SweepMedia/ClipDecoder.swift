@@ -5,7 +5,7 @@ import SweepImaging
 /// ``AnimatedWebPDecoder`` plays animated WebPs through libwebp.
 ///
 /// Time is the clip's own: 0 is its first frame (or `start`, when it was opened there).
-public protocol ClipDecoder: AnyObject {
+package protocol ClipDecoder: AnyObject {
     /// The file, named in errors.
     var path: String { get }
     /// The picture's upright size.
@@ -36,5 +36,5 @@ extension VideoDecoder: ClipDecoder {}
 
 extension ClipDecoder {
     /// Nothing to prepare by default.
-    public func expectOutput(width: Int, height: Int, fit: FitMode) {}
+    package func expectOutput(width: Int, height: Int, fit: FitMode) {}
 }

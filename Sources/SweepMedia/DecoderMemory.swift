@@ -5,10 +5,10 @@ import SweepSupport
 /// How much memory a clip's decoder may take, judged from the stream's header before a
 /// frame is decoded: a 295 KB H.264 file can declare 100 MP frames and 16 reference frames,
 /// and each decoding thread holds frames of its own (5 GB for one side).
-public enum DecoderMemory {
+package enum DecoderMemory {
     /// The default budget for all clip decoders together: half the machine's memory (or
     /// of the container's cgroup limit, when lower).
-    public static let defaultBudget: Int = {
+    package static let defaultBudget: Int = {
         let pages = sysconf(Int32(_SC_PHYS_PAGES)), size = sysconf(Int32(_SC_PAGESIZE))
         var total = pages > 0 && size > 0 ? pages * size : 8 << 30
         if let text = try? String(contentsOfFile: "/sys/fs/cgroup/memory.max", encoding: .utf8),

@@ -10,9 +10,9 @@ import SweepSupport
 /// Decodes still images (JPEG, PNG, WebP, TIFF, BMP, the first frame of a GIF through FFmpeg's
 /// decoders; HEIC/HEIF and AVIF through libheif), recognising the format from the bytes, not
 /// the file name.
-public enum ImageDecoder {
+package enum ImageDecoder {
     /// The default pixel limit: 100 megapixels.
-    public static let defaultMaxPixels = 100_000_000
+    package static let defaultMaxPixels = 100_000_000
 
     /// The cap given to an FFmpeg decoder (`max_pixels`), so that it refuses to allocate a
     /// picture far over the limit (a decompression bomb) before sweep sees the frame.
@@ -28,7 +28,7 @@ public enum ImageDecoder {
         return Int64(min(padded + (1 << 20), Int(Int32.max)))
     }
     /// The largest input file read (a 100-megapixel image is far smaller).
-    public static let maxFileBytes = 1 << 30
+    package static let maxFileBytes = 1 << 30
 
     /// The fix every "not an image" error gives: the formats sweep reads, stills and videos.
     static let formatsFix =
@@ -48,7 +48,7 @@ public enum ImageDecoder {
     ///
     /// - Throws: ``SweepError`` with `.noInput` (missing, unreadable, a folder) or
     ///   `.dataError` (not an image, corrupt, too many pixels).
-    public static func decode(
+    package static func decode(
         path: String, background: RGBA8 = .black,
         maxPixels: Int = defaultMaxPixels, hdr: HDRHandling = .tonemap
     ) throws -> RGBAImage {
@@ -61,7 +61,7 @@ public enum ImageDecoder {
     }
 
     /// Decodes an image held in memory; `name` is used in error messages.
-    public static func decode(
+    package static func decode(
         bytes: [UInt8], name: String, background: RGBA8 = .black,
         maxPixels: Int = defaultMaxPixels, hdr: HDRHandling = .tonemap
     ) throws -> RGBAImage {

@@ -7,15 +7,15 @@ import SweepSupport
 /// pass over the whole picture (about 13 ms at 8000², so minutes in all); libjpeg-turbo
 /// caps them for the same reason. And a JPEG cut short past its header still decodes, grey
 /// where the data ended: it is refused instead, as Pillow refuses it.
-public enum JPEGMarkers {
+package enum JPEGMarkers {
     /// The most scans a JPEG may have (progressive files use about 10).
-    public static let maxScans = 500
+    package static let maxScans = 500
 
     /// Checks `jpeg`; `name` is used in errors.
     ///
     /// - Throws: ``SweepError/Code/dataError`` for too many scans, a segment running past
     ///   the end, or data ending before the end-of-image marker.
-    public static func check(_ jpeg: [UInt8], name: String) throws {
+    package static func check(_ jpeg: [UInt8], name: String) throws {
         func refuse(_ what: String) -> SweepError {
             SweepError(.dataError, "the JPEG is \(what)", subject: name, fix: "re-export it from the original")
         }

@@ -6,9 +6,9 @@ import SweepSupport
 /// Matroska/WebM, AVI, MPEG-TS, FLV); GIF and PNG count as moving when they hold more than one
 /// frame (an animated GIF, an APNG). Everything else is left to ``ImageDecoder``, which
 /// refuses what it cannot read.
-public enum MediaProbe {
+package enum MediaProbe {
     /// What a file holds.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// A still picture (or the first frame of an animation, when asked for).
         case image
         /// Frames in time, played by ``VideoDecoder``.
@@ -20,7 +20,7 @@ public enum MediaProbe {
 
         /// Whether a file of this kind plays as a clip: a video always, an animation unless
         /// only its first frame is wanted.
-        public func playsAsClip(firstFrame: Bool) -> Bool {
+        package func playsAsClip(firstFrame: Bool) -> Bool {
             self == .video || (self != .image && !firstFrame)
         }
     }
@@ -31,7 +31,7 @@ public enum MediaProbe {
     /// The kind of the file at `path`.
     ///
     /// - Throws: ``SweepError`` `.noInput` when it cannot be opened, as ``FileBytes`` says.
-    public static func kind(of path: String) throws -> Kind {
+    package static func kind(of path: String) throws -> Kind {
         let head = try FileBytes.prefix(path, count: 4096)
         if let kind = ImageKind(sniffing: head) {
             switch kind {

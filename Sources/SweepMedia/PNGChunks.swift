@@ -8,16 +8,16 @@ import SweepSupport
 /// inflate them whole. So every chunk's CRC is checked (a damaged file is refused, as libpng
 /// does), text chunks are dropped unread, a colour profile is inflated here under a cap, and
 /// the orientation in an `eXIf` chunk is read (FFmpeg's PNG decoder ignores it).
-public enum PNGChunks {
+package enum PNGChunks {
     /// The largest colour profile accepted, inflated (real profiles are a few KB to 1 MB).
-    public static let maxProfileBytes = 4 << 20
+    package static let maxProfileBytes = 4 << 20
 
     /// What the walk found.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// The PNG without text chunks, ready for the decoder.
-        public var bytes: [UInt8]
+        package var bytes: [UInt8]
         /// The EXIF orientation tag (1…8) from an `eXIf` chunk, if any.
-        public var orientation: Int?
+        package var orientation: Int?
     }
 
     package static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -26,7 +26,7 @@ public enum PNGChunks {
     ///
     /// - Throws: ``SweepError/Code/dataError`` for a damaged chunk (length past the end,
     ///   wrong CRC), a missing image header or a colour profile over the cap.
-    public static func sanitize(_ png: [UInt8], name: String) throws -> Result {
+    package static func sanitize(_ png: [UInt8], name: String) throws -> Result {
         func corrupt(_ what: String) -> SweepError {
             SweepError(.dataError, "the PNG is corrupt: \(what)", subject: name, fix: "re-export it from the original")
         }

@@ -7,13 +7,13 @@ import SweepSupport
 #endif
 
 /// Encodes single images (PNG, JPEG, WebP) with FFmpeg's image encoders.
-public enum StillEncoder {
+package enum StillEncoder {
     /// A still-image format.
-    public enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         case png, jpeg, webp
 
         /// The format for a file extension, if sweep writes it.
-        public init?(extension ext: String) {
+        package init?(extension ext: String) {
             switch ext.lowercased() {
             case "png": self = .png
             case "jpg", "jpeg": self = .jpeg
@@ -24,7 +24,7 @@ public enum StillEncoder {
     }
 
     /// Encodes `image` and returns the file's bytes.
-    public static func encode(_ image: RGBAImage, format: Format, quality: Int = 90, name: String) throws -> [UInt8] {
+    package static func encode(_ image: RGBAImage, format: Format, quality: Int = 90, name: String) throws -> [UInt8] {
         _ = FFmpegCall.quiet
         let (encName, pix): (String, AVPixelFormat) =
             switch format {
@@ -90,7 +90,7 @@ public enum StillEncoder {
     }
 
     /// Encodes `image` and writes it atomically to `path`.
-    public static func write(_ image: RGBAImage, to path: String, format: Format, quality: Int = 90) throws {
+    package static func write(_ image: RGBAImage, to path: String, format: Format, quality: Int = 90) throws {
         let bytes = try encode(image, format: format, quality: quality, name: path)
         let out = try AtomicOutput(destination: path)
         try FileBytes.write(bytes, to: out.writePath, reportAs: path)

@@ -1,75 +1,75 @@
 /// A video output format: encoder, pixel format and default settings.
-public struct VideoCodec: Sendable, Equatable {
+package struct VideoCodec: Sendable, Equatable {
     /// Short name used by `--codec` (h264, hevc, vp9, webp, apng, prores).
-    public let name: String
+    package let name: String
     /// libavcodec encoder name.
-    public let encoder: String
+    package let encoder: String
     /// Pixel format the encoder gets.
-    public let pixelFormat: String
+    package let pixelFormat: String
     /// Pixel format when the frames have transparency, if the codec can carry it.
-    public let alphaPixelFormat: String?
+    package let alphaPixelFormat: String?
     /// Default encoder options; user options override them.
-    public let defaults: [(String, String)]
+    package let defaults: [(String, String)]
     /// Default muxer options.
-    public let muxerOptions: [(String, String)]
+    package let muxerOptions: [(String, String)]
     /// The codec tag to force (HEVC in MP4 needs `hvc1` for Apple players).
-    public let tag: String?
+    package let tag: String?
     /// The container used when the extension does not decide.
-    public let container: String
+    package let container: String
 
     /// The file extension of ``container`` (`.mkv` for Matroska): the one rule from codec to
     /// file name, for an output named without one and for messages.
-    public var fileExtension: String { container == "matroska" ? "mkv" : container }
+    package var fileExtension: String { container == "matroska" ? "mkv" : container }
     /// Containers this codec may go into.
-    public let containers: [String]
+    package let containers: [String]
 
-    public static func == (a: VideoCodec, b: VideoCodec) -> Bool { a.name == b.name }
+    package static func == (a: VideoCodec, b: VideoCodec) -> Bool { a.name == b.name }
 
     /// True for RGB formats (no Y′CbCr matrix, nothing to tag).
-    public var isRGB: Bool { pixelFormat.hasPrefix("rgb") }
+    package var isRGB: Bool { pixelFormat.hasPrefix("rgb") }
 
     /// H.264 High: CRF 20, preset medium, yuv420p, `+faststart` in MP4; the default.
-    public static let h264 = VideoCodec(
+    package static let h264 = VideoCodec(
         name: "h264", encoder: "libx264", pixelFormat: "yuv420p", alphaPixelFormat: nil,
         defaults: [("crf", "20"), ("preset", "medium"), ("profile", "high")],
         muxerOptions: [("movflags", "+faststart")], tag: nil, container: "mp4",
         containers: ["mp4", "mov", "matroska"])
     /// HEVC Main (libx265), tagged `hvc1` so that Apple players play it.
-    public static let hevc = VideoCodec(
+    package static let hevc = VideoCodec(
         name: "hevc", encoder: "libx265", pixelFormat: "yuv420p", alphaPixelFormat: nil,
         defaults: [("crf", "22"), ("preset", "medium"), ("x265-params", "log-level=error")],
         muxerOptions: [("movflags", "+faststart")], tag: "hvc1", container: "mp4",
         containers: ["mp4", "mov", "matroska"])
     /// VP9 in WebM at constant quality (crf with b=0), row-based multithreading; carries
     /// alpha when the background is transparent.
-    public static let vp9 = VideoCodec(
+    package static let vp9 = VideoCodec(
         name: "vp9", encoder: "libvpx-vp9", pixelFormat: "yuv420p", alphaPixelFormat: "yuva420p",
         defaults: [("crf", "32"), ("b", "0"), ("row-mt", "1"), ("deadline", "good"), ("cpu-used", "2")],
         muxerOptions: [], tag: nil, container: "webm", containers: ["webm", "matroska"])
     /// Animated WebP, looping forever by default.
-    public static let webp = VideoCodec(
+    package static let webp = VideoCodec(
         name: "webp", encoder: "libwebp_anim", pixelFormat: "yuv420p", alphaPixelFormat: "yuva420p",
         defaults: [("quality", "80")], muxerOptions: [("loop", "0")], tag: nil,
         container: "webp", containers: ["webp"])
     /// Animated PNG, lossless, looping forever by default.
-    public static let apng = VideoCodec(
+    package static let apng = VideoCodec(
         name: "apng", encoder: "apng", pixelFormat: "rgb24", alphaPixelFormat: "rgba",
         defaults: [], muxerOptions: [("plays", "0")], tag: nil, container: "apng",
         containers: ["apng"])
     /// ProRes 422 HQ in QuickTime, for video editors.
-    public static let prores = VideoCodec(
+    package static let prores = VideoCodec(
         name: "prores", encoder: "prores_ks", pixelFormat: "yuv422p10le", alphaPixelFormat: nil,
         defaults: [("profile", "3"), ("vendor", "apl0")], muxerOptions: [], tag: nil,
         container: "mov", containers: ["mov"])
 
     /// Every codec, by `--codec` name.
-    public static let all: [VideoCodec] = [.h264, .hevc, .vp9, .webp, .apng, .prores]
+    package static let all: [VideoCodec] = [.h264, .hevc, .vp9, .webp, .apng, .prores]
 
     /// The codec called `name`.
-    public static func named(_ name: String) -> VideoCodec? { all.first { $0.name == name } }
+    package static func named(_ name: String) -> VideoCodec? { all.first { $0.name == name } }
 
     /// The container (libavformat muxer) for an output extension.
-    public static func container(forExtension ext: String) -> String? {
+    package static func container(forExtension ext: String) -> String? {
         switch ext.lowercased() {
         case "mp4", "m4v": "mp4"
         case "mov": "mov"
@@ -82,11 +82,11 @@ public struct VideoCodec: Sendable, Equatable {
     }
 
     /// True when `container` (a libavformat muxer name) can carry sound, by ``AudioTrack``'s rule.
-    public static func holdsSound(_ container: String) -> Bool { AudioTrack.encoderNames[container] != nil }
+    package static func holdsSound(_ container: String) -> Bool { AudioTrack.encoderNames[container] != nil }
 
     /// The default codec for a container. A `.mov` is what phones write, H.264 (ProRes,
     /// 16 times the size, only when asked for).
-    public static func forContainer(_ container: String) -> VideoCodec? {
+    package static func forContainer(_ container: String) -> VideoCodec? {
         switch container {
         case "mp4", "matroska", "mov": .h264
         case "webm": .vp9
@@ -97,5 +97,5 @@ public struct VideoCodec: Sendable, Equatable {
     }
 
     /// Picks the codec for an output file extension.
-    public static func forExtension(_ ext: String) -> VideoCodec? { container(forExtension: ext).flatMap(forContainer) }
+    package static func forExtension(_ ext: String) -> VideoCodec? { container(forExtension: ext).flatMap(forContainer) }
 }

@@ -11,28 +11,28 @@ import SweepSupport
 /// line up. Only the current frame and the next one are held: memory does not grow with
 /// the clip. Frames are converted (matrix, range, bit depth, rotation) to sRGB-ish BT.709
 /// pictures at the output size in one swscale pass per frame.
-public final class VideoDecoder {
+package final class VideoDecoder {
     /// The file, named in errors.
-    public let path: String
+    package let path: String
     /// The picture's upright size (rotation metadata applied).
-    public let width: Int
-    public let height: Int
+    package let width: Int
+    package let height: Int
     /// Frames per second: the stream's nominal rate (15 for a phone clip averaging 14.99),
     /// else its average rate, else 25; see ``nominalRate(real:average:)``.
-    public let frameRate: Double
+    package let frameRate: Double
     /// The pixel's shape (sample aspect ratio, width over height): 12/11 for a PAL-wide DV
     /// frame, 1 for square pixels. Frames are drawn with square pixels.
-    public let pixelAspect: Double
+    package let pixelAspect: Double
     /// How far after `t` a frame's timestamp may fall and still count as on screen at `t`:
     /// half the stream's time-base step, at least 1 ms. Matroska stores milliseconds, so a
     /// 30 fps frame due at 66.67 ms carries 67 ms.
     let timeTolerance: Double
     /// Seconds from the first frame to the end of the last.
-    public private(set) var duration: Double = 0
+    package private(set) var duration: Double = 0
     /// EXIF-style orientation (1, 3, 6 or 8) taken from the stream's display matrix.
-    public let orientation: Int
+    package let orientation: Int
     /// The container's name (for messages), e.g. "mov,mp4,m4a,3gp,3g2,mj2".
-    public let container: String
+    package let container: String
 
     private let input: InputFormatContext
     private let decoder: CodecContextHandle
@@ -48,7 +48,7 @@ public final class VideoDecoder {
     private var demuxEnded = false
     private var drained = false
     /// Changes whenever the frame on screen changes (so callers convert each frame once).
-    public private(set) var frameNumber = -1
+    package private(set) var frameNumber = -1
     private var scaler: ScalerHandle?
     private var scalerKey: [Int] = []
     private let maxPixels: Int
@@ -57,7 +57,7 @@ public final class VideoDecoder {
     /// A decoded HDR frame on its way to the tone mapper.
     private let hdrFrame: FrameHandle
     /// "PQ" or "HLG" when the clip is HDR and tone-mapped to SDR; nil otherwise.
-    public let hdrTransfer: String?
+    package let hdrTransfer: String?
     /// The stored frame size (before rotation and pixel aspect).
     private let storedWidth: Int, storedHeight: Int
     /// The size HDR frames are scaled to before tone-mapping: the output's share of them.
@@ -83,7 +83,7 @@ public final class VideoDecoder {
     /// - Throws: `.noInput` (missing, unreadable), `.dataError` (not a video, no video stream,
     ///   corrupt, over the memory budget, HDR when refused), `.unavailable` (a codec this
     ///   FFmpeg cannot decode, DRM).
-    public init(
+    package init(
         path: String, start: Double = 0, maxPixels: Int = ImageDecoder.defaultMaxPixels,
         maxMemory: Int = DecoderMemory.defaultBudget, hdr: HDRHandling = .tonemap
     ) throws {
@@ -324,7 +324,7 @@ public final class VideoDecoder {
     /// the size they are shown (a 4K phone clip in a 1080p video: a quarter of the work).
     /// Frames of the size the output takes skip a second scale. Without it, or for SDR
     /// clips, nothing changes.
-    public func expectOutput(width w: Int, height h: Int, fit: FitMode) {
+    package func expectOutput(width w: Int, height h: Int, fit: FitMode) {
         guard toneMapper != nil, w > 0, h > 0 else { return }
         let place = FitPlacement(sourceWidth: width, sourceHeight: height, width: w, height: h, mode: fit)
         let s = max(Double(place.destination.width) / place.source.width, Double(place.destination.height) / place.source.height)
@@ -355,7 +355,7 @@ public final class VideoDecoder {
     }
 
     /// Makes the frame on screen at `t` (clip seconds) current; past the end the last frame stays.
-    public func advance(to t: Double) throws {
+    package func advance(to t: Double) throws {
         // A frame is on screen from its timestamp on, give or take the timestamps' rounding.
         while hasUpcoming, !hasCurrent || seconds(upcoming.ptr) <= t + timeTolerance {
             swap(&current, &upcoming)
@@ -371,10 +371,10 @@ public final class VideoDecoder {
     }
 
     /// The clip time of the frame on screen.
-    public var currentTime: Double { hasCurrent ? seconds(current.ptr) : 0 }
+    package var currentTime: Double { hasCurrent ? seconds(current.ptr) : 0 }
 
     /// The frame after the current one has been decoded, or the clip has ended.
-    public var ended: Bool { !hasUpcoming }
+    package var ended: Bool { !hasUpcoming }
 
     /// Decodes the next frame in presentation order into `frame`; `false` at the end.
     private func decodeNext(into frame: borrowing FrameHandle) throws -> Bool {
@@ -448,7 +448,7 @@ public final class VideoDecoder {
 
     /// True when the current frames are Y′CbCr and upright: they go to a BT.709 4:2:0 video
     /// by scaling (and, for another matrix, a remix in Y′CbCr), without RGB.
-    public var convertsToVideoYUVDirectly: Bool {
+    package var convertsToVideoYUVDirectly: Bool {
         guard orientation == 1, hasCurrent, let desc = av_pix_fmt_desc_get(AVPixelFormat(rawValue: current.ptr.pointee.format)) else {
             return false
         }
@@ -478,7 +478,7 @@ public final class VideoDecoder {
 
     /// Draws the current frame into `image` (the output frame) placed by `fit`; letterbox
     /// bars keep what `image` holds.
-    public func draw(into image: inout RGBAImage, fit: FitMode) throws {
+    package func draw(into image: inout RGBAImage, fit: FitMode) throws {
         let f = current.ptr
         let place = placement(of: f, in: image.width, image.height, fit: fit)
         let d = place.destination
@@ -517,7 +517,7 @@ public final class VideoDecoder {
     /// chosen from the first frame. A clip may change size or pixel format part-way (an MJPEG
     /// AVI turning greyscale, a stream whose resolution changes): such a frame is drawn in
     /// RGBA, with black bars, and converted.
-    public func draw(into image: inout YUVImage, fit: FitMode) throws {
+    package func draw(into image: inout YUVImage, fit: FitMode) throws {
         let f = current.ptr
         let place = placement(of: f, in: image.width, image.height, fit: fit)
         guard place.coversFrame && convertsToVideoYUVDirectly else {

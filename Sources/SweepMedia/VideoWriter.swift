@@ -12,11 +12,11 @@ import SweepSupport
 /// Sound: given an ``AudioInput``, the writer carries that input's audio along, copied when
 /// the container takes its codec and re-encoded otherwise (see `AudioTrack`), cut to the
 /// video's span and written as the frames arrive.
-public final class VideoWriter {
+package final class VideoWriter {
     /// Frame width in pixels; every frame added must have it.
-    public let width: Int
+    package let width: Int
     /// Frame height in pixels; every frame added must have it.
-    public let height: Int
+    package let height: Int
     let destination: String
     let codec: VideoCodec
     /// The muxer and its file; `stream` belongs to it.
@@ -38,11 +38,11 @@ public final class VideoWriter {
     var audioPacketsWritten: Int { audioTrack?.packetsWritten ?? 0 }
     /// The sound carried along: the input's codec and this file's (libavcodec names such as
     /// "vorbis" and "aac"), and whether the packets were copied; `nil` without sound.
-    public var audioCodecs: (input: String, output: String, copied: Bool)? {
+    package var audioCodecs: (input: String, output: String, copied: Bool)? {
         audioTrack.map { ($0.inputCodec, $0.outputCodec, $0.isCopy) }
     }
     /// Frames sent to the encoder.
-    public private(set) var framesWritten = 0
+    package private(set) var framesWritten = 0
 
     /// Opens `path` for writing with `codec`.
     ///
@@ -69,7 +69,7 @@ public final class VideoWriter {
     ///   `.usage` when the input has no audio or the container can hold none (animated
     ///   WebP, APNG), `.noInput`/`.dataError` when the input is missing or unreadable,
     ///   `.unavailable` when this FFmpeg cannot decode it.
-    public init(
+    package init(
         path: String, destination: String? = nil, width: Int, height: Int, fps: Double,
         codec: VideoCodec = .h264, container: String? = nil, alpha: Bool = false,
         options: [(String, String)] = [], audio: AudioInput? = nil, plays: Int? = nil
@@ -172,11 +172,11 @@ public final class VideoWriter {
     }
 
     /// True when the encoder takes 4:2:0 planes that ``add(_:)-yuv`` can fill directly.
-    public var acceptsYUV420: Bool { enc.ptr.pointee.pix_fmt == AV_PIX_FMT_YUV420P }
+    package var acceptsYUV420: Bool { enc.ptr.pointee.pix_fmt == AV_PIX_FMT_YUV420P }
 
     /// Converts an RGBA picture to the encoder's Y′CbCr 4:2:0 with the same conversion the
     /// per-frame path uses (swscale, BT.709, limited range).
-    public func convert(_ image: RGBAImage) throws -> YUVImage {
+    package func convert(_ image: RGBAImage) throws -> YUVImage {
         precondition(image.width == width && image.height == height && acceptsYUV420)
         try convertIntoFrame(image)
         return Self.planes(of: frame.ptr, width: width, height: height)
@@ -214,7 +214,7 @@ public final class VideoWriter {
     }
 
     /// Encodes one frame given as 4:2:0 planes (no conversion).
-    public func add(_ image: YUVImage) throws {
+    package func add(_ image: YUVImage) throws {
         precondition(image.width == width && image.height == height && acceptsYUV420)
         let f = frame.ptr
         try FFmpegCall.check(av_frame_make_writable(f), "cannot reuse the frame", subject: destination, kind: .internalError)
@@ -241,7 +241,7 @@ public final class VideoWriter {
     }
 
     /// Converts and encodes one frame.
-    public func add(_ image: RGBAImage) throws {
+    package func add(_ image: RGBAImage) throws {
         precondition(image.width == width && image.height == height)
         try convertIntoFrame(image)
         try send()
@@ -273,7 +273,7 @@ public final class VideoWriter {
 
     /// Flushes the encoder, writes the trailer (moving the index to the front for
     /// `+faststart`) and closes the file.
-    public func finish() throws {
+    package func finish() throws {
         guard !finished else { return }
         finished = true
         try encode(nil)

@@ -6,21 +6,21 @@ import SweepTimeline
 /// An animation preset file (`presets/animations/NAME.json`), version 1. See the README for
 /// the schema. Position values are in presets' own 0…1 terms: 1 means `--from` and 0 means
 /// `--to` (defaults 1 and 0), so the shortcuts retarget any preset.
-public struct AnimationPreset: Sendable, Decodable {
-    public var version: Int
-    public var description: String?
-    public var loop: LoopMode
-    public var duration: Double?
-    public var position: [KeyframeSpec<Double>]
-    public var before: [KeyframeSpec<LookRef>]?
-    public var after: [KeyframeSpec<LookRef>]?
+package struct AnimationPreset: Sendable, Decodable {
+    package var version: Int
+    package var description: String?
+    package var loop: LoopMode
+    package var duration: Double?
+    package var position: [KeyframeSpec<Double>]
+    package var before: [KeyframeSpec<LookRef>]?
+    package var after: [KeyframeSpec<LookRef>]?
 
     enum Keys: String, CodingKey, CaseIterable { case version, description, loop, duration, position, before, after }
 
     /// The most keyframes a track may have.
-    public static let maxKeyframes = 10_000
+    package static let maxKeyframes = 10_000
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try StrictJSON.rejectUnknownKeys(in: decoder, allowed: Set(Keys.allCases.map(\.rawValue)))
         let c = try decoder.container(keyedBy: Keys.self)
         version = try StrictJSON.version(c, key: .version)
@@ -62,7 +62,7 @@ public struct AnimationPreset: Sendable, Decodable {
     /// The animation, with looks resolved through `library` and the shortcuts applied:
     /// positions mapped so that 1 → `from` and 0 → `to`, times scaled to `duration`, and
     /// every moving position segment given `curve`.
-    public func animation(
+    package func animation(
         library: PresetLibrary, from: Double = 1, to: Double = 0, duration newDuration: Double? = nil,
         curve: Curve? = nil, file: String
     ) throws -> Animation<Adjustments> {
@@ -92,16 +92,16 @@ public struct AnimationPreset: Sendable, Decodable {
 
 /// One keyframe in a preset file: `{"time": 1.2, "value": 0.5, "curve": "easeInOut"}`
 /// (looks use `"look"` instead of `"value"`).
-public struct KeyframeSpec<Value: Interpolatable>: Sendable {
-    public var time: Double
-    public var value: Value
-    public var curve: Curve
+package struct KeyframeSpec<Value: Interpolatable>: Sendable {
+    package var time: Double
+    package var value: Value
+    package var curve: Curve
 }
 
 extension KeyframeSpec: Decodable where Value: Decodable {
     enum Keys: String, CodingKey, CaseIterable { case time, value, look, curve }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let isLook = Value.self == LookRef.self
         try StrictJSON.rejectUnknownKeys(in: decoder, allowed: ["time", "curve", isLook ? "look" : "value"])
         let c = try decoder.container(keyedBy: Keys.self)

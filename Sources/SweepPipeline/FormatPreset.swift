@@ -82,7 +82,7 @@ public struct FormatPreset: Sendable, Decodable {
     /// animation is scaled in time). The rate is the platform's, so clips are converted to it
     /// (and told so). A still format's output is a still, and ``outputPath(_:)`` gives a name
     /// without an extension the format's.
-    public func apply(to spec: inout RenderSpec, keeping kept: Set<SweepError.Field> = []) {
+    package func apply(to spec: inout RenderSpec, keeping kept: Set<SweepError.Field> = []) {
         if !kept.contains(.size) { (spec.width, spec.height) = (width, height) }
         if !kept.contains(.fps), let fps {
             spec.fps = fps

@@ -8,26 +8,26 @@ import SweepWeb
 /// Writes the interactive page (`.html`): the same fitted sides the renderer composes,
 /// encoded once as data URIs, and the `<sweep-compare>` element that draws the overlay,
 /// applies the looks and plays the timeline in the browser.
-public enum HTMLExport {
+package enum HTMLExport {
     /// What only the page needs.
-    public struct Options: Sendable, Equatable {
+    package struct Options: Sendable, Equatable {
         /// Also embed the sides at twice the size (`srcset … 2x`).
-        public var retina = false
+        package var retina = false
         /// Write only the element, its style and script, to paste into a page.
-        public var fragment = false
+        package var fragment = false
         /// How the sides are encoded; `nil`: JPEG, or PNG when the background is
         /// transparent (JPEG has no alpha).
-        public var imageFormat: StillEncoder.Format?
+        package var imageFormat: StillEncoder.Format?
         /// JPEG/WebP quality, 1…100.
-        public var quality = 90
+        package var quality = 90
         /// Where the poster is, for `og:image` and `twitter:image`; `nil`: no previews.
-        public var posterURL: String?
+        package var posterURL: String?
         /// The poster's size, for `og:image:width`/`height`; `nil`: the page's own.
-        public var posterWidth: Int?
-        public var posterHeight: Int?
+        package var posterWidth: Int?
+        package var posterHeight: Int?
 
         /// The defaults: 1x JPEG sides, a whole page, no previews.
-        public init() {}
+        package init() {}
     }
 
     /// The page (or fragment) for `spec`, from a frame source already set up for the

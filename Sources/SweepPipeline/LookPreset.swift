@@ -4,20 +4,20 @@ import SweepSupport
 /// A look preset file (`presets/looks/NAME.json`), version 1:
 /// `{"version": 1, "description": "…", "brightness": 0, "contrast": 1, "saturation": 1, "hue": 0}`.
 /// Every value is optional and defaults to no change; unknown keys are errors.
-public struct LookPreset: Sendable, Equatable, Decodable {
-    public var version: Int
-    public var description: String?
-    public var adjustments: Adjustments
+package struct LookPreset: Sendable, Equatable, Decodable {
+    package var version: Int
+    package var description: String?
+    package var adjustments: Adjustments
 
     /// Valid ranges, shared with the command-line options.
-    public static let brightnessRange = -1.0...1.0
-    public static let contrastRange = 0.0...4.0
-    public static let saturationRange = 0.0...10.0
-    public static let hueRange = -3600.0...3600.0
+    package static let brightnessRange = -1.0...1.0
+    package static let contrastRange = 0.0...4.0
+    package static let saturationRange = 0.0...10.0
+    package static let hueRange = -3600.0...3600.0
 
     enum Keys: String, CodingKey, CaseIterable { case version, description, brightness, contrast, saturation, hue }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try StrictJSON.rejectUnknownKeys(in: decoder, allowed: Set(Keys.allCases.map(\.rawValue)))
         let c = try decoder.container(keyedBy: Keys.self)
         version = try StrictJSON.version(c, key: .version)

@@ -3,11 +3,11 @@ import SweepSupport
 import SweepTimeline
 
 /// A look in a preset: a preset name (`"vivid"`, `"original"`) or the values themselves.
-public enum LookRef: Sendable, Equatable, Decodable, Interpolatable {
+package enum LookRef: Sendable, Equatable, Decodable, Interpolatable {
     case named(String)
     case values(Adjustments)
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         if let name = try? decoder.singleValueContainer().decode(String.self) {
             self = .named(name)
             return
@@ -17,7 +17,7 @@ public enum LookRef: Sendable, Equatable, Decodable, Interpolatable {
     }
 
     /// Looks are resolved before interpolation; this conformance only lets keyframes hold them.
-    public func interpolated(to other: LookRef, _ fraction: Double) -> LookRef { fraction < 1 ? self : other }
+    package func interpolated(to other: LookRef, _ fraction: Double) -> LookRef { fraction < 1 ? self : other }
 
     func resolve(_ library: PresetLibrary, file: String) throws -> Adjustments {
         switch self {

@@ -3,7 +3,7 @@ import SweepMedia
 import SweepSupport
 
 /// What a render writes, chosen from the output path.
-public enum OutputKind: Sendable, Equatable {
+package enum OutputKind: Sendable, Equatable {
     /// An animated GIF.
     case gif
     /// A video file with this codec in this container (a libavformat muxer name).
@@ -17,7 +17,7 @@ public enum OutputKind: Sendable, Equatable {
 
     /// The file itself says how often it plays (GIF, animated WebP, APNG): one pass is
     /// written and its count stored; a video holds each counted pass as frames.
-    public var playsItsOwnLoops: Bool {
+    package var playsItsOwnLoops: Bool {
         switch self {
         case .gif: true
         case let .video(codec, _): codec.name == "webp" || codec.name == "apng"
@@ -26,14 +26,14 @@ public enum OutputKind: Sendable, Equatable {
     }
 
     /// One still image, not an animation.
-    public var isStill: Bool {
+    package var isStill: Bool {
         if case .still = self { true } else { false }
     }
 
     /// Infers the kind from `path`'s extension (and `%d` pattern for sequences).
     ///
     /// - Throws: `.usage` for an extension sweep does not write.
-    public static func infer(path: String, still: Bool = false, codec: String? = nil) throws -> OutputKind {
+    package static func infer(path: String, still: Bool = false, codec: String? = nil) throws -> OutputKind {
         // URL drops a trailing slash, so `x.gif/` would render whole and then fail to be moved in.
         if path.hasSuffix("/") {
             throw SweepError(

@@ -2,10 +2,10 @@ import SweepImaging
 import SweepTimeline
 
 /// Pictures of an animation: each track's eased value over time and a storyboard.
-public enum Planner {
+package enum Planner {
     /// Draws the plan of `spec`'s animation (as reduced by `spec.reduceMotion`), with a
     /// storyboard of `shots` frames rendered from `spec`'s images.
-    public static func plan(_ spec: RenderSpec, title: String, shots: Int = 6) throws -> RGBAImage {
+    package static func plan(_ spec: RenderSpec, title: String, shots: Int = 6) throws -> RGBAImage {
         let anim = spec.animation
         let d = anim.passDuration
         let n = 240

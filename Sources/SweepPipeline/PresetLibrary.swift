@@ -131,7 +131,7 @@ public struct PresetLibrary: Sendable {
 
     /// An animation preset by name (`reveal`) or file, decoded (looks are resolved later),
     /// and the name of where it came from.
-    public func animationPreset(_ nameOrPath: String) throws -> (AnimationPreset, String) {
+    package func animationPreset(_ nameOrPath: String) throws -> (AnimationPreset, String) {
         let (data, label) = try source(nameOrPath, kind: .animations, field: .preset)
         return (try StrictJSON.decode(AnimationPreset.self, from: data, file: label), label)
     }

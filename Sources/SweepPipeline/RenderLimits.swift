@@ -4,20 +4,20 @@ import SweepTimeline
 /// The largest render sweep agrees to start: numbers from a command line, a job line or a
 /// preset file are multiplied together (size × size, duration × fps × loops), and a product
 /// nobody meant would otherwise allocate gigabytes of frame states or trap on overflow.
-public enum RenderLimits {
+package enum RenderLimits {
     /// Frames in one output (a GIF's single pass, or a video's every loop): an hour at
     /// about 28 fps.
-    public static let maxFrames = 100_000
+    package static let maxFrames = 100_000
     /// Seconds in one pass of the animation.
-    public static let maxDuration = 3600.0
+    package static let maxDuration = 3600.0
     /// Pixels per side of the output (Cairo, giflib and the encoders all stay below 32767).
-    public static let maxSide = 16384
+    package static let maxSide = 16384
 
     /// Throws unless a page's sides at twice the size (`html.retina`) are within the limit
     /// too: checked before any decoding when the size is given, and again once it is known.
     ///
     /// - Throws: `.usage` with the size field.
-    public static func checkDoubled(width: Int?, height: Int?) throws {
+    package static func checkDoubled(width: Int?, height: Int?) throws {
         for side in [width, height].compactMap({ $0 }) where side * 2 > maxSide {
             throw SweepError(
                 .usage,
@@ -32,7 +32,7 @@ public enum RenderLimits {
     /// - Returns: the number of frames the render will take.
     /// - Throws: `.usage` with the field concerned.
     @discardableResult
-    public static func check(_ spec: RenderSpec, expandLoops: Bool, frames countFrames: Bool = true) throws -> Int {
+    package static func check(_ spec: RenderSpec, expandLoops: Bool, frames countFrames: Bool = true) throws -> Int {
         for side in [spec.width, spec.height].compactMap({ $0 }) where !(2...maxSide).contains(side) {
             throw SweepError(
                 .usage, "output size \(spec.width ?? 0)x\(spec.height ?? 0) is out of range",

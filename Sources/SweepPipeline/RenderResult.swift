@@ -1,5 +1,7 @@
+import Foundation
+
 /// What a render produced.
-public struct RenderResult: Sendable, Equatable, Codable {
+public struct RenderResult: Sendable, Equatable, Codable, CustomStringConvertible {
     /// The file written (for PNG sequences, the pattern).
     public var output: String
     /// "gif", "h264", "png-sequence", "png", …
@@ -25,4 +27,14 @@ public struct RenderResult: Sendable, Equatable, Codable {
     /// What became of the sound: set for every video and for a GIF of clips; nil for stills,
     /// PNG sequences and HTML pages, which never hold sound.
     public var sound: SoundOutcome? = nil
+
+    /// One line for a log: the file, its kind, size, frames and sound, e.g.
+    /// `out.gif: gif, 600×800, 132 frames at 30 fps (4.4 s), 519012 bytes, no sound (…)`.
+    public var description: String {
+        let rate = String(format: "%.4g", fps), length = String(format: "%.4g", duration)
+        var line = "\(output): \(format), \(width)×\(height), \(frames) frames at \(rate) fps (\(length) s), \(bytes) bytes"
+        if let sound { line += ", \(sound.phrase)" }
+        if !notes.isEmpty { line += "; " + notes.joined(separator: "; ") }
+        return line
+    }
 }

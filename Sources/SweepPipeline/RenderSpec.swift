@@ -6,55 +6,55 @@ import SweepTimeline
 import SweepWorker
 
 /// Everything a render needs: inputs, size, animation, look, output.
-public struct RenderSpec: Sendable {
-    public var before: InputSource
+package struct RenderSpec: Sendable {
+    package var before: InputSource
     /// The after side; `nil` means the before photo again (with the after look).
-    public var after: InputSource?
+    package var after: InputSource?
     /// Output size; `nil` takes the before image's size, and one side alone takes the
     /// other from the before image's aspect ratio.
-    public var width: Int?
-    public var height: Int?
-    public var fps: Double = 30
+    package var width: Int?
+    package var height: Int?
+    package var fps: Double = 30
     /// Round the output size down to even sides (4:2:0 video needs them).
-    public var evenSize = false
+    package var evenSize = false
     /// When no size is given, the longest side the output may take from the before image
     /// (the renderer sets 800 for GIF and 1920 for video; `nil` keeps the image's size).
-    public var defaultLongSide: Int?
-    public var animation: Animation<Adjustments>
-    public var style = SliderStyle()
-    public var fit: FitMode = .fill
+    package var defaultLongSide: Int?
+    package var animation: Animation<Adjustments>
+    package var style = SliderStyle()
+    package var fit: FitMode = .fill
     /// Margins the tags and knob stay out of (a platform's own interface); see ``SafeInsets``.
-    public var safeInsets = SafeInsets.zero
-    public var reduceMotion: ReduceMotion = .off
-    public var maxPixels = ImageDecoder.defaultMaxPixels
+    package var safeInsets = SafeInsets.zero
+    package var reduceMotion: ReduceMotion = .off
+    package var maxPixels = ImageDecoder.defaultMaxPixels
     /// Refuse (instead of warning about) output that flashes more than three times in a
     /// second (WCAG 2.3.1).
-    public var refuseFlashes = false
+    package var refuseFlashes = false
     /// A byte budget for GIF output (see ``Renderer/render(_:to:progress:)``).
-    public var maxBytes: Int?
+    package var maxBytes: Int?
     /// GIF options.
-    public var gifColors = 256
-    public var dither: DitherMode = .diffusion
+    package var gifColors = 256
+    package var dither: DitherMode = .diffusion
     /// GIF size against fidelity, 1…100 (``GIFQuality``): the lossy LZW budget, dithering
     /// strength and palette effort together. A size cap lowers it first.
-    public var quality = GIFQuality.default.value
+    package var quality = GIFQuality.default.value
     /// An expert override of the lossy LZW budget, 0…100 (`nil`: the one `quality` sets).
-    public var lossy: Int?
+    package var lossy: Int?
     /// `--codec`: h264, hevc, vp9, webp, apng, prores or gif; `nil` follows the extension.
-    public var codec: String?
+    package var codec: String?
     /// Video options: encoder settings that override the codec's defaults.
-    public var videoOptions: [(String, String)] = []
+    package var videoOptions: [(String, String)] = []
     /// How video inputs play: trimming, length, frame rate, sound.
-    public var clip = ClipOptions()
+    package var clip = ClipOptions()
     /// Interactive page options (`.html` output).
-    public var html = HTMLExport.Options()
+    package var html = HTMLExport.Options()
     /// A PNG sequence may replace and remove files at its pattern's names that sweep did not
     /// write (`--overwrite`); otherwise such a file stops the render before it starts.
-    public var overwrite = false
+    package var overwrite = false
     /// Where inputs are decoded: in a worker process when ``DecodeWorker`` was started at
     /// launch (the default), or in this process, which is faster but unsafe for files from
     /// strangers (`--decode in-process`).
-    public var decoding = DecodeIsolation.worker
+    package var decoding = DecodeIsolation.worker
     /// The files the settings were read from (a look, preset or format given as a file),
     /// each with the option that named it: no output may replace them.
     package var settingsFiles: [(option: String, path: String)] = []
@@ -69,7 +69,7 @@ public struct RenderSpec: Sendable {
     /// Set from another thread to stop the render at its next frame (SweepKit's async API).
     package var cancellation: CancellationFlag?
 
-    public init(before: InputSource, after: InputSource?, animation: Animation<Adjustments>) {
+    package init(before: InputSource, after: InputSource?, animation: Animation<Adjustments>) {
         self.before = before
         self.after = after
         self.animation = animation
@@ -78,7 +78,7 @@ public struct RenderSpec: Sendable {
     /// The default sweep: one pass of `duration` seconds, holds included (as everywhere in
     /// sweep: the command line, presets and formats): hold on `from`, ease to `to`, hold.
     /// The holds take at most a quarter of the pass each (``holdTime(pass:hold:)``).
-    public static func sweep(
+    package static func sweep(
         from: Double = 1, to: Double = 0, duration: Double = 4, hold: Double = 0.5,
         curve: Curve = .easeInOut, before: Adjustments = .identity, after: Adjustments = .identity,
         loop: LoopMode = .forever
@@ -93,13 +93,13 @@ public struct RenderSpec: Sendable {
 
     /// The hold at each end of a pass of `pass` seconds: as asked, but at most a quarter of
     /// the pass, so that the sweep keeps at least half of it.
-    public static func holdTime(pass: Double, hold: Double) -> Double { min(hold, pass / 4) }
+    package static func holdTime(pass: Double, hold: Double) -> Double { min(hold, pass / 4) }
 
     /// The sweep's share of a pass of `pass` seconds with `hold` at each end.
-    public static func sweepTime(pass: Double, hold: Double) -> Double { max(0.01, pass - 2 * holdTime(pass: pass, hold: hold)) }
+    package static func sweepTime(pass: Double, hold: Double) -> Double { max(0.01, pass - 2 * holdTime(pass: pass, hold: hold)) }
 
     /// The built-in demo's animation: a seamless loop around the middle.
-    public static let demoAnimation = Animation<Adjustments>(
+    package static let demoAnimation = Animation<Adjustments>(
         position: Track([
             Keyframe(time: 0, value: 0.5, curve: .hold),
             Keyframe(time: 0.4, value: 0.5, curve: .hold),

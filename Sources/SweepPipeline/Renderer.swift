@@ -10,15 +10,15 @@ import SweepTimeline
 #endif
 
 /// Runs a render: spec → timeline → frames → encoder → file, streaming frame by frame.
-public enum Renderer {
+package enum Renderer {
     /// Progress report, after each frame.
-    public typealias Progress = @Sendable (RenderProgress) -> Void
+    package typealias Progress = @Sendable (RenderProgress) -> Void
 
     /// Renders `spec` to `path`; the format follows the path (see ``OutputKind``).
     ///
     /// The output appears only when complete: it is written under a temporary name and
     /// renamed, so a failure leaves no partial file and keeps any existing one.
-    public static func render(_ spec: RenderSpec, to path: String, progress: Progress? = nil) throws -> RenderResult {
+    package static func render(_ spec: RenderSpec, to path: String, progress: Progress? = nil) throws -> RenderResult {
         var spec = spec
         var notes: [String] = []
         let kind = try OutputKind.infer(path: path, codec: spec.codec)
@@ -80,7 +80,7 @@ public enum Renderer {
     /// Renders `spec` frame by frame into `body`, in order, without writing a file: the
     /// frames a PNG sequence of the spec would hold (its default size, clip timing and
     /// notes). Frames are streamed: `body` must copy a frame it wants to keep.
-    public static func frames(
+    package static func frames(
         _ spec: RenderSpec, progress: Progress? = nil, _ body: (_ index: Int, _ frame: RGBAImage) throws -> Void
     ) throws -> RenderResult {
         var spec = spec
@@ -97,7 +97,7 @@ public enum Renderer {
 
     /// The longest side an output takes from the before image when no size is given:
     /// 800 px for GIF, 1920 px for video, PNG sequences and stills.
-    public static func defaultLongSide(for kind: OutputKind) -> Int {
+    package static func defaultLongSide(for kind: OutputKind) -> Int {
         if case .gif = kind { return 800 }
         return 1920
     }
@@ -148,7 +148,7 @@ public enum Renderer {
     /// exists and is writable.
     ///
     /// - Throws: `.usage` for an input, `.cannotCreate` otherwise; `field` names the setting.
-    public static func checkExtraOutput(_ spec: RenderSpec, path: String, field: SweepError.Field? = nil) throws {
+    package static func checkExtraOutput(_ spec: RenderSpec, path: String, field: SweepError.Field? = nil) throws {
         try refuseInputAsOutput(spec, output: path)
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var info = stat()
@@ -386,13 +386,13 @@ public enum Renderer {
 
     /// Where the split rests in a still nobody placed (a preview without `--position`, a
     /// still format, a poster): the middle, showing as much of the before as of the after.
-    public static let restingPosition = 0.5
+    package static let restingPosition = 0.5
 
     /// Writes one still of the comparison at split position `position`.
     ///
     /// - Parameter maxBytes: a byte budget the still must fit as it is; over it, nothing is
     ///   written.
-    public static func preview(
+    package static func preview(
         _ spec: RenderSpec, position: Double, to path: String, quality: Int = 90,
         maxBytes: Int? = nil
     ) throws -> RenderResult {

@@ -1,7 +1,7 @@
 /// What became of the sound in a render's output: carried (copied or re-encoded) from one
 /// input, or none and why. Every video render reports one, so that a dropped or converted
 /// soundtrack is never a surprise.
-public struct SoundOutcome: Sendable, Equatable, Codable {
+public struct SoundOutcome: Sendable, Equatable, Codable, CustomStringConvertible {
     /// What was done with the sound.
     public enum Action: String, Sendable, Equatable, Codable {
         /// The input's packets, unchanged.
@@ -31,6 +31,9 @@ public struct SoundOutcome: Sendable, Equatable, Codable {
     public static func none(_ reason: String) -> SoundOutcome {
         SoundOutcome(action: .none, input: nil, from: nil, codec: nil, reason: reason)
     }
+
+    /// The summary line's phrase (``phrase``).
+    public var description: String { phrase }
 
     /// One phrase for the summary line: "sound: aac, copied", "sound: vorbis → aac", "no sound (…)".
     public var phrase: String {

@@ -102,7 +102,7 @@ extension SweepError {
     /// A write that failed with `errno` (exit 74): the file-size limit named as such, since
     /// "File too large" reads like a problem with the picture; anything else with its system
     /// text and a fix about the disk.
-    public static func writeFailed(_ what: String, errno code: Int32, subject: String) -> SweepError {
+    package static func writeFailed(_ what: String, errno code: Int32, subject: String) -> SweepError {
         if code == EFBIG {
             return SweepError(
                 .ioError, "\(what): the file reached the file-size limit (ulimit -f)", subject: subject,

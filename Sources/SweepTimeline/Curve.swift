@@ -54,11 +54,11 @@ public enum Curve: Sendable, Equatable, Hashable {
 }
 
 /// A cubic Bézier from (0,0) to (1,1), solved for x → t to 1e-7 (Newton, then bisection).
-public struct UnitBezier: Sendable {
+package struct UnitBezier: Sendable {
     let cx, bx, ax, cy, by, ay: Double
 
     /// The curve with control points (x1, y1) and (x2, y2).
-    public init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
+    package init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
         cx = 3 * x1; bx = 3 * (x2 - x1) - cx; ax = 1 - cx - bx
         cy = 3 * y1; by = 3 * (y2 - y1) - cy; ay = 1 - cy - by
     }
@@ -68,7 +68,7 @@ public struct UnitBezier: Sendable {
     func slopeX(_ t: Double) -> Double { (3 * ax * t + 2 * bx) * t + cx }
 
     /// The curve's parameter t at which its x equals `x`.
-    public func solve(_ x: Double, epsilon: Double = 1e-7) -> Double {
+    package func solve(_ x: Double, epsilon: Double = 1e-7) -> Double {
         var t = x
         for _ in 0..<8 {
             let err = sampleX(t) - x
@@ -92,5 +92,5 @@ public struct UnitBezier: Sendable {
     }
 
     /// y for a given x in 0…1.
-    public func value(at x: Double) -> Double { sampleY(solve(max(0, min(1, x)))) }
+    package func value(at x: Double) -> Double { sampleY(solve(max(0, min(1, x)))) }
 }

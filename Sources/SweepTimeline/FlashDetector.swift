@@ -4,14 +4,14 @@
 ///
 /// Fed once per frame with the mean relative luminance of a few regions (each a quarter
 /// of the frame, the success criterion's area), it tracks each region separately.
-public struct FlashDetector: Sendable {
+package struct FlashDetector: Sendable {
     /// Frames per second of the frames fed in.
-    public let fps: Double
+    package let fps: Double
     private var regions: [RegionState] = []
     /// The most flashes seen in any one-second window, over all regions.
-    public private(set) var maxFlashesPerSecond = 0
+    package private(set) var maxFlashesPerSecond = 0
     /// Time of the first window with more than three flashes.
-    public private(set) var firstViolation: Double?
+    package private(set) var firstViolation: Double?
     private var frame = 0
 
     struct RegionState: Sendable {
@@ -21,13 +21,13 @@ public struct FlashDetector: Sendable {
     }
 
     /// A detector for frames at `fps`.
-    public init(fps: Double) { self.fps = fps }
+    package init(fps: Double) { self.fps = fps }
 
     /// True when more than three flashes fell within some second.
-    public var fails: Bool { maxFlashesPerSecond > 3 }
+    package var fails: Bool { maxFlashesPerSecond > 3 }
 
     /// Adds one frame's region luminances (0…1, the same regions every frame).
-    public mutating func add(_ luminances: [Double]) {
+    package mutating func add(_ luminances: [Double]) {
         if regions.isEmpty { regions = Array(repeating: RegionState(), count: luminances.count) }
         for (i, v) in luminances.enumerated() where i < regions.count {
             var r = regions[i]

@@ -7,34 +7,34 @@ import SweepTimeline
 /// Built from a plain description (encoded images, size, look, timeline) so that it knows
 /// nothing of decoding or files; ``html()`` gives a whole page, ``fragment()`` the part to
 /// paste into an existing one.
-public struct ComparisonPage: Sendable {
+package struct ComparisonPage: Sendable {
     /// The comparison's size in CSS pixels (the renderer's output size).
-    public var width: Int
-    public var height: Int
+    package var width: Int
+    package var height: Int
     /// The sides at `width`×`height`, without overlay or look.
-    public var before: WebImage
-    public var after: WebImage
+    package var before: WebImage
+    package var after: WebImage
     /// The sides at twice the size, for high-density screens (`srcset … 2x`).
-    public var beforeRetina: WebImage?
-    public var afterRetina: WebImage?
+    package var beforeRetina: WebImage?
+    package var afterRetina: WebImage?
     /// The slider's look.
-    public var style: SliderStyle
+    package var style: SliderStyle
     /// The timeline as ``TimelineJSON`` (`nil`: a still slider).
-    public var timeline: String?
+    package var timeline: String?
     /// Play the timeline when the page opens (and show the pause button).
-    public var autoplay = false
+    package var autoplay = false
     /// Each side's look when the page opens, as an SVG filter; the script animates them.
-    public var beforeLook = Adjustments.identity
-    public var afterLook = Adjustments.identity
+    package var beforeLook = Adjustments.identity
+    package var afterLook = Adjustments.identity
     /// The variant under `prefers-reduced-motion: reduce`; `.off` means `.dissolve`.
-    public var reduceMotion: ReduceMotion = .off
+    package var reduceMotion: ReduceMotion = .off
     /// The split position to show instead of the timeline's start (required without a timeline).
-    public var position: Double?
+    package var position: Double?
     /// Link previews, when a poster is written.
-    public var preview: SocialPreview?
+    package var preview: SocialPreview?
 
     /// A page for the given sides, size and look; set ``timeline`` to animate it.
-    public init(width: Int, height: Int, before: WebImage, after: WebImage, style: SliderStyle) {
+    package init(width: Int, height: Int, before: WebImage, after: WebImage, style: SliderStyle) {
         self.width = width
         self.height = height
         self.before = before
@@ -44,7 +44,7 @@ public struct ComparisonPage: Sendable {
 
     /// What the comparison shows, for the title and the previews' alt text:
     /// "Before and after comparison".
-    public var summary: String {
+    package var summary: String {
         let b = style.beforeLabel.isEmpty ? "Before" : style.beforeLabel
         var a = style.afterLabel.isEmpty ? "After" : style.afterLabel
         // "Before and After" reads as two proper nouns: lower a capitalised word.
@@ -60,7 +60,7 @@ public struct ComparisonPage: Sendable {
 
     /// The whole page: a strict Content-Security-Policy (no network at all; the inline
     /// script and style allowed by their SHA-256 hashes), the previews' meta tags, the element.
-    public func html() -> String {
+    package func html() -> String {
         let css = ElementStyle.source + Self.pageStyle
         let script = ElementScript.source
         let csp =
@@ -93,7 +93,7 @@ public struct ComparisonPage: Sendable {
 
     /// The element with its style and script, to paste into an existing page (no `<html>`,
     /// no CSP: the host page's policy applies and must allow them).
-    public func fragment() -> String {
+    package func fragment() -> String {
         "<style>\(ElementStyle.source)</style>\n" + element() + "\n<script>\(ElementScript.source)</script>\n"
     }
 

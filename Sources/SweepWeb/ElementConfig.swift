@@ -11,9 +11,9 @@ import SweepTimeline
 /// colour, `cc` capsule colour, `px`/`py` capsule padding, `li` tag inset, `cr` corner
 /// radius, `bg` background, `ff` CSS font family, `rm` reduced-motion variant, `ra` reduce
 /// always (the render asked for it), `t` timeline.
-public enum ElementConfig {
+package enum ElementConfig {
     /// The JSON text for a `width`×`height` comparison.
-    public static func json(
+    package static func json(
         width: Int, height: Int, style: SliderStyle, timeline: String?,
         reduceMotion: ReduceMotion
     ) -> String {

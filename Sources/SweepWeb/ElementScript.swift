@@ -18,9 +18,9 @@
 ///
 /// Kept under 12 KB with its style, and free of comments (a test checks the size). No
 /// `//` anywhere: the page must contain no `//` outside data URIs, which another test checks.
-public enum ElementScript {
+package enum ElementScript {
     /// The JavaScript text.
-    public static let source = #"""
+    package static let source = #"""
         (()=>{
         const M=Math,cl=x=>M.min(1,M.max(0,+x||0)),H='hold';
         const bez=(x1,y1,x2,y2)=>{const cx=3*x1,bx=3*(x2-x1)-cx,ax=1-cx-bx,cy=3*y1,by=3*(y2-y1)-cy,ay=1-cy-by,

@@ -1,9 +1,9 @@
 /// The `<sweep-compare>` element's style sheet, inline in every page (no resource bundle,
 /// so the binary stays self-contained). Sizes are points times `--sc-u`, the CSS pixels per
 /// point, which the script keeps in step with the element's rendered width.
-public enum ElementStyle {
+package enum ElementStyle {
     /// The CSS text.
-    public static let source = #"""
+    package static let source = #"""
         sweep-compare{display:inline-block;position:relative;vertical-align:top;width:var(--sc-w,100%);max-width:100%;line-height:normal;background:var(--sc-bg);--sc-i:calc(var(--sc-u)*var(--sc-li))}
         .sc-f{position:relative;overflow:hidden;aspect-ratio:var(--sc-ar);border-radius:calc(var(--sc-u)*var(--sc-cr));touch-action:pan-y;cursor:ew-resize;user-select:none;-webkit-user-select:none;outline:0}
         sweep-compare[vertical] .sc-f{touch-action:pan-x;cursor:ns-resize}

@@ -5,9 +5,9 @@ import Foundation
 ///
 /// Labels, fonts and URLs come from the command line or a batch file, so each must stay
 /// inert wherever it lands: a label `</script><script>…` must not end the data block.
-public enum HTMLText {
+package enum HTMLText {
     /// Text or a double-quoted attribute value: `& < > " '` become character references.
-    public static func escape(_ s: String) -> String {
+    package static func escape(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for c in s.unicodeScalars {
@@ -25,7 +25,7 @@ public enum HTMLText {
 
     /// A JSON string literal that is also safe inside `<script>`: `<` is written `\u003c`,
     /// so no `</script>` or `<!--` can appear, and control characters are escaped.
-    public static func jsonString(_ s: String) -> String {
+    package static func jsonString(_ s: String) -> String {
         var out = "\""
         for c in s.unicodeScalars {
             switch c {
@@ -49,7 +49,7 @@ public enum HTMLText {
     }
 
     /// A JSON number: the shortest text that reads back the same; non-finite becomes 0.
-    public static func jsonNumber(_ x: Double) -> String {
+    package static func jsonNumber(_ x: Double) -> String {
         guard x.isFinite else { return "0" }
         if x == x.rounded(), abs(x) < 1e15 { return String(Int(x)) }
         return "\(x)"
@@ -62,7 +62,7 @@ public enum HTMLText {
     /// fontconfig's "Sans" is Noto Sans on Debian (what the renderer draws with), while a
     /// browser's `sans-serif` is often Arial or Liberation Sans: name Noto Sans first so the
     /// page matches the GIF where the font exists, then the system's interface font.
-    public static func cssFontFamily(_ list: String) -> String {
+    package static func cssFontFamily(_ list: String) -> String {
         let generic = [
             "sans": "\"Noto Sans\",system-ui,sans-serif", "sans-serif": "sans-serif", "serif": "serif",
             "monospace": "monospace", "mono": "monospace", "cursive": "cursive", "system-ui": "system-ui",

@@ -5,10 +5,10 @@ import SweepImaging
 ///
 /// The filter runs with `color-interpolation-filters="sRGB"` because the maths is defined
 /// on gamma-encoded sRGB; SVG's default (linearRGB) would apply it to linear light.
-public enum LookFilter {
+package enum LookFilter {
     /// The 20 `values` of `<feColorMatrix type="matrix">`: rows R, G, B, A of
     /// `[m0 m1 m2 0 offset]`, alpha passed through.
-    public static func values(_ look: Adjustments) -> [Double] {
+    package static func values(_ look: Adjustments) -> [Double] {
         let m = look.matrix
         var v: [Double] = []
         for row in 0..<3 {
@@ -18,7 +18,7 @@ public enum LookFilter {
     }
 
     /// ``values(_:)`` as the attribute text, each number written so that it reads back exactly.
-    public static func attribute(_ look: Adjustments) -> String {
+    package static func attribute(_ look: Adjustments) -> String {
         values(look).map { HTMLText.jsonNumber($0) }.joined(separator: " ")
     }
 

@@ -1,7 +1,7 @@
 /// SHA-256 (FIPS 180-4), for the Content-Security-Policy hashes of the page's inline script
 /// and style. Foundation on Linux has no CryptoKit, and a 60-line digest is cheaper than a
 /// package dependency; speed does not matter for a few kilobytes.
-public enum SHA256 {
+package enum SHA256 {
     static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -14,7 +14,7 @@ public enum SHA256 {
     ]
 
     /// The 32-byte digest of `message`.
-    public static func digest(_ message: [UInt8]) -> [UInt8] {
+    package static func digest(_ message: [UInt8]) -> [UInt8] {
         var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
         var data = message
         data.append(0x80)
@@ -45,7 +45,7 @@ public enum SHA256 {
     }
 
     /// A CSP source expression for `text` (its UTF-8 bytes): `'sha256-BASE64'`.
-    public static func cspSource(_ text: String) -> String {
+    package static func cspSource(_ text: String) -> String {
         "'sha256-" + Base64.encode(digest(Array(text.utf8))) + "'"
     }
 }

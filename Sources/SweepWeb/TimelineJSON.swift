@@ -11,10 +11,10 @@ import SweepTimeline
 /// ```
 /// A curve is `"hold"`, `[x1, y1, x2, y2]` (a cubic Bézier) or `[omega, zeta]` (a spring
 /// with ω₀ and ζ as ``Spring`` stores them, so nothing is re-derived in the browser).
-public enum TimelineJSON {
+package enum TimelineJSON {
     /// The animation's JSON text; `adjustments` reads a look's four values (generic so that
     /// this module needs no `Interpolatable` conformance of its own for ``Adjustments``).
-    public static func encode<Look>(_ animation: Animation<Look>, adjustments: (Look) -> Adjustments) -> String {
+    package static func encode<Look>(_ animation: Animation<Look>, adjustments: (Look) -> Adjustments) -> String {
         let loop: String =
             switch animation.loop {
             case .once: "\"once\""
@@ -37,7 +37,7 @@ public enum TimelineJSON {
     }
 
     /// One curve description (see the type's documentation).
-    public static func curve(_ c: Curve) -> String {
+    package static func curve(_ c: Curve) -> String {
         let n = HTMLText.jsonNumber
         switch c {
         case .hold: return "\"hold\""

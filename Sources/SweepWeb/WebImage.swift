@@ -1,16 +1,16 @@
 /// One encoded side image for the page: its bytes and their MIME type.
-public struct WebImage: Sendable, Equatable {
+package struct WebImage: Sendable, Equatable {
     /// The encoded file (JPEG, WebP or PNG).
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
     /// Its MIME type, e.g. `image/jpeg`.
-    public var mimeType: String
+    package var mimeType: String
 
     /// An image from encoded bytes and their MIME type.
-    public init(bytes: [UInt8], mimeType: String) {
+    package init(bytes: [UInt8], mimeType: String) {
         self.bytes = bytes
         self.mimeType = mimeType
     }
 
     /// A `data:` URI holding the image, which the page's CSP (`img-src data:`) allows.
-    public var dataURI: String { "data:\(mimeType);base64," + Base64.encode(bytes) }
+    package var dataURI: String { "data:\(mimeType);base64," + Base64.encode(bytes) }
 }
