@@ -80,10 +80,18 @@ package final class RenderUpload: UploadReceiver {
         }
     }
 
+    /// Completes the upload: the answer is made, and a folder nobody took over is removed
+    /// before it is sent (a preview's answer holds its file open), so a client that reads the
+    /// answer never finds the upload still on disk.
     package func finish() -> HTTPResponse {
         if let open { close(open.fd) }
         open = nil
-        return complete(self)
+        let answer = complete(self)
+        if !kept {
+            store.remove(id)
+            kept = true
+        }
+        return answer
     }
 
     /// The uploaded name's extension, kept when it is short and alphanumeric (`.jpg`), so
