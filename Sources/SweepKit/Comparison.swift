@@ -91,6 +91,16 @@ public struct Comparison: Sendable {
         set { spec.clip = newValue }
     }
 
+    /// Where the inputs are decoded. ``DecodeIsolation/worker``, the default, decodes them
+    /// in a sandboxed helper process that the first render starts (or the one
+    /// `DecodeWorker.startAtLaunch()` forked): a decoder crash on a crafted file fails this
+    /// render with a data error and the app goes on. ``DecodeIsolation/inProcess`` decodes
+    /// them in the app's own process, where such a crash ends the app: only for files you trust.
+    public var decoding: DecodeIsolation {
+        get { spec.decoding }
+        set { spec.decoding = newValue }
+    }
+
     /// The slider's look: handle, labels, colours, orientation, corners.
     public var style: SliderStyle {
         get { spec.style }

@@ -30,7 +30,7 @@ enum LoadedSide {
     ) throws -> LoadedSide {
         switch source {
         case let .image(img): return .image(img)
-        case let .file(path) where decoding == .worker && DecodeWorker.isRunning:
+        case let .file(path) where decoding == .worker:
             let answer = try DecodeWorker.load(
                 path, maxPixels: maxPixels, background: background, hdr: clip.hdr, firstFrame: clip.firstFrame, target: target)
             switch answer {

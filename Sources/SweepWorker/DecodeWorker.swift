@@ -3,28 +3,44 @@ import Foundation
 import SweepImaging
 import SweepMedia
 import SweepSupport
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// Decodes untrusted files in child processes, so that a decoder bug a crafted file hits
-/// (libheif 1.15 overruns its heap on some overlays) ends a child, not sweep.
+/// (libheif 1.15 overruns its heap on some overlays) ends a child, not the program.
 ///
-/// A worker is forked per file from a small service process started at launch. It runs
-/// in an empty, deleted folder with nothing open but its input and a shared-memory answer,
-/// under limits on time (in proportion to the file's size), address space, and file size 0,
-/// and a system-call filter that refuses opening files for writing, running programs,
-/// sockets and tracing. The picture comes back through the shared memory, copied once.
+/// A worker is forked per file from a small single-threaded service process. It runs in an
+/// empty, deleted folder with nothing open but its input and a shared-memory answer, under
+/// limits on time (in proportion to the file's size), address space, and file size 0, and a
+/// system-call filter that refuses opening files for writing, running programs, sockets and
+/// tracing. The picture comes back through the shared memory, copied once.
+///
+/// The service starts one of two ways (docs/decisions/decode-worker.md):
+/// - ``startAtLaunch()``, first thing in `main`, forks it while the process has one thread:
+///   about a millisecond, what the `sweep` tool does.
+/// - Otherwise the first decode starts it as a helper process: this program's own binary
+///   run again (`/proc/self/exe`), which serves from a load-time hook before its `main`
+///   runs. It costs one program start (50–120 ms) once, and is safe from any thread, so an
+///   app needs no set-up for isolated decoding.
+///
+/// Decoding in the app's own process happens only when asked for by name,
+/// ``DecodeIsolation/inProcess``.
 public enum DecodeWorker {
-    /// The service's end of the socket; written once, at launch, before any thread exists.
-    nonisolated(unsafe) private static var control: Int32 = -1
+    /// The service's end of the socket, or -1 before it starts.
+    private static let control = Mutex<Int32>(-1)
 
-    /// Starts the worker service. Call it first thing in `main`, while the process has one
-    /// thread; later, or with other threads running, it does nothing and decoding stays in
-    /// process (a fork then could copy a lock another thread holds).
+    /// The environment variable that turns a run of this binary into the decode service:
+    /// `FD:PID`, the service's socket and the process that started it.
+    static let helperVariable = "SWEEP_DECODE_SERVICE"
+
+    /// Starts the worker service by forking. Call it first thing in `main`, while the process
+    /// has one thread; later, or with other threads running, it does nothing (a fork then
+    /// could copy a lock another thread holds) and the first decode starts a helper instead.
     public static func startAtLaunch() {
-        guard control < 0, entries(in: "/proc/self/task") == 1 else { return }
+        guard !isRunning, entries(in: "/proc/self/task") == 1 else { return }
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else { return }
         let parent = getpid()
@@ -34,11 +50,75 @@ public enum DecodeWorker {
             WorkerService.run(control: pair[1], parent: parent)
         }
         close(pair[1])
-        if pid < 0 { close(pair[0]) } else { control = pair[0] }
+        if pid < 0 { close(pair[0]) } else { control.withLock { $0 = pair[0] } }
     }
 
-    /// Whether ``startAtLaunch()`` started the service.
-    public static var isRunning: Bool { control >= 0 }
+    /// Whether the service is running (started by ``startAtLaunch()`` or by a decode).
+    public static var isRunning: Bool { control.withLock { $0 } >= 0 }
+
+    /// The service's socket, starting the helper process when none runs.
+    ///
+    /// - Throws: `.internalError` when the helper cannot be started.
+    static func service(for name: String) throws -> Int32 {
+        try control.withLock { fd throws(SweepError) -> Int32 in
+            if fd >= 0 { return fd }
+            fd = try spawnHelper(for: name)
+            return fd
+        }
+    }
+
+    /// Runs this binary again as the decode service (see ``helperVariable``) and returns the
+    /// socket to it. The helper's end is its descriptor 3; nothing else of ours is inherited
+    /// (every descriptor sweep opens is close-on-exec, and the service's workers close all but
+    /// their own).
+    private static func spawnHelper(for name: String) throws(SweepError) -> Int32 {
+        let failed = { (what: String, code: Int32) in
+            SweepError(
+                .internalError, "cannot start the decode worker (\(what): \(String(cString: strerror(code))))", subject: name,
+                fix: "call DecodeWorker.startAtLaunch() first thing in main, or decode in process (.inProcess) only files you trust")
+        }
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+            throw failed("socketpair", errno)
+        }
+        defer { close(pair[1]) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // dup2 onto 3 clears close-on-exec; when the end already is 3, that dup2 would do nothing.
+        let end = pair[1] == 3 ? fcntl(pair[1], F_DUPFD_CLOEXEC, 4) : pair[1]
+        defer { if end != pair[1] { close(end) } }
+        posix_spawn_file_actions_adddup2(&actions, end, 3)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        var environment = ProcessInfo.processInfo.environment
+        environment[helperVariable] = "3:\(getpid())"
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("sweep-decode-service"), nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid = pid_t()
+        let result = posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, envp)
+        guard result == 0 else {
+            close(pair[0])
+            throw failed("posix_spawn /proc/self/exe", result)
+        }
+        return pair[0]
+    }
+
+    /// When this binary was run as the decode service, serves and never returns: a load-time
+    /// hook, before `main` (and before an app's own start-up) runs.
+    static func serveIfHelper() {
+        guard let value = getenv(helperVariable) else { return }
+        let parts = String(cString: value).split(separator: ":")
+        unsetenv(helperVariable)
+        guard parts.count == 2, let fd = Int32(parts[0]), let parent = pid_t(parts[1]) else { _exit(64) }
+        WorkerService.run(control: fd, parent: parent, killedWithParent: false)
+    }
 
     /// The file at `path` decoded by a worker: a still over `background` (resized to `target`
     /// when given), or the kind of clip it is (a video, or an animation unless `firstFrame`),
@@ -109,7 +189,8 @@ public enum DecodeWorker {
         defer { close(pair[0]) }
         let body = try JSONEncoder().encode(request)
         let fds = [pair[1], memory]
-        let sent = body.withUnsafeBytes { sweep_send_with_fds(control, $0.baseAddress, $0.count, fds, 2) }
+        let service = try service(for: request.name)
+        let sent = body.withUnsafeBytes { sweep_send_with_fds(service, $0.baseAddress, $0.count, fds, 2) }
         close(pair[1])
         guard sent == body.count else { throw gone }
         meanwhile()
@@ -133,3 +214,8 @@ public enum DecodeWorker {
         return count
     }
 }
+
+/// The load-time hook that lets this binary serve as the decode service (``DecodeWorker``):
+/// the dynamic loader runs it before `main`.
+@used @section(".init_array")
+private let decodeServiceHook: @convention(c) () -> Void = { DecodeWorker.serveIfHelper() }

@@ -15,9 +15,12 @@ import SweepSupport
 /// gets a monitor, which forks the worker, waits for it and reports how it ended: a worker
 /// that crashes or is killed cannot report anything itself.
 enum WorkerService {
-    /// Serves requests on `control` until the parent closes its end.
-    static func run(control: Int32, parent: pid_t) -> Never {
-        _ = sweep_die_with_parent()
+    /// Serves requests on `control` until the parent closes its end (or ends: its end closes
+    /// with it). `killedWithParent` also asks the kernel for SIGKILL when the parent goes, which
+    /// is right only for a fork from the main thread: the signal follows the *thread* that
+    /// made the child, and a helper spawned from a render's thread would die with that thread.
+    static func run(control: Int32, parent: pid_t, killedWithParent: Bool = true) -> Never {
+        if killedWithParent { _ = sweep_die_with_parent() }
         if getppid() != parent { _exit(0) }
         quietStandardStreams()
         // Monitors are reaped by the kernel. A terminal's signals reach the whole process
