@@ -30,14 +30,41 @@ package struct StudioPage: Sendable {
         ("Animation", ["preset", "ease", "duration", "hold", "reduce-motion"]),
         ("Look", ["look", "brightness", "contrast", "saturation", "hue"]),
         ("Labels and layout", ["before-label", "after-label", "vertical", "rtl"]),
-        ("Output", ["format"]),
+        ("Output", ["format", "size", "fps", "quality"]),
+    ]
+
+    /// Each offered control's help, written for the studio (the option table's help speaks of
+    /// files and flags the page does not have). A test checks that every offered option has one.
+    static let helps: [String: String] = [
+        "preset": "A named animation: how the split moves and which looks play. Leave it on default for a plain sweep.",
+        "ease": "How the split speeds up and slows down as it moves.",
+        "duration": "Seconds for one pass, the holds included.",
+        "hold": "Seconds the split rests at each end of the pass.",
+        "reduce-motion": "What plays for viewers who ask for less motion: a cut, a cross-fade, or auto.",
+        "look": "A photo look for the after side (with one picture, the after side is that picture with the look).",
+        "brightness": "Brightness of the after side: 0 leaves it, −1…1.",
+        "contrast": "Contrast of the after side: 1 leaves it, 0…4.",
+        "saturation": "Saturation of the after side: 1 leaves it, 0 is grey, up to 4.",
+        "hue": "Turns the after side's hues by this many degrees.",
+        "before-label": "The tag on the before side (Before when empty).",
+        "after-label": "The tag on the after side (After when empty).",
+        "vertical": "The split moves from top to bottom instead of across.",
+        "rtl": "For right-to-left languages: the before side and its tag are on the right.",
+        "format":
+            "A social format: its size, frame rate, length and file-size limit (story, og-image, …). "
+            + "The picture is cropped to its shape, as the preview shows.",
+        "size": "The output's size in pixels, WxH (640x640), or one side (640x) with the other from the picture.",
+        "fps": "Frames per second of a GIF or video, 1…240.",
+        "quality": "GIF and still quality, 1…100: lower is smaller.",
     ]
 
     /// Labels that the option's name does not make by itself (`Rtl`).
-    static let labels: [String: String] = ["rtl": "Right to left (RTL)", "hold": "Holds", "look": "Look (after side)"]
+    static let labels: [String: String] = [
+        "rtl": "Right to left (RTL)", "hold": "Holds", "look": "Look (after side)", "fps": "Frame rate", "size": "Size",
+    ]
 
     /// Placeholders of options whose value is a number (an `<input type="number">`).
-    static let numeric: Set<String> = ["S", "B", "C", "DEG", "P", "N", "X", "PT"]
+    static let numeric: Set<String> = ["S", "B", "C", "DEG", "P", "N", "X", "PT", "1…100"]
 
     /// What the studio can export: a value of the output-type control, its file name, and
     /// what it is called. Stills go through `POST /v1/previews`, the rest through renders.
@@ -52,7 +79,8 @@ package struct StudioPage: Sendable {
     package init(library: PresetLibrary, secured: Bool = false) {
         let named: [String: [String]] = [
             "preset": library.names(.animations), "look": library.names(.looks), "format": library.names(.formats),
-            "ease": Curve.named.keys.sorted(),
+            // One name per curve: the table also takes SwiftUI's spellings (easeIn) as aliases.
+            "ease": Curve.named.keys.filter { $0 == $0.lowercased() }.sorted(),
         ]
         let offered = Set(Self.sections.flatMap(\.options))
         // The script's list: every offered option in the table's order, with how to read it.
@@ -104,22 +132,22 @@ package struct StudioPage: Sendable {
             <h2 id="h-in">Pictures</h2>
             <div id="drop" class="drop">
             <p>Drop one or two pictures here, or pick them:</p>
-            <div class="c"><label for="before">Before picture</label><input type="file" id="before" accept="image/*"></div>
-            <div class="c"><label for="after">After picture (optional)</label><input type="file" id="after" accept="image/*"></div>
+            <div class="c"><label for="before">Before picture</label><input type="file" id="before" accept="image/*,video/*,.heic,.heif,.avif"><output id="before-name" for="before"></output></div>
+            <div class="c"><label for="after">After picture (optional)</label><input type="file" id="after" accept="image/*,video/*,.heic,.heif,.avif"><output id="after-name" for="after"></output></div>
             </div>
             <form id="form" novalidate>
             \(form)</form>
             </section>
             <section class="pane" aria-labelledby="h-pv">
-            <h2 id="h-pv">Preview</h2>
-            <div id="stage" class="stage"><p class="empty">The animation plays here once a picture is chosen.</p></div>
-            <div class="c"><label for="scrub">Timeline</label><input type="range" id="scrub" min="0" max="1000" value="0" aria-describedby="scrub-help"><small id="scrub-help">Move through one pass of the animation (pauses the preview).</small></div>
             <h2 id="h-ex">Export</h2>
             \(secured ? "<div class=\"c\"><label for=\"token\">Bearer token (this server has one)</label><input type=\"password\" id=\"token\" autocomplete=\"off\"></div>" : "")
             <div class="row"><button type="button" id="export">Export</button>
             <progress id="progress" max="1" value="0" aria-labelledby="h-ex"></progress>
             <a id="download" hidden></a></div>
             <p id="status" role="status" aria-live="polite"></p>
+            <h2 id="h-pv">Preview</h2>
+            <div id="stage" class="stage"><p class="empty">The animation plays here once a picture is chosen.</p></div>
+            <div class="c"><label for="scrub">Timeline</label><input type="range" id="scrub" min="0" max="1000" value="0" aria-describedby="scrub-help"><small id="scrub-help">Move through one pass of the animation (pauses the preview).</small></div>
             <h2 id="h-cmd">Command line</h2>
             <pre id="command" tabindex="0" aria-labelledby="h-cmd"></pre>
             <h2 id="h-job">Batch job (one line of a .jsonl)</h2>
@@ -157,7 +185,7 @@ package struct StudioPage: Sendable {
     static func control(_ o: OptionSummary, choices: [String]?) -> String {
         let e = HTMLText.escape, id = "o-" + o.name
         let label = labels[o.name] ?? o.name.prefix(1).uppercased() + o.name.dropFirst().replacingOccurrences(of: "-", with: " ")
-        let help = "<small id=\"h-\(o.name)\">\(e(o.help)) <code>--\(e(o.name))</code></small>"
+        let help = "<small id=\"h-\(o.name)\">\(e(helps[o.name] ?? o.help)) <code>--\(e(o.name))</code></small>"
         let described = "id=\"\(id)\" name=\"\(e(o.name))\" aria-describedby=\"h-\(o.name)\""
         switch kind(o, named: choices) {
         case "switch":

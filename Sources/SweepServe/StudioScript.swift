@@ -54,6 +54,8 @@ enum StudioScript {
         scrub.oninput=()=>{if(!el||!T)return;el.pause();const t=scrub.value/1000*T.d;el.e=t;el.dn=0;el.show(el.at(t))};
         rmq.addEventListener('change',()=>{if(rmq.matches&&el)el.pause()});
         function take(i,f){if(!f)return;if(urls[i])URL.revokeObjectURL(urls[i]);files[i]=f;urls[i]=URL.createObjectURL(f);
+        const inp=$(i?'after':'before');if(inp.files[0]!==f){const t=new DataTransfer();t.items.add(f);inp.files=t.files}
+        $(i?'after-name':'before-name').textContent=f.name;
         if(i)return update();const im=new Image();
         im.onload=()=>{dims=[im.naturalWidth,im.naturalHeight];update()};
         im.onerror=()=>{dims=null;say('The browser cannot show '+f.name+'; it can still be exported.');update()};im.src=urls[0]}

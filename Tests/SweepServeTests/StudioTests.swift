@@ -41,7 +41,11 @@ struct StudioTests {
             #expect(page.html.contains("<label for=\"o-\(name)\">"))
             #expect(page.html.contains("aria-describedby=\"h-\(name)\""))
             #expect(page.html.contains("<code>--\(name)</code>"))
+            // Help written for the studio, not the command line's (which speaks of files and flags).
+            let help = try #require(StudioPage.helps[name], "\(name) has no studio help")
+            #expect(page.html.contains(HTMLText.escape(help)))
         }
+        #expect(Set(StudioPage.helps.keys) == Set(StudioPage.sections.flatMap(\.options)))
         #expect(page.html.contains("<option>reveal</option>") && page.html.contains("<option>vivid</option>"))
         #expect(page.html.contains("<option>og-image</option>") && page.html.contains("<option>spring</option>"))
         #expect(page.html.contains("role=\"status\" aria-live=\"polite\""))
