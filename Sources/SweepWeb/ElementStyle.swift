@@ -7,7 +7,7 @@ package enum ElementStyle {
         sweep-compare{display:inline-block;position:relative;vertical-align:top;width:var(--sc-w,100%);max-width:100%;line-height:normal;background:var(--sc-bg);--sc-i:calc(var(--sc-u)*var(--sc-li))}
         .sc-f{position:relative;overflow:hidden;aspect-ratio:var(--sc-ar);border-radius:calc(var(--sc-u)*var(--sc-cr));touch-action:pan-y;cursor:ew-resize;user-select:none;-webkit-user-select:none;outline:0}
         sweep-compare[vertical] .sc-f{touch-action:pan-x;cursor:ns-resize}
-        .sc-f img{position:absolute;inset:0;width:100%;height:100%;display:block;max-width:none;pointer-events:none;object-fit:cover}
+        .sc-f img{position:absolute;inset:0;width:100%;height:100%;max-width:none;pointer-events:none;object-fit:cover}
         .sc-l,.sc-h,.sc-d{position:absolute;inset:0;width:100%;height:100%;pointer-events:none}
         .sc-d{width:0;height:0}
         .sc-t{position:absolute;top:var(--sc-i);inset-inline-start:var(--sc-i);padding:calc(var(--sc-u)*var(--sc-py)) calc(var(--sc-u)*var(--sc-px));border-radius:999px;background:var(--sc-cc);color:var(--sc-lc);font-family:var(--sc-ff);font-weight:var(--sc-lw);font-size:calc(var(--sc-u)*var(--sc-ls));line-height:normal;white-space:nowrap;unicode-bidi:plaintext;pointer-events:none}
