@@ -68,6 +68,13 @@ package final class RenderUpload: UploadReceiver {
             open = (part, fd)
         }
         guard let fd = open?.fd, var p = bytes.baseAddress else { return }
+        do {
+            try store.usage.charge(bytes.count)
+        } catch {
+            // Past the quota: what was written goes now, not when the body has been read.
+            abandon()
+            throw error
+        }
         var left = bytes.count
         while left > 0 {
             let n = write(fd, p, left)
@@ -83,7 +90,17 @@ package final class RenderUpload: UploadReceiver {
     package func finish() -> HTTPResponse {
         if let open { close(open.fd) }
         open = nil
-        return complete(self)
+        let response = complete(self)
+        // Refused: the uploads go before the answer does.
+        if !kept { abandon() }
+        return response
+    }
+
+    /// Closes and removes what the upload wrote (its bytes given back to the quota).
+    private func abandon() {
+        if let open { close(open.fd) }
+        open = nil
+        store.remove(id)
     }
 
     /// The uploaded name's extension, kept when it is short and alphanumeric (`.jpg`), so
