@@ -48,10 +48,10 @@ package final class HTTPServer: @unchecked Sendable {
         return elapsed > slowBodyGrace && Double(received) < minimumRate * (elapsed - slowBodyGrace)
     }
     /// The most of a body read and discarded under an early answer (a 429 while the queue is
-    /// full): a client that sends a small body without waiting (no `Expect: 100-continue`, as
-    /// Go's) then reads the answer instead of a broken pipe. A body announced longer is
-    /// answered at once and its connection closed; nothing of a refused body reaches the disk.
-    static let drainLimit = 1024 * 1024
+    /// full): a client that sends its body without waiting (no `Expect: 100-continue`, as Go's
+    /// and curl's under 1 MB) then reads the answer instead of a reset. Nothing of it reaches the
+    /// disk. A body announced longer is answered at once and its connection closed.
+    static let drainLimit = 16 * 1024 * 1024
 
     /// The most connections open at once (each has a thread).
     package static let connectionLimit = 256

@@ -50,15 +50,16 @@ struct ServeAdmissionTests {
         // A valid PNG followed by 2 MB of padding: a decoder stops at IEND.
         try (FileManager.default.contents(atPath: a)! + Data(count: 2 << 20)).write(to: URL(fileURLWithPath: padded))
         let spec = #"{"output":"slow.gif","size":"800x600","fps":"30","duration":"120"}"#
+        let (store, url) = (server.store, server.url)
         let peak = SharedMax()
         let done = DispatchSemaphore(value: 0)
         let sampler = Thread {
-            while done.wait(timeout: .now() + 0.02) == .timedOut { peak.update(Self.bytes(in: server.store)) }
+            while done.wait(timeout: .now() + 0.02) == .timedOut { peak.update(Self.bytes(in: store)) }
         }
         sampler.start()
         let statuses = SharedList()
         DispatchQueue.concurrentPerform(iterations: 40) { _ in
-            let status = (try? curl(["-H", "Expect:"] + form(padded, b, spec: spec) + [server.url + "/v1/renders"]))?.status ?? 0
+            let status = (try? curl(["-H", "Expect:"] + form(padded, b, spec: spec) + [url + "/v1/renders"]))?.status ?? 0
             statuses.append(status)
         }
         done.signal()

@@ -86,9 +86,11 @@ struct ServeSmallFixesTests {
     func resultsOverRecord() throws {
         let dir = try Scratch.folder("results-record")
         let (a, b) = try fixtures()
+        try FileManager.default.copyItem(atPath: a, toPath: dir + "/a.png")
+        try FileManager.default.copyItem(atPath: b, toPath: dir + "/b.png")
         let jobs = dir + "/jobs.jsonl"
-        try #"{"before":"\#(a)","after":"\#(b)","output":"\#(dir)/out.png"}"#.write(toFile: jobs, atomically: true, encoding: .utf8)
-        let run = try runSweep(["batch", jobs, "--results", dir + "/out.png.sweep.json"])
+        try #"{"before":"a.png","after":"b.png","output":"out.png"}"#.write(toFile: jobs, atomically: true, encoding: .utf8)
+        let run = try runSweep(["batch", jobs, "--out-dir", dir, "--results", dir + "/out.png.sweep.json"])
         #expect(run.code == 64, "\(run.stderr)")
         #expect(run.stderr.contains("completion record"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/out.png"))
