@@ -57,7 +57,12 @@ public enum Renderer {
         try RenderLimits.check(spec, expandLoops: !kind.isStill, frames: !kind.isStill)
         if kind == .html && spec.html.retina { try RenderLimits.checkDoubled(width: spec.width, height: spec.height) }
         evenSides(&spec, kind: kind)
-        if let size = FrameSource.givenSize(spec) { try FrameSource.validate(width: size.width, height: size.height, spec: spec) }
+        if let size = FrameSource.givenSize(spec) {
+            try FrameSource.validate(width: size.width, height: size.height, spec: spec)
+            if kind == .html && spec.html.retina {
+                try RenderLimits.checkDoubled(width: size.width, height: size.height, maxFramePixels: spec.maxFramePixels)
+            }
+        }
     }
 
     /// Video in 4:2:0 needs even sides: the odd last column or row is dropped.

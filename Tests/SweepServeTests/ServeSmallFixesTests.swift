@@ -82,6 +82,24 @@ struct ServeSmallFixesTests {
         #expect(output.json["exit"] as? Int == exit, "\(output.text)")
     }
 
+    @Test("a small HTML request cannot make the server decode 33 MP retina sides: refused at the POST, or when the size is known")
+    func retinaBound() throws {
+        let server = try ServeProcess()
+        let (a, b) = try fixtures()
+        let fixed = try curl(form(a, b, spec: #"{"output":"p.html","retina":true,"size":"3840x2160"}"#) + [server.url + "/v1/renders"])
+        #expect(fixed.status == 413, "\(fixed.status) \(fixed.text)")
+        #expect((fixed.json["error"] as? String)?.contains("retina") == true, "\(fixed.text)")
+        // A size that follows the picture (2880x2160 for 160x120, under the frame limit; its sides
+        // at twice the size 25 MP) is known only at the render.
+        let follows = try curl(form(a, b, spec: #"{"output":"p.html","retina":true,"size":"2880x"}"#) + [server.url + "/v1/renders"])
+        let id = try #require(follows.json["id"] as? String, "\(follows.text)")
+        let record = try waitFor(id, at: server.url)
+        #expect(record["state"] as? String == "failed" && (record["error"] as? String)?.contains("retina") == true, "\(record)")
+        let status = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)
+        let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
+        #expect(peak < 300_000, "peak \(peak) kB")
+    }
+
     @Test("sweep batch: --results may not replace a job's .sweep.json completion record")
     func resultsOverRecord() throws {
         let dir = try Scratch.folder("results-record")
