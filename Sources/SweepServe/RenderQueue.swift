@@ -24,6 +24,8 @@ package final class RenderQueue: Sendable {
         var previews = 0
         /// Deleted while running: their folder goes when the render ends.
         var cancelled: Set<String> = []
+        /// Deleted while running and no longer holding a place: each ends at its next frame.
+        var stopping: Set<String> = []
         /// The running renders' stops: a render told to stop ends at its next frame.
         var stops: [String: CancellationFlag] = [:]
         /// Stopped by a shutdown: kept on disk as queued, to run again after the restart.
@@ -153,9 +155,9 @@ package final class RenderQueue: Sendable {
     /// Forgets render `id` and removes its files; a running one is stopped at its next frame
     /// (its files go when it has stopped). False when there is no such render.
     package func delete(_ id: String) -> Bool {
-        let (known, running, waited) = state.withLock { s -> (Bool, Bool, Bool) in
+        let (known, running, waited, next) = state.withLock { s -> (Bool, Bool, Bool, String?) in
             guard s.records.removeValue(forKey: id) != nil || s.finished.removeValue(forKey: id) != nil else {
-                return (false, false, false)
+                return (false, false, false, nil)
             }
             s.prepared[id] = nil
             let before = s.waiting.count
@@ -163,10 +165,17 @@ package final class RenderQueue: Sendable {
             if s.running.contains(id) {
                 s.cancelled.insert(id)
                 s.stops[id]?.cancel()
-                return (true, true, false)
+                // Its place frees now, not when its frame ends (a 4K frame can take half a
+                // minute): it finishes that frame on a spare core. At most `jobs` renders stop
+                // at once this way, so deleting cannot multiply the work.
+                guard s.stopping.count < jobs else { return (true, true, false, nil) }
+                s.running.remove(id)
+                s.stopping.insert(id)
+                return (true, true, false, Self.takeNext(&s, jobs: jobs))
             }
-            return (true, false, s.waiting.count < before)
+            return (true, false, s.waiting.count < before, nil)
         }
+        if let next { start(next) }
         if waited { metrics.cancelledWaiting() }
         if known && !running { store.remove(id) }
         return known
@@ -297,6 +306,7 @@ package final class RenderQueue: Sendable {
         // its record is still being written. Its record, now on disk, leaves memory.
         let (next, deletedMeanwhile) = state.withLock { s -> (String?, Bool) in
             s.running.remove(id)
+            s.stopping.remove(id)
             // A record the disk did not take stays in memory (its file still says running).
             if saved, let record = s.records.removeValue(forKey: id) { s.finished[id] = record.finished ?? Date().timeIntervalSince1970 }
             return (Self.takeNext(&s, jobs: jobs), s.cancelled.remove(id) != nil)
@@ -366,7 +376,7 @@ package final class RenderQueue: Sendable {
         func settled(within seconds: Double) -> Bool {
             let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {
-                if state.withLock({ $0.running.isEmpty && $0.previews == 0 }) { return true }
+                if state.withLock({ $0.running.isEmpty && $0.previews == 0 && $0.stopping.isEmpty }) { return true }
                 usleep(50_000)
             }
             return false

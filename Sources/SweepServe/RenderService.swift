@@ -280,6 +280,15 @@ package final class RenderService: HTTPHandler {
     func submit(_ upload: RenderUpload, id: String, reservation: RenderQueue.Reservation) -> HTTPResponse {
         do {
             let spec = try spec(upload, still: false)
+            if let estimate = spec.estimatedSeconds, estimate > options.maxRenderSeconds {
+                return .json(
+                    413,
+                    [
+                        "error":
+                            "the render is estimated at \(Int(estimate.rounded(.up))) s, over this server's limit of \(Int(options.maxRenderSeconds)) s (--max-render-seconds); "
+                            + "render fewer frames or fewer pixels", "exit": 64, "estimatedSeconds": Int(estimate.rounded(.up)),
+                    ])
+            }
             // Kept beside the uploads until the render ends: a restart runs it from them.
             guard FileManager.default.createFile(atPath: upload.folder + "/" + RenderStore.specName, contents: Data(upload.spec)) else {
                 throw SweepError(.ioError, "cannot store the spec", subject: "spec", fix: "check the store's disk")

@@ -11,6 +11,8 @@ package struct ServeSpec: Sendable {
     package let output: String
     /// The options to render with (inputs and output in the render's folder, lenient as in batch).
     package let options: RenderOptions
+    /// The render's estimated seconds (``RenderCost``), when the spec fixes its size.
+    package private(set) var estimatedSeconds: Double?
 
     /// Keys whose value may name a file to read (in batch): here only built-in names.
     static let namedKeys: [String: PresetLibrary.Kind] = [
@@ -99,7 +101,12 @@ package struct ServeSpec: Sendable {
         }
         // Refused now, not when the render runs: an output sweep cannot write, limits, encoder
         // options that name files, a size over the server's.
-        if let out = o.output { try Renderer.preflight(o.spec, to: out, still: o.still) }
+        if let out = o.output {
+            let work = try Renderer.plannedWork(o.spec, to: out, still: o.still)
+            if let size = work.size {
+                estimatedSeconds = RenderCost.seconds(kind: work.kind, frames: work.frames, width: size.width, height: size.height)
+            }
+        }
         self.output = URL(fileURLWithPath: o.output ?? output).lastPathComponent
         self.options = o
     }
