@@ -45,7 +45,8 @@ package final class RenderService: HTTPHandler {
         library = PresetLibrary.locate()
         openAPI = OpenAPIDocument.bytes(secured: options.token != nil, library: library)
         studio = StudioPage(library: library, secured: options.token != nil)
-        for record in recovered where !record.state.isFinal { resume(record) }
+        // In the order they were accepted, as the queue had them.
+        for record in recovered.filter({ !$0.state.isFinal }).sorted(by: { $0.created < $1.created }) { resume(record) }
     }
 
     /// Runs again a render accepted before the restart (its record queued, its spec and uploads

@@ -62,7 +62,11 @@ struct ServeStopTests {
     @Test("a render past --max-render-seconds is stopped and fails with the reason")
     func timeLimit() throws {
         let server = try ServeProcess(["--jobs", "1", "--max-render-seconds", "2s"])
-        let id = try submitEndlessRender(to: server)
+        // The size follows the picture, so nothing is estimated at the POST: the running limit
+        // is what stops it.
+        let (a, b) = try fixtures(width: 800, height: 600)
+        let posted = try curl(form(a, b, spec: #"{"output":"slow.gif","fps":"30","duration":"120"}"#) + [server.url + "/v1/renders"])
+        let id = try #require(posted.json["id"] as? String, "\(posted.text)")
         let started = Date()
         let record = try waitFor(id, at: server.url, timeout: 60)
         #expect(record["state"] as? String == "failed", "\(record)")
