@@ -19,8 +19,10 @@ import Synchronization
 ///   every few seconds would hold its thread for ever.
 ///
 /// One thread runs the accept loop, the refusals and the deadline sweep. A refused client's
-/// request is read and discarded (up to ``drainLimit``, for at most ``lingerSeconds``) after
-/// the answer, so that it reads the answer rather than a reset.
+/// request head is read before it is answered (a Go client takes an answer that comes before
+/// its request for a dead kept-alive connection), and the rest of the request is read and
+/// dropped (up to ``drainLimit``, for at most ``lingerSeconds``) after the answer, so that it
+/// reads the answer rather than a reset.
 final class ConnectionGate: Sendable {
     private struct Peer {
         let fd: Int32
@@ -120,30 +122,66 @@ final class ConnectionGate: Sendable {
     /// Connections open now.
     var open: Int { state.withLock { $0.peers.count } }
 
+    /// A refused connection: its request head is read first (a client that gets an answer
+    /// before it has sent its request takes it for a broken connection), then the answer is
+    /// sent, and the rest of the request is read and dropped until the client closes.
     private struct Lingering {
         let fd: Int32
-        let until: UInt64
+        let status: Int
+        let message: String
+        /// When the head must have come by (then the answer goes anyway), and later when
+        /// the connection is closed whatever the client does.
+        var until: UInt64
+        var answered = false
+        /// The last bytes read, to find the head's end across reads.
+        var tail: [UInt8] = []
         var read = 0
+
+        /// Sends the answer and closes the sending side.
+        mutating func answer(now: UInt64) {
+            ConnectionGate.answer(fd, status: status, message: message, retryAfter: 1)
+            shutdown(fd, Int32(SHUT_WR))
+            answered = true
+            until = now + UInt64(ConnectionGate.lingerSeconds * 1e9)
+        }
     }
+
+    /// The most refused connections kept open at once for their answer.
+    static let maxLingering = 1024
 
     private func loop(admit: @Sendable (Int32, UnsafePointer<sockaddr>, socklen_t) -> Bool) {
         var lingering: [Lingering] = []
         var scratch = [UInt8](repeating: 0, count: 16 * 1024)
+        let headEnd: [UInt8] = [13, 10, 13, 10]
         while !state.withLock({ $0.stopped }) {
             var fds = [pollfd(fd: listenSocket, events: Int16(POLLIN), revents: 0)]
             fds += lingering.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
-            _ = poll(&fds, nfds_t(fds.count), 250)
+            _ = poll(&fds, nfds_t(fds.count), 100)
             if state.withLock({ $0.stopped }) { break }
             let now = DispatchTime.now().uptimeNanoseconds
-            // Refused clients: their request is read and dropped until they close, or the
-            // limit or the time is past.
             var kept: [Lingering] = []
             for (i, var l) in lingering.enumerated() {
-                var finished = now > l.until
-                if !finished && fds[i + 1].revents != 0 {
+                var finished = false
+                if fds[i + 1].revents != 0 {
                     let n = recv(l.fd, &scratch, scratch.count, Int32(MSG_DONTWAIT))
-                    if n > 0 { l.read += n } else if n == 0 || (errno != EAGAIN && errno != EINTR) { finished = true }
-                    if l.read > Self.drainLimit { finished = true }
+                    if n > 0 {
+                        l.read += n
+                        if !l.answered {
+                            let seen = l.tail + scratch[0..<min(n, scratch.count)]
+                            if seen.count >= 4, (0...(seen.count - 4)).contains(where: { Array(seen[$0..<$0 + 4]) == headEnd }) {
+                                l.answer(now: now)
+                            } else {
+                                l.tail = Array(seen.suffix(3))
+                            }
+                        }
+                        if l.read > Self.drainLimit { finished = true }
+                    } else if n == 0 || (errno != EAGAIN && errno != EINTR) {
+                        if !l.answered && n == 0 { l.answer(now: now) }
+                        finished = true
+                    }
+                }
+                if !finished && now > l.until {
+                    if l.answered { finished = true } else { l.answer(now: now) }
                 }
                 if finished { close(l.fd) } else { kept.append(l) }
             }
@@ -179,11 +217,11 @@ final class ConnectionGate: Sendable {
                 return nil
             }
             if let verdict {
-                Self.answer(fd, status: verdict.status, message: verdict.why, retryAfter: 1)
-                shutdown(fd, Int32(SHUT_WR))
-                if lingering.count < 256 {
-                    lingering.append(Lingering(fd: fd, until: now + UInt64(Self.lingerSeconds * 1e9)))
+                var l = Lingering(fd: fd, status: verdict.status, message: verdict.why, until: now + UInt64(Self.lingerSeconds * 1e9))
+                if lingering.count < Self.maxLingering {
+                    lingering.append(l)
                 } else {
+                    l.answer(now: now)
                     close(fd)
                 }
                 continue

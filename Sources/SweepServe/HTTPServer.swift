@@ -71,6 +71,13 @@ package final class HTTPServer: @unchecked Sendable {
     ) throws {
         self.handler = handler
         self.maxBody = maxBody
+        // Each connection takes a descriptor, a refused one too while it is answered, and
+        // renders open files: the soft limit (often 1024) is raised to the hard one.
+        var files = rlimit()
+        if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &files) == 0, files.rlim_cur < files.rlim_max {
+            files.rlim_cur = min(files.rlim_max, 65536)
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &files)
+        }
         let (fd, bound) = try Self.listen(host: host, port: port)
         listenSocket = fd
         self.port = bound
