@@ -12,8 +12,10 @@ import SweepSupport
 ///
 /// Mode: an internal polling thread that accepts, and a thread per connection
 /// (`MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL`), so a
-/// synchronous preview or an event stream blocks only its own connection; the connection
-/// limit bounds the threads, and the connection timeout closes idle (slowloris) connections.
+/// synchronous preview or an event stream blocks only its own connection. sweep accepts the
+/// connections itself (``ConnectionGate``: a total and a per-address limit, and a deadline for
+/// each request head that bytes do not reset) and hands them to MHD, whose idle timeout
+/// closes connections that send nothing.
 ///
 /// A request body is never buffered whole: a multipart body goes through MHD's post
 /// processor, which hands each part over in pieces to the ``UploadReceiver`` the handler
