@@ -138,6 +138,16 @@ enum BatchCommand {
         if let line = outputs.writer(of: results) {
             throw SweepError(.usage, "the results file is line \(line)'s output", subject: "--results", fix: "choose another results file")
         }
+        // Nor the record beside an output, which --resume trusts to skip a finished job.
+        for j in jobs {
+            guard case let .success((_, output)) = j.job else { continue }
+            let record = Sidecar(output: output, job: "", reads: []).path
+            if JobFolder.canonical(record) == resultsKey {
+                throw SweepError(
+                    .usage, "the results file would replace \(record), line \(j.line)'s completion record", subject: "--results",
+                    fix: "choose another results file")
+            }
+        }
     }
 
     /// Every string in a job line (values of any key, in arrays too), or none when the line is

@@ -57,7 +57,9 @@ package enum HTMLExport {
             // The same fit at twice the size, from the decoded photos (not an upscale of 1x).
             var double = spec
             (double.width, double.height, double.defaultLongSide, double.evenSize) = (w * 2, h * 2, nil, false)
-            double.maxFramePixels = nil  // two stills decoded, no frames made: the page's own size was checked
+            // Two stills decoded, no frames made: held to their own bound, not the frame limit.
+            try RenderLimits.checkDoubled(width: w, height: h, maxFramePixels: spec.maxFramePixels)
+            double.maxFramePixels = nil
             let big = try FrameSource(spec: double)
             page.beforeRetina = try encode(big.beforeBase)
             page.afterRetina = sameSide ? page.beforeRetina : try encode(big.afterBase)

@@ -26,6 +26,20 @@ package enum RenderLimits {
         }
     }
 
+    /// Throws unless a page's sides at twice the size hold at most twice a server's frame
+    /// limit (`maxFramePixels`): they are two stills, not frames, but decoding and encoding
+    /// them takes about 18 bytes a pixel (a 3840x2160 page's 7680x4320 sides took 600 MB).
+    /// Twice the limit keeps a 1920x1440 page's sides (11 MP) under the default 3840x2160.
+    ///
+    /// - Throws: `.usage` with the frame-pixels field.
+    package static func checkDoubled(width: Int, height: Int, maxFramePixels limit: Int?) throws {
+        guard let limit, 4 * width * height > 2 * limit else { return }
+        throw SweepError(
+            .usage,
+            "the page's sides at twice the size (retina) would be \(2 * width)x\(2 * height), over this server's limit of \(2 * limit) pixels for them",
+            subject: "size", fix: "ask for a smaller size, or leave out retina", field: .maxFramePixels)
+    }
+
     /// Throws unless `spec`'s size, frame rate and frame count are within the limits;
     /// `expandLoops` counts a video's repeated passes.
     ///

@@ -49,15 +49,33 @@ package enum Renderer {
     /// - Throws: what ``render(_:to:progress:)`` (or ``preview(_:position:to:quality:maxBytes:)``
     ///   for a `still`) would throw for them.
     package static func preflight(_ spec: RenderSpec, to path: String, still: Bool) throws {
+        _ = try plannedWork(spec, to: path, still: still)
+    }
+
+    /// What a render of `spec` to `path` will make, as far as the spec alone says: its kind,
+    /// its frames (one for a still or a page) and its size when the spec fixes it; after the
+    /// checks of ``preflight(_:to:still:)``. A service estimates a render's time from it.
+    ///
+    /// - Throws: what ``preflight(_:to:still:)`` throws.
+    package static func plannedWork(_ spec: RenderSpec, to path: String, still: Bool) throws -> (
+        kind: OutputKind, frames: Int, size: (width: Int, height: Int)?
+    ) {
         let kind = try OutputKind.infer(path: path, still: still, codec: spec.codec)
         if case let .video(codec, _) = kind { try EncoderOptionPolicy.check(spec.videoOptions, codec: codec) }
         var spec = spec
         var notes: [String] = []
         adjust(&spec, kind: kind, notes: &notes)
-        try RenderLimits.check(spec, expandLoops: !kind.isStill, frames: !kind.isStill)
+        let frames = try RenderLimits.check(spec, expandLoops: !kind.isStill, frames: !kind.isStill)
         if kind == .html && spec.html.retina { try RenderLimits.checkDoubled(width: spec.width, height: spec.height) }
         evenSides(&spec, kind: kind)
-        if let size = FrameSource.givenSize(spec) { try FrameSource.validate(width: size.width, height: size.height, spec: spec) }
+        let size = FrameSource.givenSize(spec)
+        if let size {
+            try FrameSource.validate(width: size.width, height: size.height, spec: spec)
+            if kind == .html && spec.html.retina {
+                try RenderLimits.checkDoubled(width: size.width, height: size.height, maxFramePixels: spec.maxFramePixels)
+            }
+        }
+        return (kind, kind.isStill || kind == .html ? 1 : max(1, frames), size)
     }
 
     /// Video in 4:2:0 needs even sides: the odd last column or row is dropped.

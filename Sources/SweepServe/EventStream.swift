@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// A render's Server-Sent Events: `progress` events as it moves, then one `state` event
-/// with its final record (or `gone` when it is deleted), then the end.
+/// with its final record (or `gone` when it is deleted, or `interrupted` when the server
+/// stops first: the render is kept queued and starts again with the server), then the end.
 package final class EventStream: Sendable {
     private struct Cursor {
         var last = -1.0
@@ -41,6 +42,12 @@ package final class EventStream: Sendable {
                     c.ended = true
                     return Self.event("state", r.json)
                 }
+                if stopping() {
+                    c.ended = true
+                    return Self.event(
+                        "interrupted",
+                        ["id": id, "state": "queued", "reason": "the server is stopping; the render starts again when the server does"])
+                }
                 if r.progress != c.last {
                     c.last = r.progress
                     c.idle = 0
@@ -55,7 +62,6 @@ package final class EventStream: Sendable {
             }
             if event == "" { return nil }
             if let event { return Array(event.utf8) }
-            if stopping() { return nil }
             usleep(useconds_t(Self.tick * 1e6))
         }
     }

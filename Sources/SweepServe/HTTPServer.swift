@@ -12,8 +12,10 @@ import SweepSupport
 ///
 /// Mode: an internal polling thread that accepts, and a thread per connection
 /// (`MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL`), so a
-/// synchronous preview or an event stream blocks only its own connection; the connection
-/// limit bounds the threads, and the connection timeout closes idle (slowloris) connections.
+/// synchronous preview or an event stream blocks only its own connection. sweep accepts the
+/// connections itself (``ConnectionGate``: a total and a per-address limit, and a deadline for
+/// each request head that bytes do not reset) and hands them to MHD, whose idle timeout
+/// closes connections that send nothing.
 ///
 /// A request body is never buffered whole: a multipart body goes through MHD's post
 /// processor, which hands each part over in pieces to the ``UploadReceiver`` the handler
@@ -30,6 +32,8 @@ package final class HTTPServer: @unchecked Sendable {
     private let listenSocket: Int32
     fileprivate let handler: any HTTPHandler
     fileprivate let maxBody: Int
+    /// Accepts the connections, holding them to the limits and the head deadline.
+    fileprivate let gate: ConnectionGate
 
     /// Seconds an upload may take before its rate is checked.
     static let slowBodyGrace = 15.0
@@ -46,40 +50,57 @@ package final class HTTPServer: @unchecked Sendable {
         return elapsed > slowBodyGrace && Double(received) < minimumRate * (elapsed - slowBodyGrace)
     }
     /// The most of a body read and discarded under an early answer (a 429 while the queue is
-    /// full): a client that sends its body without waiting (no `Expect: 100-continue`, as Go's)
-    /// then reads the answer instead of a broken pipe. A longer body is cut off.
+    /// full): a client that sends its body without waiting (no `Expect: 100-continue`, as Go's
+    /// and curl's under 1 MB) then reads the answer instead of a reset. Nothing of it reaches the
+    /// disk. A body announced longer is answered at once and its connection closed.
     static let drainLimit = 16 * 1024 * 1024
 
     /// The most connections open at once (each has a thread).
     package static let connectionLimit = 256
+    /// The most connections open at once from one client address: a quarter of the limit, so
+    /// that one address cannot hold every thread.
+    package static let perAddressLimit = 64
+    /// Seconds a request head may take, from the accept (or the end of the previous request on
+    /// the connection), however its bytes trickle in.
+    package static let headDeadline = 10.0
 
     /// Starts listening on `host`:`port` (an IPv4 or IPv6 address; port 0 picks a free one).
     ///
     /// - Throws: `.unavailable` when the address cannot be bound or the daemon not started.
     package init(
         host: String, port: Int, handler: any HTTPHandler, maxBody: Int, connectionLimit: Int = HTTPServer.connectionLimit,
-        timeout: Int = 30
+        perAddress: Int = HTTPServer.perAddressLimit, headDeadline: Double = HTTPServer.headDeadline, timeout: Int = 30
     ) throws {
         self.handler = handler
         self.maxBody = maxBody
+        // Each connection takes a descriptor, a refused one too while it is answered, and
+        // renders open files: the soft limit (often 1024) is raised to the hard one.
+        var files = rlimit()
+        if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &files) == 0, files.rlim_cur < files.rlim_max {
+            files.rlim_cur = min(files.rlim_max, 65536)
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &files)
+        }
         let (fd, bound) = try Self.listen(host: host, port: port)
         listenSocket = fd
         self.port = bound
+        gate = ConnectionGate(listenSocket: fd, perAddress: perAddress, total: connectionLimit, headSeconds: headDeadline)
+        // The gate accepts and counts; MHD's own limit is only a backstop above it (its refusal
+        // is a bare close, the gate's a JSON answer).
         var items: [MHD_OptionItem] = [
-            MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(fd), ptr_value: nil),
-            MHD_OptionItem(option: .CONNECTION_LIMIT, value: connectionLimit, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_LIMIT, value: connectionLimit + 16, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: timeout, ptr_value: nil),
             MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
         ]
         let flags =
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_POLL.rawValue
-            | MHD_USE_ITC.rawValue
+            | MHD_USE_ITC.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue
         // Unretained: the daemon is stopped in deinit, before this object goes.
         let me = Unmanaged.passUnretained(self).toOpaque()
         let started: OpaquePointer? = items.withUnsafeMutableBufferPointer { buffer in
             // The daemon's options are C varargs; MHD_OPTION_ARRAY passes them as one array.
             withVaList([
                 MHD_OPTION.NOTIFY_COMPLETED.rawValue, unsafeBitCast(completed, to: Int.self), Int(bitPattern: me),
+                MHD_OPTION.NOTIFY_CONNECTION.rawValue, unsafeBitCast(connectionEvent, to: Int.self), Int(bitPattern: me),
                 MHD_OPTION.ARRAY.rawValue, Int(bitPattern: buffer.baseAddress!), MHD_OPTION.END.rawValue,
             ]) { list in
                 MHD_start_daemon_va(flags, 0, nil, nil, access, me, list)
@@ -90,18 +111,21 @@ package final class HTTPServer: @unchecked Sendable {
             throw SweepError(.unavailable, "the HTTP server could not start", subject: "serve", fix: "check the address and port")
         }
         daemon = started
+        let handle = DaemonHandle(started)
+        gate.start { socket, address, length in
+            MHD_add_connection(handle.daemon, socket, address, length) == .YES
+        }
     }
 
     deinit {
+        gate.stop()
         if let daemon { MHD_stop_daemon(daemon) }
         close(listenSocket)
     }
 
     /// Stops accepting connections (those open carry on); for a graceful shutdown.
     package func stopAccepting() {
-        guard let daemon else { return }
-        let fd = MHD_quiesce_daemon(daemon)
-        if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)) }
+        gate.stop()
     }
 
     /// A listening TCP socket on `host`:`port` and the port it got.
@@ -159,6 +183,12 @@ package final class HTTPServer: @unchecked Sendable {
     }
 }
 
+/// The daemon, for the gate's thread (MHD_add_connection is thread-safe).
+private struct DaemonHandle: @unchecked Sendable {
+    let daemon: OpaquePointer
+    init(_ daemon: OpaquePointer) { self.daemon = daemon }
+}
+
 /// One request in flight: what the access handler keeps between its calls (MHD's `con_cls`).
 private final class Exchange {
     let request: HTTPRequest
@@ -179,13 +209,31 @@ private final class Exchange {
     }
 }
 
-/// Collects the request's headers (lower-cased names).
+/// A request's headers as collected, and the names sent twice with different values.
+private struct HeaderSet {
+    var values: [String: String] = [:]
+    var conflicting: Set<String> = []
+}
+
+/// Collects the request's headers (lower-cased names). MHD keeps every copy of a header and
+/// reads the first itself; two different values of a header that frames or routes the request
+/// are noted, and the request refused.
 private let collectHeader: MHD_KeyValueIterator = { cls, _, key, value in
     guard let cls, let key else { return .YES }
-    let box = cls.assumingMemoryBound(to: [String: String].self)
-    box.pointee[String(cString: key).lowercased()] = value.map { String(cString: $0) } ?? ""
+    let box = cls.assumingMemoryBound(to: HeaderSet.self)
+    let name = String(cString: key).lowercased(), text = value.map { String(cString: $0) } ?? ""
+    if let earlier = box.pointee.values[name] {
+        if earlier.trimmingCharacters(in: .whitespaces) != text.trimmingCharacters(in: .whitespaces) {
+            box.pointee.conflicting.insert(name)
+        }
+        return .YES
+    }
+    box.pointee.values[name] = text
     return .YES
 }
+
+/// Headers that may be sent once only (or repeated with the same value).
+private let singleHeaders: Set<String> = ["content-length", "host", "transfer-encoding", "authorization", "origin", "content-type"]
 
 /// Collects the query string's arguments (names as sent; MHD has decoded them).
 private let collectArgument: MHD_KeyValueIterator = { cls, _, key, value in
@@ -195,11 +243,30 @@ private let collectArgument: MHD_KeyValueIterator = { cls, _, key, value in
     return .YES
 }
 
-/// MHD_OPTION_NOTIFY_COMPLETED: releases the request's ``Exchange``.
-private let completed: MHD_RequestCompletedCallback = { _, _, context, _ in
+/// MHD_OPTION_NOTIFY_COMPLETED: releases the request's ``Exchange``; the connection's next
+/// request head has the deadline, from now.
+private let completed: MHD_RequestCompletedCallback = { cls, connection, context, _ in
+    if let cls, let connection {
+        Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().gate.requestEnded(
+            descriptor: sweep_mhd_connection_fd(connection))
+    }
     guard let context, let pointer = context.pointee else { return }
     Unmanaged<Exchange>.fromOpaque(pointer).release()
     context.pointee = nil
+}
+
+/// MHD_OPTION_NOTIFY_CONNECTION: the gate learns which connection is which (its serial kept
+/// as the socket's context) and when each closes (MHD reports it before closing the socket).
+private let connectionEvent: MHD_NotifyConnectionCallback = { cls, connection, socketContext, event in
+    guard let cls, let socketContext else { return }
+    let gate = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().gate
+    if event.rawValue == 0 {  // MHD_CONNECTION_NOTIFY_STARTED
+        guard let connection, let serial = gate.started(descriptor: sweep_mhd_connection_fd(connection)) else { return }
+        socketContext.pointee = UnsafeMutableRawPointer(bitPattern: UInt(serial))
+    } else if let pointer = socketContext.pointee {  // MHD_CONNECTION_NOTIFY_CLOSED
+        gate.closed(serial: UInt64(UInt(bitPattern: pointer)))
+        socketContext.pointee = nil
+    }
 }
 
 /// The post processor's iterator: one piece of one multipart part.
@@ -213,6 +280,9 @@ private let postPiece: MHD_PostDataIterator = { cls, _, key, filename, contentTy
             part: key.map { String(cString: $0) } ?? "", filename: filename.map { String(cString: $0) },
             contentType: contentType.map { String(cString: $0) }, offset: Int(offset), bytes: bytes)
         return .YES
+    } catch let failure as HTTPFailure {
+        exchange.failure = failure.response
+        return .NO
     } catch {
         exchange.failure = HTTPResponse.error(error)
         return .NO
@@ -224,15 +294,23 @@ private let access: MHD_AccessHandlerCallback = { cls, connection, url, method, 
     guard let cls, let connection, let context, let uploadSize else { return .NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
     if context.pointee == nil {
-        var headers: [String: String] = [:]
+        // The head is complete: its deadline no longer applies.
+        server.gate.headArrived(descriptor: sweep_mhd_connection_fd(connection))
+        var headers = HeaderSet()
         _ = withUnsafeMutablePointer(to: &headers) { MHD_get_connection_values(connection, .HEADER_KIND, collectHeader, $0) }
         var query: [String: String] = [:]
         _ = withUnsafeMutablePointer(to: &query) { MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectArgument, $0) }
         let request = HTTPRequest(
-            method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/", headers: headers,
+            method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/", headers: headers.values,
             query: query)
         let exchange = Exchange(request: request)
         context.pointee = Unmanaged.passRetained(exchange).toOpaque()
+        // Two different values of a header that frames the body or names the server: which one
+        // a proxy in front read is unknowable (request smuggling), so neither is trusted. The
+        // answer goes at once and the connection closes.
+        if let name = headers.conflicting.intersection(singleHeaders).sorted().first {
+            return send(.problem(400, "the header \(name) is sent twice with different values"), on: connection)
+        }
         // An answer decided before the body: a client that waits for `100 Continue` gets it
         // before it sends a body. One that sends it anyway has it read and discarded (up to
         // ``drainLimit``), and the answer follows it, so that the client reads the answer, not

@@ -71,7 +71,9 @@ package enum OpenAPIDocument {
     static var common: [String: Any] {
         [
             "400": error("A bad spec or request (exit 64)."), "401": error("Missing or wrong bearer token."),
-            "413": error("The upload, or a pixel, byte or memory limit, is over the limit."),
+            "413": error(
+                "The upload, or a pixel, byte or memory limit, is over the limit; or the render's estimated time (estimatedSeconds) is over --max-render-seconds."
+            ),
             "404": error("An input went missing (exit 66)."),
             "415": error("An input sweep cannot read (exit 69), or a body that is not multipart/form-data."),
             "422": error("An input that is not valid (exit 65)."),
@@ -148,9 +150,10 @@ package enum OpenAPIDocument {
                 ],
                 "/metrics": [
                     "get": [
-                        "summary": "Prometheus metrics.", "operationId": "metrics", "security": [[String: Any]](),
+                        "summary": "Prometheus metrics.", "operationId": "metrics",
                         "responses": [
-                            "200": ["description": "The text format.", "content": ["text/plain": ["schema": ["type": "string"]]]]
+                            "200": ["description": "The text format.", "content": ["text/plain": ["schema": ["type": "string"]]]],
+                            "401": error("Missing or wrong bearer token."),
                         ],
                     ]
                 ],
@@ -159,8 +162,9 @@ package enum OpenAPIDocument {
                         "summary": "Queue a render.", "operationId": "createRender", "requestBody": upload(still: false, names: names),
                         "responses": common.merging([
                             "202": accepted,
-                            "429": error("The queue is full.", headers: retryAfter),
+                            "429": error("The queue is full (answered at the headers, before the body).", headers: retryAfter),
                             "503": error("The server is shutting down.", headers: retryAfter),
+                            "507": error("The store is full (--max-store).", headers: retryAfter),
                         ]) { a, _ in a },
                     ]
                 ],
@@ -179,6 +183,7 @@ package enum OpenAPIDocument {
                             ],
                             "429": error("Every render place is taken.", headers: retryAfter),
                             "503": error("The server is shutting down.", headers: retryAfter),
+                            "507": error("The store is full (--max-store).", headers: retryAfter),
                         ]) { a, _ in a },
                     ]
                 ],
@@ -220,7 +225,9 @@ package enum OpenAPIDocument {
                 "/v1/renders/{id}/events": [
                     "parameters": [idParameter],
                     "get": [
-                        "summary": "Server-Sent Events: progress, then the final state.", "operationId": "getRenderEvents",
+                        "summary":
+                            "Server-Sent Events: progress, then the final state (or interrupted, when the server stops first and keeps the render for its restart).",
+                        "operationId": "getRenderEvents",
                         "responses": [
                             "200": ["description": "The event stream.", "content": ["text/event-stream": ["schema": event]]],
                             "401": error("Missing or wrong bearer token."), "404": error("No such render."),

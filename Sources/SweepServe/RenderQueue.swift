@@ -24,9 +24,34 @@ package final class RenderQueue: Sendable {
         var previews = 0
         /// Deleted while running: their folder goes when the render ends.
         var cancelled: Set<String> = []
+        /// Deleted while running and no longer holding a place: each ends at its next frame.
+        var stopping: Set<String> = []
         /// The running renders' stops: a render told to stop ends at its next frame.
         var stops: [String: CancellationFlag] = [:]
+        /// Stopped by a shutdown: kept on disk as queued, to run again after the restart.
+        var interrupted: Set<String> = []
+        /// Stopped for running past ``maxSeconds``.
+        var overtime: Set<String> = []
+        /// Render uploads admitted at their headers and not yet queued: each holds a place.
+        var reserved = 0
+        /// Preview uploads arriving.
+        var previewUploads = 0
         var accepting = true
+    }
+
+    /// A place held for an upload while it arrives: given back when it goes, unless its
+    /// render was queued in it.
+    package final class Reservation: Sendable {
+        private let held = Mutex(true)
+        private let giveBack: @Sendable () -> Void
+        init(giveBack: @escaping @Sendable () -> Void) { self.giveBack = giveBack }
+        /// Takes the place over for the render; true the first time only.
+        func take() -> Bool {
+            held.withLock { h in
+                defer { h = false }; return h
+            }
+        }
+        deinit { if take() { giveBack() } }
     }
 
     /// What became of a submission.
@@ -39,17 +64,47 @@ package final class RenderQueue: Sendable {
     package let metrics: ServeMetrics
     package let jobs: Int
     package let limit: Int
+    /// The longest a render may run (`--max-render-seconds`): past it, it is stopped at its
+    /// next frame and fails.
+    package let maxSeconds: Double
 
-    package init(store: RenderStore, metrics: ServeMetrics, jobs: Int, limit: Int, recovered: [RenderRecord] = []) {
-        (self.store, self.metrics, self.jobs, self.limit) = (store, metrics, jobs, limit)
-        state.withLock { s in for r in recovered { s.finished[r.id] = r.finished ?? r.created } }
+    package init(
+        store: RenderStore, metrics: ServeMetrics, jobs: Int, limit: Int, maxSeconds: Double = 900, recovered: [RenderRecord] = []
+    ) {
+        (self.store, self.metrics, self.jobs, self.limit, self.maxSeconds) = (store, metrics, jobs, limit, maxSeconds)
+        state.withLock { s in for r in recovered where r.state.isFinal { s.finished[r.id] = r.finished ?? r.created } }
     }
 
-    /// Queues (or starts) `record`'s render with `options`; `.full` and `.closed` leave
-    /// nothing behind in the queue (the caller removes the folder).
-    package func submit(_ record: RenderRecord, options: RenderOptions) -> Admission {
+    /// Holds a place for an upload that is about to arrive, or nil when there is none: a
+    /// render's place counts against `jobs` + `limit` with the renders running and waiting; a
+    /// preview's against `jobs` uploading previews (a preview then needs a free render place).
+    package func reserve(preview: Bool) -> Reservation? {
+        let ok = state.withLock { s -> Bool in
+            guard s.accepting else { return false }
+            if preview {
+                guard s.previewUploads < jobs else { return false }
+                s.previewUploads += 1
+                return true
+            }
+            guard s.running.count + s.previews + s.waiting.count + s.reserved < jobs + limit else { return false }
+            s.reserved += 1
+            return true
+        }
+        guard ok else { return nil }
+        return Reservation { [weak self] in
+            self?.state.withLock { s in
+                if preview { s.previewUploads -= 1 } else { s.reserved -= 1 }
+            }
+        }
+    }
+
+    /// Queues (or starts) `record`'s render with `options`, in `reservation`'s place when given;
+    /// `.full` and `.closed` leave nothing behind in the queue (the caller removes the folder).
+    package func submit(_ record: RenderRecord, options: RenderOptions, reservation: Reservation? = nil) -> Admission {
         store.save(record)
+        let owned = reservation?.take() ?? false
         let admission: Admission = state.withLock { s in
+            if owned { s.reserved -= 1 }
             guard s.accepting else { return .closed }
             if s.running.count + s.previews < jobs {
                 s.running.insert(record.id)
@@ -64,6 +119,23 @@ package final class RenderQueue: Sendable {
         }
         if admission == .started { start(record.id) }
         return admission
+    }
+
+    /// Queues a render accepted before a restart (its record says queued), past the limit if
+    /// need be: it was answered 202 once.
+    package func resume(_ record: RenderRecord, options: RenderOptions) {
+        let started = state.withLock { s -> String? in
+            s.records[record.id] = record
+            s.prepared[record.id] = options
+            s.waiting.append(record.id)
+            return Self.takeNext(&s, jobs: jobs)
+        }
+        if let started { start(started) }
+    }
+
+    /// Knows a finished render (its record on disk) until it expires.
+    package func remember(_ record: RenderRecord) {
+        state.withLock { $0.finished[record.id] = record.finished ?? record.created }
     }
 
     /// Render `id`'s record, if the service knows it.
@@ -83,17 +155,28 @@ package final class RenderQueue: Sendable {
     /// Forgets render `id` and removes its files; a running one is stopped at its next frame
     /// (its files go when it has stopped). False when there is no such render.
     package func delete(_ id: String) -> Bool {
-        let (known, running) = state.withLock { s -> (Bool, Bool) in
-            guard s.records.removeValue(forKey: id) != nil || s.finished.removeValue(forKey: id) != nil else { return (false, false) }
+        let (known, running, waited, next) = state.withLock { s -> (Bool, Bool, Bool, String?) in
+            guard s.records.removeValue(forKey: id) != nil || s.finished.removeValue(forKey: id) != nil else {
+                return (false, false, false, nil)
+            }
             s.prepared[id] = nil
+            let before = s.waiting.count
             s.waiting.removeAll { $0 == id }
             if s.running.contains(id) {
                 s.cancelled.insert(id)
                 s.stops[id]?.cancel()
-                return (true, true)
+                // Its place frees now, not when its frame ends (a 4K frame can take half a
+                // minute): it finishes that frame on a spare core. At most `jobs` renders stop
+                // at once this way, so deleting cannot multiply the work.
+                guard s.stopping.count < jobs else { return (true, true, false, nil) }
+                s.running.remove(id)
+                s.stopping.insert(id)
+                return (true, true, false, Self.takeNext(&s, jobs: jobs))
             }
-            return (true, false)
+            return (true, false, s.waiting.count < before, nil)
         }
+        if let next { start(next) }
+        if waited { metrics.cancelledWaiting() }
         if known && !running { store.remove(id) }
         return known
     }
@@ -144,6 +227,13 @@ package final class RenderQueue: Sendable {
         }
         if let r = record(id) { store.save(r) }
         options.spec.cancellation = stop
+        DispatchQueue.global().asyncAfter(deadline: .now() + maxSeconds) { [weak self] in
+            self?.state.withLock { s in
+                guard s.stops[id] === stop, !s.interrupted.contains(id), !s.cancelled.contains(id) else { return }
+                s.overtime.insert(id)
+                stop.cancel()
+            }
+        }
         let progress: Renderer.Progress = { [weak self] p in
             guard p.total > 0, p.attempts > 0 else { return }
             let share = (Double(p.attempt - 1) + Double(p.done) / Double(p.total)) / Double(p.attempts)
@@ -157,6 +247,7 @@ package final class RenderQueue: Sendable {
             results[0].output = URL(fileURLWithPath: path).lastPathComponent
             results[0].seconds = (results[0].seconds * 1000).rounded() / 1000
             let etag = Self.etag(of: path)
+            store.usage.add(StoreUsage.size(of: path))
             store.removeUploads(id)
             let seconds = Date().timeIntervalSince(begun)
             finish(
@@ -169,7 +260,16 @@ package final class RenderQueue: Sendable {
                     r.etag = etag
                 }, outcome: "done", seconds: seconds)
         } catch {
-            let e = error as? SweepError ?? SweepError(.internalError, "internal error: \(error)", fix: "please report it")
+            if state.withLock({ $0.interrupted.contains(id) }) {
+                interrupt(id)
+                return
+            }
+            var e = error as? SweepError ?? SweepError(.internalError, "internal error: \(error)", fix: "please report it")
+            if state.withLock({ $0.overtime.remove(id) != nil }) {
+                e = SweepError(
+                    .unavailable, "stopped after \(Int(maxSeconds)) s, the longest a render may run here", subject: "render",
+                    fix: "render fewer frames or fewer pixels, or raise --max-render-seconds")
+            }
             store.clear(id)
             finish(
                 id,
@@ -206,6 +306,7 @@ package final class RenderQueue: Sendable {
         // its record is still being written. Its record, now on disk, leaves memory.
         let (next, deletedMeanwhile) = state.withLock { s -> (String?, Bool) in
             s.running.remove(id)
+            s.stopping.remove(id)
             // A record the disk did not take stays in memory (its file still says running).
             if saved, let record = s.records.removeValue(forKey: id) { s.finished[id] = record.finished ?? Date().timeIntervalSince1970 }
             return (Self.takeNext(&s, jobs: jobs), s.cancelled.remove(id) != nil)
@@ -214,6 +315,44 @@ package final class RenderQueue: Sendable {
         if deletedMeanwhile { store.remove(id) }
         Allocator.giveBackFreeMemory()
         if let next { start(next) }
+    }
+
+    /// A render stopped by a shutdown: its partial output goes, its uploads and spec stay, and
+    /// its record says queued again (with a note), so that the restart runs it from the start.
+    private func interrupt(_ id: String) {
+        let record = state.withLock { s -> RenderRecord? in
+            s.stops[id] = nil
+            s.running.remove(id)
+            s.interrupted.remove(id)
+            guard var r = s.records[id] else { return nil }
+            r.notes.append("interrupted at \(Int(r.progress * 100)) % by a server stop; it starts again when the server does")
+            r.state = .queued
+            r.progress = 0
+            s.records[id] = r
+            return r
+        }
+        let out = store.folder(id) + "/out"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? [] {
+            try? FileManager.default.removeItem(atPath: out + "/" + name)
+        }
+        if let record { store.save(record) }
+    }
+
+    /// Writes every render not finished as queued (running ones with a note), so that the next
+    /// start runs them; for a stop that cannot wait for the renders still running.
+    package func keepUnfinished() {
+        let records = state.withLock { s -> [RenderRecord] in
+            s.records.values.filter { !$0.state.isFinal }.map { r in
+                var r = r
+                if r.state == .running {
+                    r.notes.append("interrupted at \(Int(r.progress * 100)) % by a server stop; it starts again when the server does")
+                }
+                r.state = .queued
+                r.progress = 0
+                return r
+            }
+        }
+        for r in records { store.save(r) }
     }
 
     /// Removes finished renders older than `keep` seconds.
@@ -227,31 +366,25 @@ package final class RenderQueue: Sendable {
         for id in old { store.remove(id) }
     }
 
-    /// Stops taking renders and removes the waiting ones; then waits up to `grace` seconds for
-    /// the running ones, and stops those still running at their next frame (waiting a few
-    /// seconds more for them to clean up). Returns any still running (the caller ends the
-    /// process).
+    /// Stops taking and starting renders (the waiting ones stay queued on disk); then waits up
+    /// to `grace` seconds for the running ones, and stops those still running at their next
+    /// frame, keeping them queued for the restart (waiting a few seconds more for them to
+    /// stop). Returns any still running (the caller saves them with ``keepUnfinished()`` and
+    /// ends the process).
     package func drain(grace: Double) -> [String] {
-        let dropped = state.withLock { s -> [String] in
-            s.accepting = false
-            let ids = s.waiting
-            s.waiting = []
-            for id in ids { (s.records[id], s.prepared[id]) = (nil, nil) }
-            return ids
-        }
-        for id in dropped { store.remove(id) }
+        state.withLock { $0.accepting = false }
         func settled(within seconds: Double) -> Bool {
             let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {
-                if state.withLock({ $0.running.isEmpty && $0.previews == 0 }) { return true }
+                if state.withLock({ $0.running.isEmpty && $0.previews == 0 && $0.stopping.isEmpty }) { return true }
                 usleep(50_000)
             }
             return false
         }
         if settled(within: grace) { return [] }
         state.withLock { s in
-            for (id, stop) in s.stops {
-                s.cancelled.insert(id)
+            for (id, stop) in s.stops where !s.cancelled.contains(id) {
+                s.interrupted.insert(id)
                 stop.cancel()
             }
         }

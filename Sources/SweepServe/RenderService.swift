@@ -20,6 +20,8 @@ package final class RenderService: HTTPHandler {
     /// The OpenAPI document's bytes (its security and preset names follow this server's).
     private let openAPI: [UInt8]
     private let stoppingFlag = Mutex(false)
+    /// Set once the renders are settled at a stop: event streams send their last event.
+    private let closingStreams = Mutex(false)
     /// Event streams open now: each holds a connection and its thread.
     private let streams = Mutex(0)
     /// The most event streams open at once: a quarter of the connections, so that streams
@@ -33,19 +35,64 @@ package final class RenderService: HTTPHandler {
     /// - Throws: `.cannotCreate` when the store cannot be made.
     package init(options: ServeOptions) throws {
         self.options = options
-        store = try RenderStore(root: options.store)
+        store = try RenderStore(root: options.store, quota: options.maxStore)
         metrics = ServeMetrics()
+        let recovered = store.recover(keep: options.keep)
+        store.usage.add(StoreUsage.size(of: store.root))
         queue = RenderQueue(
-            store: store, metrics: metrics, jobs: options.jobs, limit: options.queue, recovered: store.recover(keep: options.keep))
+            store: store, metrics: metrics, jobs: options.jobs, limit: options.queue, maxSeconds: options.maxRenderSeconds,
+            recovered: recovered)
         library = PresetLibrary.locate()
         openAPI = OpenAPIDocument.bytes(secured: options.token != nil, library: library)
         studio = StudioPage(library: library, secured: options.token != nil)
+        // In the order they were accepted, as the queue had them.
+        for record in recovered.filter({ !$0.state.isFinal }).sorted(by: { $0.created < $1.created }) { resume(record) }
+    }
+
+    /// Runs again a render accepted before the restart (its record queued, its spec and uploads
+    /// kept), or marks it failed with the reason its spec no longer passes.
+    private func resume(_ record: RenderRecord) {
+        let folder = store.folder(record.id)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        let file = { (part: String) in
+            names.first { $0 == part || ($0.hasPrefix(part + ".") && !$0.dropFirst(part.count + 1).contains(".")) }.map {
+                folder + "/" + $0
+            }
+        }
+        do {
+            guard let before = file("before"), let spec = FileManager.default.contents(atPath: folder + "/" + RenderStore.specName) else {
+                throw SweepError(.noInput, "its uploads are gone", subject: "store", fix: "submit the render again")
+            }
+            let inputs = [before] + (file("after").map { [$0] } ?? [])
+            let checked = try ServeSpec(
+                Array(spec), inputs: inputs, folder: folder + "/out", still: false, library: library,
+                memory: DecoderMemory.defaultBudget / options.jobs, maxFramePixels: options.maxFramePixels)
+            queue.resume(record, options: checked.options)
+        } catch {
+            let e = error as? SweepError ?? SweepError(.internalError, "internal error: \(error)", fix: "please report it")
+            var failed = record
+            failed.state = .failed
+            failed.error = "could not run again after a restart: " + HTTPResponse.line(e, hiding: folder)
+            failed.exit = Int(e.code.exitCode)
+            failed.finished = Date().timeIntervalSince1970
+            store.clear(record.id)
+            store.save(failed)
+            queue.remember(failed)
+        }
     }
 
     /// True once a shutdown has begun (event streams end).
     package var stopping: Bool {
         get { stoppingFlag.withLock { $0 } }
         set { stoppingFlag.withLock { $0 = newValue } }
+    }
+
+    /// Ends every event stream with its last event (`state`, or `interrupted` for a render kept
+    /// for the restart), waiting up to `seconds` for them to be sent.
+    package func endStreams(within seconds: Double) {
+        closingStreams.withLock { $0 = true }
+        let deadline = Date().addingTimeInterval(seconds)
+        while streams.withLock({ $0 }) > 0, Date() < deadline { usleep(20_000) }
     }
 
     /// The content type of an output, by its extension.
@@ -91,7 +138,8 @@ package final class RenderService: HTTPHandler {
         if s == ["v1", "health"] { return .respond(.json(200, ["status": "ok"])) }
         if s.isEmpty { return .respond(studio.response) }
         if s == ["studio", "element"] { return .respond(studioElement(request)) }
-        if s[0] == "v1", let token = options.token, !Self.authorized(request, token: token) {
+        // The API and the metrics (which tell the load and the traffic) need the token.
+        if s[0] == "v1" || s[0] == "metrics", let token = options.token, !Self.authorized(request, token: token) {
             return .respond(
                 .problem(401, "missing or wrong bearer token", headers: [("WWW-Authenticate", "Bearer realm=\"sweep\"")]))
         }
@@ -103,8 +151,8 @@ package final class RenderService: HTTPHandler {
                 HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: .bytes(Array(text.utf8))))
         case (2, "openapi.json"):
             return .respond(HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(openAPI)))
-        case (2, "renders"): return startUpload(still: false)
-        case (2, _): return startUpload(still: true)
+        case (2, "renders"): return startUpload(request, still: false)
+        case (2, _): return startUpload(request, still: true)
         default: break
         }
         let id = s[2]
@@ -129,7 +177,7 @@ package final class RenderService: HTTPHandler {
                         headers: [("Retry-After", "5")]))
             }
             let stream = EventStream(
-                id: id, queue: queue, stopping: { [weak self] in self?.stopping ?? true },
+                id: id, queue: queue, stopping: { [weak self] in self?.closingStreams.withLock { $0 } ?? true },
                 ended: { [weak self] in self?.streams.withLock { $0 -= 1 } })
             return .respond(
                 HTTPResponse(
@@ -158,8 +206,11 @@ package final class RenderService: HTTPHandler {
     /// The output file of a finished render, or 409.
     func output(_ record: RenderRecord, request: HTTPRequest) -> HTTPResponse {
         guard record.state == .done, let etag = record.etag else {
-            let why = record.state == .failed ? "the render failed: \(record.error ?? "")" : "the render is \(record.state.rawValue)"
-            return .problem(409, why + "; its output is not ready")
+            if record.state == .failed {
+                // The render's own exit code, as `sweep render` would have ended.
+                return .json(409, ["error": "the render failed: \(record.error ?? ""); it has no output", "exit": record.exit ?? 70])
+            }
+            return .problem(409, "the render is \(record.state.rawValue); its output is not ready")
         }
         let headers = [
             ("Content-Type", Self.contentType(of: record.output)), ("ETag", etag), ("Cache-Control", "private, max-age=3600"),
@@ -181,12 +232,14 @@ package final class RenderService: HTTPHandler {
     }
 
     /// Begins a multipart upload into a new folder: a render (`still` false) or a preview.
-    func startUpload(still: Bool) -> HTTPStart {
+    ///
+    /// Admission comes first, at the headers: a place is reserved for the upload (a queue slot
+    /// for a render, one of `--jobs` uploading previews), or the answer is 429 before a byte of
+    /// the body is read; an announced body that would pass the store's quota is 507.
+    func startUpload(_ request: HTTPRequest, still: Bool) -> HTTPStart {
         if stopping { return .respond(.problem(503, "the server is shutting down", headers: [("Retry-After", "30")])) }
-        if !still {
-            let (waiting, running) = queue.counts
-            if running >= queue.jobs && waiting >= queue.limit { return .respond(busy()) }
-        }
+        if let length = request.contentLength, !store.usage.fits(length) { return .respond(StoreUsage.full(store.usage.limit)) }
+        guard let reservation = queue.reserve(preview: still) else { return .respond(busy()) }
         let id: String
         do {
             id = try store.create()
@@ -196,7 +249,7 @@ package final class RenderService: HTTPHandler {
         }
         return .receive(
             RenderUpload(store: store, id: id) { [self] upload in
-                still ? preview(upload) : submit(upload, id: id)
+                still ? preview(upload) : submit(upload, id: id, reservation: reservation)
             })
     }
 
@@ -225,10 +278,23 @@ package final class RenderService: HTTPHandler {
     }
 
     /// Queues a render: 202 with its id.
-    func submit(_ upload: RenderUpload, id: String) -> HTTPResponse {
+    func submit(_ upload: RenderUpload, id: String, reservation: RenderQueue.Reservation) -> HTTPResponse {
         do {
             let spec = try spec(upload, still: false)
-            let admission = queue.submit(RenderRecord(id: id, output: spec.output), options: spec.options)
+            if let estimate = spec.estimatedSeconds, estimate > options.maxRenderSeconds {
+                return .json(
+                    413,
+                    [
+                        "error":
+                            "the render is estimated at \(Int(estimate.rounded(.up))) s, over this server's limit of \(Int(options.maxRenderSeconds)) s (--max-render-seconds); "
+                            + "render fewer frames or fewer pixels", "exit": 64, "estimatedSeconds": Int(estimate.rounded(.up)),
+                    ])
+            }
+            // Kept beside the uploads until the render ends: a restart runs it from them.
+            guard FileManager.default.createFile(atPath: upload.folder + "/" + RenderStore.specName, contents: Data(upload.spec)) else {
+                throw SweepError(.ioError, "cannot store the spec", subject: "spec", fix: "check the store's disk")
+            }
+            let admission = queue.submit(RenderRecord(id: id, output: spec.output), options: spec.options, reservation: reservation)
             switch admission {
             case .started, .queued:
                 upload.handOver()
@@ -274,27 +340,48 @@ package final class RenderService: HTTPHandler {
     /// Why a request to a server without a token is refused as coming from a web page on another
     /// site, or nil. Without a token, a page anywhere could post to a loopback server (a
     /// multipart form needs no preflight) or reach it through DNS rebinding; so its `Host` must
-    /// name this machine (or `host`), and an `Origin`, when sent, too.
-    static func foreign(_ request: HTTPRequest, host: String) -> String? {
-        func local(_ name: Substring) -> Bool {
-            let bare = name.hasPrefix("[") && name.hasSuffix("]") ? name.dropFirst().dropLast() : name
-            return ServeOptions.isLoopback(String(bare)) || bare == host
-        }
-        /// `host[:port]` without its port (an IPv6 literal keeps its brackets).
-        func hostname(_ authority: Substring) -> Substring {
-            if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") { return authority[...close] }
-            return authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        }
-        guard let given = request.headers["host"], local(hostname(Substring(given))) else {
-            return "the Host header does not name this server (\(request.headers["host"]?.prefix(100) ?? "none"))"
+    /// be one of this machine's own names, and an `Origin`, when sent, too (see
+    /// ``isLocalAuthority(_:listening:)``).
+    package static func foreign(_ request: HTTPRequest, host: String) -> String? {
+        guard let given = request.headers["host"], isLocalAuthority(given, listening: host) else {
+            return "the Host header does not name this server (\(request.headers["host"]?.prefix(100) ?? "none")); "
+                + "use localhost, 127.0.0.1 or [::1], or start the server with --token"
         }
         if let origin = request.headers["origin"] {
             let parts = origin.components(separatedBy: "://")
-            guard parts.count == 2, ["http", "https"].contains(parts[0]), local(hostname(Substring(parts[1]))) else {
+            guard parts.count == 2, ["http", "https"].contains(parts[0]), isLocalAuthority(parts[1], listening: host) else {
                 return "requests from web pages of other sites are refused (Origin \(origin.prefix(100)))"
             }
         }
         return nil
+    }
+
+    /// The names a loopback server answers to without a token.
+    static let localNames: Set<String> = ["localhost", "127.0.0.1", "[::1]"]
+
+    /// True when `authority` (`name[:port]`) is exactly `localhost`, `127.0.0.1`, `[::1]` or
+    /// the address the server listens on, with an optional port of digits. Any other name,
+    /// however it is shaped (`127.a.attacker.tld`, `127.0.0.1.evil.com`, `localhost.evil`,
+    /// `0x7f.1`), is one a DNS server elsewhere answers for, so a page there could rebind it to
+    /// this machine.
+    package static func isLocalAuthority(_ authority: String, listening host: String) -> Bool {
+        var name = Substring(authority)
+        var port: Substring?
+        if name.hasPrefix("[") {
+            guard let close = name.firstIndex(of: "]") else { return false }
+            let rest = name[name.index(after: close)...]
+            name = name[...close]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":") else { return false }
+                port = rest.dropFirst()
+            }
+        } else if let colon = name.firstIndex(of: ":") {
+            port = name[name.index(after: colon)...]
+            name = name[..<colon]
+        }
+        if let port, !(1...5).contains(port.count) || !port.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) { return false }
+        let listening = host.contains(":") ? "[" + host + "]" : host
+        return localNames.contains(name.lowercased()) || name == listening
     }
 
     /// True when `request` carries `Authorization: Bearer token` (compared in constant time).

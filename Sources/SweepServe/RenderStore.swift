@@ -9,20 +9,26 @@ import SweepSupport
 /// under fixed names (`before.EXT`, `after.EXT`), the output, and `record.json`.
 package struct RenderStore: Sendable {
     package let root: String
+    /// The bytes held against the quota.
+    package let usage: StoreUsage
 
     /// The record's file name in a render's folder.
     static let recordName = "record.json"
+    /// The spec as the client sent it, kept until the render ends so that a restart can run it.
+    static let specName = "spec.json"
 
-    /// Opens (creating) `root`.
+    /// Opens (creating) `root`, with a quota of `quota` bytes (nil: a quarter of the free space
+    /// now, ``StoreUsage/defaultLimit(for:)``).
     ///
     /// - Throws: `.cannotCreate` when it cannot be made.
-    package init(root: String) throws {
+    package init(root: String, quota: Int? = nil) throws {
         self.root = root
         do {
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         } catch {
             throw SweepError(.cannotCreate, "cannot create the store", subject: root, fix: "choose a folder you can write to")
         }
+        usage = StoreUsage(limit: quota ?? StoreUsage.defaultLimit(for: root))
     }
 
     /// A new random id (128 bits, hex).
@@ -79,7 +85,13 @@ package struct RenderStore: Sendable {
     /// Removes render `id`'s folder and everything in it.
     package func remove(_ id: String) {
         guard Self.isID(id) else { return }
-        try? FileManager.default.removeItem(atPath: folder(id))
+        discard(folder(id))
+    }
+
+    /// Removes `path` and gives its bytes back to the quota.
+    private func discard(_ path: String) {
+        let bytes = StoreUsage.size(of: path)
+        if (try? FileManager.default.removeItem(atPath: path)) != nil { usage.release(bytes) }
     }
 
     /// Removes every file in render `id`'s folder but its record (an unfinished render's
@@ -87,7 +99,7 @@ package struct RenderStore: Sendable {
     package func clear(_ id: String) {
         let dir = folder(id)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] where name != Self.recordName {
-            try? FileManager.default.removeItem(atPath: dir + "/" + name)
+            discard(dir + "/" + name)
         }
     }
 
@@ -95,13 +107,14 @@ package struct RenderStore: Sendable {
     package func removeUploads(_ id: String) {
         let dir = folder(id)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
-        where name.hasPrefix("before") || name.hasPrefix("after") {
-            try? FileManager.default.removeItem(atPath: dir + "/" + name)
+        where name.hasPrefix("before") || name.hasPrefix("after") || name == Self.specName {
+            discard(dir + "/" + name)
         }
     }
 
-    /// Reads the store after a start: a render that was not finished (the server was killed)
-    /// is marked failed and its files removed; an id's folder without a record (an upload cut
+    /// Reads the store after a start: a queued render (never started, or stopped by a graceful
+    /// stop) with its spec is returned as queued, to run again; one that was running (the
+    /// server was killed under it) is marked failed and its files removed; an id's folder without a record (an upload cut
     /// short) is removed; expired renders go. Files not named like an id are not touched.
     package func recover(keep: Double, now: Double = Date().timeIntervalSince1970) -> [RenderRecord] {
         var records: [RenderRecord] = []
@@ -113,9 +126,17 @@ package struct RenderStore: Sendable {
                 try? FileManager.default.removeItem(atPath: dir)
                 continue
             }
+            // Queued (never started, or stopped by a graceful stop) with its spec: it runs
+            // again. Running when the server died: it may be what killed it, so it fails
+            // rather than run again.
+            if record.state == .queued && FileManager.default.fileExists(atPath: dir + "/" + Self.specName) {
+                records.append(record)
+                continue
+            }
             if !record.state.isFinal {
+                record.error =
+                    record.state == .running ? "interrupted by a restart" : "interrupted by a restart before its upload was kept"
                 record.state = .failed
-                record.error = "interrupted by a restart"
                 record.exit = 75
                 record.finished = now
                 clear(name)

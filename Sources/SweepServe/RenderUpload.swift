@@ -68,6 +68,13 @@ package final class RenderUpload: UploadReceiver {
             open = (part, fd)
         }
         guard let fd = open?.fd, var p = bytes.baseAddress else { return }
+        do {
+            try store.usage.charge(bytes.count)
+        } catch {
+            // Past the quota: what was written goes now, not when the body has been read.
+            abandon()
+            throw error
+        }
         var left = bytes.count
         while left > 0 {
             let n = write(fd, p, left)
@@ -80,18 +87,20 @@ package final class RenderUpload: UploadReceiver {
         }
     }
 
-    /// Completes the upload: the answer is made, and a folder nobody took over is removed
-    /// before it is sent (a preview's answer holds its file open), so a client that reads the
-    /// answer never finds the upload still on disk.
     package func finish() -> HTTPResponse {
         if let open { close(open.fd) }
         open = nil
-        let answer = complete(self)
-        if !kept {
-            store.remove(id)
-            kept = true
-        }
-        return answer
+        let response = complete(self)
+        // Refused: the uploads go before the answer does.
+        if !kept { abandon() }
+        return response
+    }
+
+    /// Closes and removes what the upload wrote (its bytes given back to the quota).
+    private func abandon() {
+        if let open { close(open.fd) }
+        open = nil
+        store.remove(id)
     }
 
     /// The uploaded name's extension, kept when it is short and alphanumeric (`.jpg`), so

@@ -9,7 +9,7 @@ import SweepSupport
 
 /// `sweep serve`: parses its options, starts the service, prints where it listens, and on
 /// SIGTERM or SIGINT drains (stops accepting, lets running renders finish within the grace,
-/// removes the rest) and exits 0.
+/// keeps the rest queued on disk for the next start) and exits 0.
 package enum ServeCommand {
     /// Runs `sweep serve args` and returns the exit code (only on a failure to start: a
     /// running server ends by a signal).
@@ -57,11 +57,14 @@ package enum ServeCommand {
             source.setEventHandler {
                 server.stopAccepting()
                 service.stopping = true
-                let unfinished = service.queue.drain(grace: grace)
-                // No render may create a file from now on; their temporary files and folders go.
+                // Renders past the grace stop at their next frame; every accepted render stays on
+                // disk, queued, and runs when the server starts again.
+                _ = service.queue.drain(grace: grace)
+                service.queue.keepUnfinished()
+                service.endStreams(within: 2)
+                // No render may create a file from now on; their temporary files go.
                 TempFileRegistry.shared.recordSignal(sig)
                 TempFileRegistry.shared.removeAll()
-                for id in unfinished { service.store.remove(id) }
                 // Uploads still arriving (and previews) have folders no render owns yet.
                 for id in service.store.ids() where !service.queue.knows(id) { service.store.remove(id) }
                 // `_exit`, not `exit`: renders past the grace may still be on other threads, and

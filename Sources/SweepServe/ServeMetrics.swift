@@ -29,6 +29,10 @@ package final class ServeMetrics: Sendable {
         }
     }
 
+    /// A render was deleted before it started: counted as cancelled, outside the time histogram
+    /// (it took no render time).
+    package func cancelledWaiting() { counts.withLock { $0.outcomes["cancelled", default: 0] += 1 } }
+
     /// The mean time of the renders ended so far, or nil before the first.
     package var meanSeconds: Double? { counts.withLock { $0.renders > 0 ? $0.seconds / Double($0.renders) : nil } }
 

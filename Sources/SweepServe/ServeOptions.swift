@@ -25,13 +25,20 @@ package struct ServeOptions: Sendable, Equatable {
     /// holds a few frames and an encoder's tables, about 150 bytes a pixel for a GIF) and the
     /// time to its next frame, where DELETE and SIGTERM stop it. 3840×2160 by default.
     package var maxFramePixels = 3840 * 2160
+    /// The most bytes the store may hold (uploads as they stream, and outputs), or nil for a
+    /// quarter of the free space of its disk at start.
+    package var maxStore: Int?
+    /// The longest a render may run, in seconds: one estimated longer is refused at the POST
+    /// (413), one running longer is stopped (15 minutes by default).
+    package var maxRenderSeconds = 900.0
 
     package init() {}
 
     /// The options `sweep serve` knows.
     package static let known: [ArgumentSplitter.Option] = [
         .init("host"), .init("port"), .init("token"), .init("jobs", short: "j"), .init("queue"), .init("store"),
-        .init("max-upload"), .init("keep"), .init("grace"), .init("max-frame-pixels"),
+        .init("max-upload"), .init("keep"), .init("grace"), .init("max-frame-pixels"), .init("max-store"),
+        .init("max-render-seconds"),
     ]
 
     /// Parses `args` (after `serve`).
@@ -65,6 +72,13 @@ package struct ServeOptions: Sendable, Equatable {
         if let v = r.value("max-frame-pixels") {
             o.maxFramePixels = try ValueParser.int(v, option: "--max-frame-pixels", range: 4...ImageDecoder.defaultMaxPixels)
         }
+        if let v = r.value("max-store") { o.maxStore = try ValueParser.bytes(v, option: "--max-store") }
+        if let v = r.value("max-render-seconds") {
+            o.maxRenderSeconds = try duration(v, option: "--max-render-seconds")
+            guard o.maxRenderSeconds >= 1 else {
+                throw SweepError(.usage, "must be at least 1 s", subject: "--max-render-seconds", fix: "write e.g. 15m")
+            }
+        }
         guard o.token != nil || isLoopback(o.host) else {
             throw SweepError(
                 .usage, "listening on \(o.host) needs a token", subject: "--host",
@@ -73,9 +87,13 @@ package struct ServeOptions: Sendable, Equatable {
         return o
     }
 
-    /// True for an address only this machine reaches: 127.0.0.0/8, ::1, localhost.
+    /// True for an address only this machine reaches: an IPv4 address in 127.0.0.0/8 (in its
+    /// dotted form), ::1, localhost.
     package static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || (host.hasPrefix("127.") && host.split(separator: ".").count == 4)
+        if host == "localhost" || host == "::1" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127"
+            && parts.allSatisfy { p in (1...3).contains(p.count) && p.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } && Int(p)! <= 255 }
     }
 
     /// A duration: seconds (`90`, `2.5`), or a number with a unit (`90s`, `30m`, `1h`, `2d`).
@@ -99,6 +117,7 @@ package struct ServeOptions: Sendable, Equatable {
     package static let help = """
         sweep serve [--host 127.0.0.1] [--port 8080] [--token T] [--jobs N] [--queue N] [--store DIR]
                     [--max-upload 200MB] [--keep 1h] [--grace 30s] [--max-frame-pixels N]
+                    [--max-store N] [--max-render-seconds T]
         The render service: an HTTP API that renders what `sweep render` renders, from uploads.
 
           --host H          the address to listen on (default 127.0.0.1); any but loopback needs --token
@@ -109,10 +128,16 @@ package struct ServeOptions: Sendable, Equatable {
           --store DIR       uploads and outputs, one folder per render (default ./sweep-store)
           --max-upload N    the largest request body (default 200MB)
           --keep T          how long outputs are kept (default 1h; 90s, 30m, 2d)
-          --grace T         on SIGTERM/SIGINT, how long running renders may finish (default 30s)
+          --grace T         on SIGTERM/SIGINT, how long running renders may finish (default 30s);
+                            the rest stay queued on disk and run when the server starts again
           --max-frame-pixels N
                             the most pixels an output frame may have (default 8294400, 3840x2160);
                             bounds each render's memory (a GIF takes about 150 bytes a pixel)
+          --max-store N     the most the store may hold, uploads counted as they stream (default:
+                            a quarter of its disk's free space at start); past it, 507
+          --max-render-seconds T
+                            the longest a render may run (default 15m): one estimated longer is
+                            refused (413), one running longer is stopped
 
         API (JSON; the OpenAPI document is GET /v1/openapi.json):
           POST /v1/renders            multipart: before, after (optional), spec (a batch job's keys;

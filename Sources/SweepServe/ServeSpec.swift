@@ -11,6 +11,8 @@ package struct ServeSpec: Sendable {
     package let output: String
     /// The options to render with (inputs and output in the render's folder, lenient as in batch).
     package let options: RenderOptions
+    /// The render's estimated seconds (``RenderCost``), when the spec fixes its size.
+    package private(set) var estimatedSeconds: Double?
 
     /// Keys whose value may name a file to read (in batch): here only built-in names.
     static let namedKeys: [String: PresetLibrary.Kind] = [
@@ -99,21 +101,38 @@ package struct ServeSpec: Sendable {
         }
         // Refused now, not when the render runs: an output sweep cannot write, limits, encoder
         // options that name files, a size over the server's.
-        if let out = o.output { try Renderer.preflight(o.spec, to: out, still: o.still) }
+        if let out = o.output {
+            let work = try Renderer.plannedWork(o.spec, to: out, still: o.still)
+            if let size = work.size {
+                estimatedSeconds = RenderCost.seconds(kind: work.kind, frames: work.frames, width: size.width, height: size.height)
+            }
+        }
         self.output = URL(fileURLWithPath: o.output ?? output).lastPathComponent
         self.options = o
     }
 
     /// Refuses an output that is not a bare file name: no folder, not `.` or `..`, not hidden,
-    /// no control characters, not a numbered sequence (`%`), at most 200 bytes.
+    /// no control characters (C0, DEL, C1) and no bidirectional controls (U+200E/F,
+    /// U+202A–U+202E, U+2066–U+2069: they make `evil\u{202E}fig.exe` show as `evilexe.gif` in a
+    /// download dialog), not a numbered sequence (`%`), at most 200 bytes.
     static func checkName(_ name: String) throws {
         let ok =
             !name.isEmpty && name.utf8.count <= 200 && !name.contains("/") && !name.contains("\\") && !name.hasPrefix(".")
-            && !name.contains("%") && !name.unicodeScalars.contains { $0.value < 32 || $0.value == 127 }
+            && !name.contains("%") && !name.unicodeScalars.contains(where: isHidden)
         guard ok else {
+            // Shown escaped: the line must not itself be reordered by the characters it refuses.
+            let shown = name.unicodeScalars.map { isHidden($0) ? "\\u{\(String($0.value, radix: 16, uppercase: true))}" : String($0) }
+                .joined()
             throw SweepError(
-                .usage, "the output must be a bare file name, not '\(name)'", subject: "spec",
-                fix: "write e.g. \"output\": \"compare.gif\" (no folder, not hidden)")
+                .usage, "the output must be a bare file name, not '\(shown.prefix(240))'", subject: "spec",
+                fix: "write e.g. \"output\": \"compare.gif\" (no folder, not hidden, no control characters)")
         }
+    }
+
+    /// True for a control character or a bidirectional formatting character.
+    static func isHidden(_ c: Unicode.Scalar) -> Bool {
+        let v = c.value
+        return v < 32 || (127...159).contains(v) || v == 0x200E || v == 0x200F || (0x202A...0x202E).contains(v)
+            || (0x2066...0x2069).contains(v)
     }
 }

@@ -188,7 +188,7 @@ struct ServeEndToEndTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: server.store).isEmpty)
     }
 
-    @Test("SIGTERM past --grace: the running render is dropped, its folder removed, exit 0")
+    @Test("SIGINT past --grace: the running render stops at its next frame and is kept queued, without its partial output; exit 0")
     func graceOver() throws {
         let server = try ServeProcess(["--jobs", "1", "--grace", "0.2s"])
         let (a, b) = try fixtures(width: 800, height: 600)
@@ -196,7 +196,11 @@ struct ServeEndToEndTests {
         let deadline = Date().addingTimeInterval(30)
         while try curl([server.url + "/v1/renders/" + id]).json["state"] as? String != "running", Date() < deadline { usleep(50_000) }
         #expect(server.stop(SIGINT) == 0)
-        #expect(try FileManager.default.subpathsOfDirectory(atPath: server.store).isEmpty)
+        let left = try FileManager.default.subpathsOfDirectory(atPath: server.store).sorted()
+        #expect(left.contains(id + "/record.json") && left.contains(id + "/spec.json"), "\(left)")
+        #expect(!left.contains { $0.hasPrefix(id + "/out/") }, "\(left)")
+        let record = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: server.store + "/\(id)/record.json")))
+        #expect((record as? [String: Any])?["state"] as? String == "queued")
     }
 
     @Test("DELETE of a running render forgets it at once, stops it at its next frame and removes its folder")
@@ -330,14 +334,15 @@ struct ServeEndToEndTests {
         let third = try curl(form(a, b, spec: Self.slowSpec) + [server.url + "/v1/renders"])
         #expect(third.status == 429)
         #expect(third.headers["retry-after"].flatMap { Int($0) }.map { (1...600).contains($0) } == true)
-        // An 8 MB body sent without waiting for 100 Continue is read whole and answered 429
-        // (not cut off mid-write); one that waits is answered before it sends anything.
+        // An 8 MB body sent without waiting for 100 Continue is read, discarded (not stored) and
+        // answered 429 (not cut off mid-write); one that waits is answered before it sends anything.
         let big = Scratch.path("big.bin")
         try Data((0..<(8 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }).write(to: URL(fileURLWithPath: big))
         for (expect, whole) in [("Expect:", true), ("Expect: 100-continue", false)] {
             let reply = try curl(["-H", expect, "-F", "before=@" + big, "-F", "spec=" + Self.slowSpec, server.url + "/v1/renders"])
             #expect(reply.status == 429, "\(expect): \(reply.status)")
             #expect(whole ? reply.uploaded > 8 << 20 : reply.uploaded < 1 << 20, "\(expect): \(reply.uploaded) bytes sent")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: server.store).count == 2)
         }
         #expect(first.json["state"] as? String == "running" && second.json["state"] as? String == "queued")
         let id = try #require(second.json["id"] as? String)
@@ -376,7 +381,7 @@ struct ServeEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: cut))
     }
 
-    @Test("SIGTERM lets the running render finish, drops the queued one, and exits 0 leaving no temporary files")
+    @Test("SIGTERM lets the running render finish, keeps the queued one queued, and exits 0 leaving no temporary files")
     func drain() throws {
         let server = try ServeProcess(["--jobs", "1", "--grace", "120s"])
         let (a, b) = try fixtures(width: 400, height: 300)
@@ -386,7 +391,7 @@ struct ServeEndToEndTests {
         #expect(server.stop(SIGTERM, timeout: 120) == 0)
         let left = try FileManager.default.subpathsOfDirectory(atPath: server.store)
         #expect(!left.contains { $0.hasSuffix(".tmp") || $0.contains("/.") })
-        #expect(!left.contains { $0.hasPrefix(queued) })
+        #expect(left.contains(queued + "/record.json") && left.contains(queued + "/spec.json"))
         #expect(left.contains(running + "/out/drain.gif"))
     }
 }

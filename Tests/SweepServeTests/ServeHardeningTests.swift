@@ -97,9 +97,10 @@ struct ServeHardeningTests {
         let request = Array("GET /v1/renders/\(id)/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
         var open: [Int32] = []
         defer { for fd in open { close(fd) } }
-        // 64 streams (a quarter of 256 connections) are taken; the next is 429.
-        for _ in 0..<64 {
-            let fd = try RawConnection.open(server.url)
+        // 64 streams (a quarter of 256 connections) are taken; the next is 429. They come from
+        // two addresses: one address may hold at most 64 connections.
+        for i in 0..<64 {
+            let fd = try RawConnection.open(server.url, from: i % 2 == 0 ? "127.0.0.2" : "127.0.0.3")
             open.append(fd)
             #expect(RawConnection.send(fd, request))
             #expect(RawConnection.read(fd, seconds: 10).hasPrefix("HTTP/1.1 200"))
