@@ -105,9 +105,10 @@ let package = Package(
         .testTarget(name: "SweepImagingTests", dependencies: ["SweepImaging"]),
         .testTarget(name: "SweepTimelineTests", dependencies: ["SweepTimeline"]),
         .testTarget(name: "SweepWebTests", dependencies: ["SweepWeb", "SweepImaging", "SweepTimeline"]),
+        .testTarget(name: "SweepGIFTests", dependencies: ["SweepTestSupport", "SweepGIF", "SweepMedia", "SweepImaging"]),
         .testTarget(
-            name: "SweepEncoderTests",
-            dependencies: ["SweepTestSupport", "CFFmpeg", "CZlib", "SweepGIF", "SweepMedia", "SweepImaging", "SweepSupport"]),
+            name: "SweepMediaTests",
+            dependencies: ["SweepTestSupport", "CFFmpeg", "CZlib", "SweepMedia", "SweepImaging", "SweepSupport"]),
         .testTarget(
             name: "SweepPipelineTests",
             dependencies: [

@@ -49,7 +49,7 @@ struct OptionGroup: Sendable {
 
     let section: Section
     let options: [OptionDeclaration]
-    /// One or more lines for `--help` (continuation lines are indented under the first).
+    /// The explanation in `--help`, one paragraph wrapped there to the terminal's width.
     let help: String
     /// The man page's paragraph; `--name` words are set in bold. Nil: the help line.
     let manual: String?

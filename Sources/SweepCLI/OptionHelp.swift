@@ -2,45 +2,31 @@ import Foundation
 
 /// `--help`'s option sections and the man page's OPTIONS, both written from ``OptionTable``.
 enum OptionHelp {
-    /// Where help text starts, after the options' names.
+    /// Where an option's explanation starts on a terminal of 80 columns or more.
     static let column = 26
-    /// The widest line help writes for the names.
-    static let width = 80
 
     /// The help sections listing the groups `include` keeps, in the table's order.
-    static func sections(where include: (OptionGroup) -> Bool = { _ in true }) -> String {
-        var out: [String] = []
+    static func sections(where include: (OptionGroup) -> Bool = { _ in true }) -> [HelpText.Block] {
+        var out: [HelpText.Block] = []
         for section in OptionGroup.Section.allCases {
             let groups = OptionTable.groups.filter { $0.section == section && include($0) }
             guard !groups.isEmpty else { continue }
-            out.append((out.isEmpty ? "" : "\n") + section.helpTitle + ":")
-            for group in groups { out += lines(group) }
+            if !out.isEmpty { out.append(.blank) }
+            out.append(.text(section.helpTitle + ":"))
+            out.append(.entries(groups.map(entry), column: column))
         }
-        return out.joined(separator: "\n")
+        return out
     }
 
-    /// One group's help: its options' names (wrapped), then its text at ``column``.
-    static func lines(_ group: OptionGroup) -> [String] {
-        var names: [String] = []
-        for (i, option) in group.options.enumerated() {
-            let piece = option.synopsis + (i < group.options.count - 1 ? "," : "")
-            let indent = option.short == nil && names.isEmpty ? "      " : "  "
-            if let last = names.last, last.count + 1 + piece.count <= width {
-                names[names.count - 1] = last + " " + piece
-            } else {
-                names.append((names.isEmpty ? indent : "      ") + piece)
-            }
-        }
-        let text = group.help.split(separator: "\n", omittingEmptySubsequences: false).flatMap { wrap(String($0), to: 100 - column) }
-        let pad = String(repeating: " ", count: column)
-        if let last = names.last, last.count + 2 <= column {
-            names[names.count - 1] = last.padding(toLength: column, withPad: " ", startingAt: 0) + text[0]
-            return names + text.dropFirst().map { pad + $0 }
-        }
-        return names + text.map { pad + $0 }
+    /// One group's entry: its options' names, broken between options (long names aligned
+    /// under each other), and its help.
+    static func entry(_ group: OptionGroup) -> HelpText.Entry {
+        let pieces = group.options.enumerated().map { i, option in option.synopsis + (i < group.options.count - 1 ? "," : "") }
+        return HelpText.Entry(pieces, indent: group.options.first?.short == nil ? 6 : 2, hang: 6, group.help)
     }
 
-    /// `line` broken at spaces into lines of at most `width` characters (a longer word stands alone).
+    /// `line` broken at spaces into lines of at most `width` characters (a longer word stands
+    /// alone), for the man page's source, which roff fills again.
     static func wrap(_ line: String, to width: Int) -> [String] {
         var lines: [String] = []
         for word in line.split(separator: " ") {
@@ -79,10 +65,9 @@ enum OptionHelp {
         return out.joined(separator: "\n")
     }
 
-    /// A help line as a man page sentence: one line, capitalised, with a full stop.
-    static func sentence(_ help: String) -> String {
-        let line = help.replacingOccurrences(of: "\n", with: " ")
-        return line.prefix(1).uppercased() + line.dropFirst() + (line.hasSuffix(".") ? "" : ".")
+    /// A help line as a man page sentence: capitalised, with a full stop.
+    static func sentence(_ line: String) -> String {
+        line.prefix(1).uppercased() + line.dropFirst() + (line.hasSuffix(".") ? "" : ".")
     }
 
     /// Text for roff: escaped, `--name` words in bold, no line starting with a control character.

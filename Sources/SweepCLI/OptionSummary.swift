@@ -8,7 +8,7 @@ package struct OptionSummary: Sendable, Equatable {
     package let name: String
     /// The value's placeholder (`S`, `cut|dissolve|auto`), or nil for a switch.
     package let placeholder: String?
-    /// The option's one-line help (its group's, on one line).
+    /// The option's help (its group's).
     package let help: String
     /// A batch job (and so a spec sent to the service) may set it.
     package let inBatch: Bool
@@ -23,7 +23,7 @@ package struct OptionSummary: Sendable, Equatable {
     package static let all: [OptionSummary] = OptionTable.groups.flatMap { group in
         group.options.map {
             OptionSummary(
-                name: $0.name, placeholder: $0.placeholder, help: group.help.replacingOccurrences(of: "\n", with: " "),
+                name: $0.name, placeholder: $0.placeholder, help: group.help,
                 inBatch: $0.inBatch)
         }
     }

@@ -22,7 +22,7 @@ enum OptionTable {
         OptionGroup(
             .animation,
             help:
-                "reveal, compare, look-tour, spring-peek, or a .json\n(--from/--to retarget it, --duration rescales it, --ease replaces its sweeps)",
+                "reveal, compare, look-tour, spring-peek, or a .json (--from/--to retarget it, --duration rescales it, --ease replaces its sweeps)",
             manual:
                 "An animation: reveal, compare, look-tour, spring-peek, or a JSON file. --from and --to retarget it, --duration rescales it, --ease replaces its sweeps.",
             [
@@ -56,7 +56,7 @@ enum OptionTable {
                 D("to", "P", acts: Rule(acts: animations, instead: [.still: "--position"])) { o, v in o.to = try v.double(0...1) },
             ]),
         OptionGroup(
-            .animation, help: "linear, ease-in, ease-out, ease-in-out (default), spring, smooth,\nsnappy, bouncy, hold",
+            .animation, help: "linear, ease-in, ease-out, ease-in-out (default), spring, smooth, snappy, bouncy, hold",
             manual: """
                 linear, ease-in, ease-out, ease-in-out (default), spring, smooth, snappy, bouncy, hold. A spring settles \
                 (within 0.1 %) at the end of the sweep, whatever its length.
@@ -95,9 +95,13 @@ enum OptionTable {
             ]),
         OptionGroup(
             .videoInputs,
-            help: "where each clip's time 0 lies (line up an excerpt with its original:\n--after-start 20); --start/--end count from there",
-            manual:
-                "Where each clip's time 0 lies: an excerpt that starts 20 s into its original is lined up with --before-start 20 on the original.",
+            help:
+                "where each clip's time 0 lies: an excerpt that starts 20 s into its original lines up with it by --before-start 20 on the original; --start and --end count from there",
+            manual: """
+                Where each clip's time 0 lies, in seconds or minutes:seconds: an excerpt that starts 20 s into its original \
+                lines up with it by --before-start 20 on the original (sweep render original.mp4 excerpt.mp4 -o cmp.mp4 \
+                --before-start 20). --start and --end count from there.
+                """,
             [
                 D("before-start", "T", field: .beforeOffset) { o, v in o.spec.clip.beforeOffset = try v.seconds() },
                 D("after-start", "T", field: .afterOffset) { o, v in o.spec.clip.afterOffset = try v.seconds() },
@@ -128,7 +132,7 @@ enum OptionTable {
 
         // Output.
         OptionGroup(
-            .output, help: "the file to write; its extension picks the format\n(a f-%04d.png pattern: PNG frames)",
+            .output, help: "the file to write; its extension picks the format (a f-%04d.png pattern: PNG frames)",
             manual:
                 "The output file; its extension picks the format (for demo, a folder; default out). Batch jobs give it as their output key.",
             [D("output", short: "o", "OUT", inBatch: false) { o, v in o.output = v.text }]),
@@ -143,7 +147,7 @@ enum OptionTable {
         OptionGroup(
             .output,
             help:
-                "instagram-square, instagram-portrait, story, x-post, x-post-gif, linkedin,\nyoutube-shorts, og-image, github-readme (or a .json); options win over it",
+                "instagram-square, story, instagram-portrait, x-post, x-post-gif, linkedin, youtube-shorts, og-image, github-readme (or a .json); options win over it",
             manual: """
                 A social format: instagram-square, instagram-portrait, story, x-post, x-post-gif, linkedin, youtube-shorts, \
                 og-image, github-readme, or a JSON file. It sets the size, frame rate, codec, duration and size cap; \
@@ -153,7 +157,7 @@ enum OptionTable {
         OptionGroup(
             .output,
             help:
-                "1080x1080, 1080×1080, 1080 (square), 640x or x480 (keep the aspect ratio);\ndefault: the before image's, within 800 px for GIF, 1920 otherwise",
+                "1080x1080, 1080×1080, 1080 (square), 640x or x480 (keep the aspect ratio); default: the before image's, within 800 px for GIF, 1920 otherwise",
             manual: """
                 1080x1080, 1080×1080, 1080 (a square), 640x or x480 (the other side from the before image's aspect \
                 ratio). Default: the before image's size, fitted within 800 px for GIF and 1920 px for video, PNG \
@@ -172,19 +176,25 @@ enum OptionTable {
                 }
             ]),
         OptionGroup(
-            .output, help: "h264 (.mp4), hevc, vp9 (.webm), webp (.webp), apng (.apng),\nprores (.mov), gif (.gif)",
-            manual:
-                "h264 (.mp4), hevc, vp9 (.webm), webp (.webp), apng (.apng), prores (.mov), gif (.gif). A codec the extension cannot hold is refused.",
+            .output,
+            help:
+                "the extension picks it: h264 for .mp4, .mov and .mkv, vp9 for .webm, webp for .webp, apng for .apng, gif for .gif; by name also hevc (in .mp4, .mov or .mkv), vp9 in .mkv, and prores (ProRes 422 HQ, QuickTime only)",
+            manual: """
+                The video codec. The extension picks it: H.264 for .mp4, .mov and .mkv, VP9 for .webm, and animated WebP, \
+                APNG or GIF for .webp, .apng and .gif. Named, it may also be hevc (H.265, in .mp4, .mov or .mkv), vp9 (in \
+                .webm or .mkv) or prores (ProRes 422 HQ, 10-bit, in a QuickTime file only). A codec the extension cannot \
+                hold is refused.
+                """,
             [D("codec", short: "c", "NAME", field: .codec, setByFormats: true) { o, v in o.spec.codec = v.text }]),
         OptionGroup(
-            .output, help: "also write OUT.poster.jpg (e.g. clip.mp4.poster.jpg), a still at --position\n(a page links it as og:image)",
+            .output, help: "also write OUT.poster.jpg (e.g. clip.mp4.poster.jpg), a still at --position (a page links it as og:image)",
             manual:
                 "Also write OUT.poster.jpg (e.g. clip.mp4.poster.jpg), a still at the output's size at --position; a page links it as its og:image.",
             [D("poster", acts: Rule(acts: [.gif, .video, .page]), field: .poster) { o, _ in o.poster = true }]),
         OptionGroup(
             .output,
             help:
-                "where the split rests: the share 0…1 of the width (height with --vertical)\nthat shows BEFORE (default 0.5): a preview's, or with --poster the poster's",
+                "where the split rests: the share 0…1 of the width (height with --vertical) that shows BEFORE (default 0.5): a preview's, or with --poster the poster's",
             [
                 D("position", "P") { o, v in
                     o.positionGiven = true
@@ -199,7 +209,7 @@ enum OptionTable {
 
         // Encoders and limits.
         OptionGroup(
-            .encoders, help: "GIF size against fidelity, as in gifski (default 90); a still's JPEG or WebP\nquality; an animated WebP's",
+            .encoders, help: "GIF size against fidelity, as in gifski (default 90); a still's JPEG or WebP quality; an animated WebP's",
             manual: """
                 GIF size against fidelity, 1–100 as in gifski (default 90): it sets the lossy LZW error budget (colour \
                 error allowed: most in texture, a little in gradients and on edges, none on flat colour the palette \
@@ -218,7 +228,7 @@ enum OptionTable {
         OptionGroup(
             .encoders,
             help:
-                "a size cap (15MB, 10MiB): a GIF lowers quality, then colours, rate and size;\na video raises its CRF; a still lowers its quality",
+                "a size cap (15MB, 10MiB): a GIF lowers quality, then colours, rate and size; a video raises its CRF; a still lowers its quality",
             manual: """
                 A size cap (15MB, 10MiB, at least 1 KiB): a GIF searches the highest quality that fits (down to 40), then \
                 gives up colours, then frame rate, then size, so that the file uses the budget; a video raises its CRF; \
@@ -237,7 +247,7 @@ enum OptionTable {
             ]),
         OptionGroup(
             .encoders,
-            help: "video only: the encoder's quality, speed, a bit rate (5M), and other options\nfrom an allow-list per codec (repeatable)",
+            help: "video only: the encoder's quality, speed, a bit rate (5M), and other options from an allow-list per codec (repeatable)",
             manual:
                 "Video only: the encoder's quality, speed, a bit rate (5M), and other options from an allow-list per codec (none that names a file); --codec-opt may be repeated.",
             [
@@ -262,14 +272,14 @@ enum OptionTable {
         OptionGroup(
             .encoders,
             help:
-                "refuse inputs over N pixels (default 100 million), and clips whose decoders\nwould need more memory (default half the machine's)",
+                "refuse inputs over N pixels (default 100 million), and clips whose decoders would need more memory (default half the machine's)",
             [
                 D("max-pixels", "N", field: .maxPixels) { o, v in o.spec.maxPixels = try v.int(1...1_000_000_000) },
                 D("max-memory", "SIZE", field: .maxMemory) { o, v in o.spec.clip.maxMemory = try v.bytes(minimum: 1_048_576) },
             ]),
         OptionGroup(
             .encoders,
-            help: "decode inputs in a sandboxed child process (default), or in sweep's own\n(faster to start; only for files you trust)",
+            help: "decode inputs in a sandboxed child process (default), or in sweep's own (faster to start; only for files you trust)",
             manual: """
                 Where inputs are probed and stills decoded: in a child process with limits on time, memory and file size \
                 and a system-call filter (the default), so that a decoder crash on a crafted file is exit 65 and not a \
@@ -340,7 +350,7 @@ enum OptionTable {
             ]),
         OptionGroup(
             .look,
-            help: "the overlay's scale, rounded corners, and the colour behind letterboxing\n(#RRGGBB[AA], white, black or transparent)",
+            help: "the overlay's scale, rounded corners, and the colour behind letterboxing (#RRGGBB[AA], white, black or transparent)",
             [
                 D("ui-scale", "X") { o, v in o.spec.style.uiScale = try v.double(0.1...20) },
                 D("corner-radius", "PT") { o, v in o.spec.style.cornerRadius = try v.double(0...1000) },

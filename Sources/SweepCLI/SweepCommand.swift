@@ -15,79 +15,135 @@ package enum SweepCommand {
     /// The version `sweep --version` prints.
     package static let version = "0.2.0"
 
-    static let usage = """
-        sweep \(version): animated before/after comparisons as GIF, video and stills
+    /// `sweep --help`, and what a bare `sweep` prints on stderr.
+    static let usage = HelpText([
+        .text("sweep \(version): animated before/after comparisons as GIF, video and stills"),
+        .blank,
+        .text("usage:"),
+        .entries(
+            [
+                .init(command: "sweep demo [-o DIR]", "render the built-in demo (DIR/demo.gif, DIR/demo.mp4)"),
+                .init(
+                    command: "sweep render BEFORE [AFTER] -o OUT [options]",
+                    "OUT: .gif .mp4 .mov .webm .mkv .webp .apng .html or f-%04d.png"),
+                .init(
+                    command: "sweep preview BEFORE [AFTER] -o OUT.png|.jpg|.webp [--position P] [options]",
+                    "one still of the comparison"),
+                .init(command: "sweep plan PRESET -o PLAN.png [BEFORE [AFTER]]", "a picture of an animation preset"),
+                .init(command: "sweep presets list [looks|animations|formats]", "the built-in presets, with what they do"),
+                .init(command: "sweep presets show NAME", "a preset's file"),
+                .init(
+                    command: "sweep batch JOBS.jsonl [--jobs N] [--results FILE] [--shard K/N] [--resume]",
+                    "one render per line of JOBS.jsonl"),
+                .init(command: "sweep serve [--host H] [--port N] [--token T] [--store DIR]", "the render service (HTTP API)"),
+                .init(command: "sweep --version | --help | COMMAND --help"),
+            ], column: 6),
+        .blank,
+        .entries(
+            [
+                .init(
+                    ["exit codes:"], indent: 0, hang: 0,
+                    "0 ok, 64 usage, 65 bad input data, 66 missing input, 69 unavailable, 70 internal, 73 cannot create output, 74 I/O error"
+                )
+            ], column: 13),
+    ])
 
-        usage:
-          sweep demo [-o DIR]                          render the built-in demo (DIR/demo.gif, DIR/demo.mp4)
-          sweep render BEFORE [AFTER] -o OUT [options] OUT: .gif .mp4 .mov .webm .mkv .webp .apng .html or f-%04d.png
-          sweep preview BEFORE [AFTER] -o OUT.png|.jpg|.webp [--position P] [options]
-          sweep plan PRESET -o PLAN.png [BEFORE [AFTER]]   a picture of an animation preset
-          sweep presets list [looks|animations|formats] | sweep presets show NAME
-          sweep batch JOBS.jsonl [--jobs N] [--results FILE] [--shard K/N] [--resume]
-          sweep serve [--host H] [--port N] [--token T] [--store DIR]   the render service (HTTP API)
-          sweep --version | --help | COMMAND --help
+    static let renderHelp = HelpText(
+        [
+            .synopsis("sweep render BEFORE [AFTER] -o OUT [options]"),
+            .blank,
+            .text(
+                "Renders the split sweeping from before to after as a GIF, a video, an interactive page or a PNG sequence. BEFORE and AFTER are photos or videos (MP4, MOV, MKV, WebM, AVI, MPEG-TS, animated GIF, APNG or WebP), in any mix; clips play in sync by time, the sweep stretched over the shorter. With one input, the after side is BEFORE in the look --look gives. An option that cannot act on the output is refused, naming the one that can."
+            ),
+            .blank,
+            .text("examples:"),
+            .text("Two photos, as a GIF of at most 800 px:", indent: 2),
+            .command("sweep render before.jpg after.jpg -o cmp.gif", indent: 4),
+            .text("One photo against itself in the vivid look, as a square video for Instagram:", indent: 2),
+            .command("sweep render photo.jpg --look vivid -f instagram-square -o cmp.mp4", indent: 4),
+            .text("A graded excerpt that starts 20 s into its original, lined up with it:", indent: 2),
+            .command("sweep render original.mp4 excerpt.mp4 -o cmp.mp4 --before-start 20", indent: 4),
+            .blank,
+        ] + OptionHelp.sections())
 
-        exit codes: 0 ok, 64 usage, 65 bad input data, 66 missing input, 69 unavailable,
-                    70 internal, 73 cannot create output, 74 I/O error
-        """
+    static let previewHelp = HelpText(
+        [
+            .synopsis("sweep preview BEFORE [AFTER] -o OUT.png|.jpg|.webp [--position P] [options]"),
+            .blank,
+            .text("Writes one still of the comparison (a social preview, a thumbnail)."),
+            .blank,
+        ] + OptionHelp.sections { group in group.options.contains { $0.scope?.acts.contains(.still) ?? true } })
 
-    static let renderHelp = """
-        sweep render BEFORE [AFTER] -o OUT [options]      (one photo: AFTER is BEFORE with --look)
-        Renders the split sweeping from before to after as a GIF, a video, an interactive page or a
-        PNG sequence. BEFORE and AFTER are photos or videos (MP4, MOV, MKV, WebM, AVI, MPEG-TS,
-        animated GIF, APNG or WebP), in any mix; clips play in sync by time, the sweep stretched
-        over the shorter. An option that cannot act on the output is refused, naming the one that can.
+    static let demoHelp = HelpText([
+        .synopsis("sweep demo [-o DIR] [options]"),
+        .blank,
+        .text(
+            "Renders the built-in demo, a flat landscape and its graded version, to DIR/demo.gif and DIR/demo.mp4 (DIR defaults to out), both 600x800 unless --size says otherwise. Takes render's options (see sweep render --help); --from, --to, --duration, --ease or --hold replace the demo's own loop around the middle with a plain sweep."
+        ),
+    ])
 
-        \(OptionHelp.sections())
-        """
+    static let batchHelp = HelpText([
+        .synopsis(
+            "sweep batch JOBS.jsonl [--jobs N] [--results FILE] [--shard K/N] [--resume] [--in-dir DIR] [--out-dir DIR] [--allow-absolute] [--quiet]"
+        ),
+        .blank,
+        .text(
+            "One job per line: a JSON object with \"before\", \"after\" (optional), \"output\" and any of render's long options as keys, e.g."
+        ),
+        .blank,
+        .text(#"{"before":"a.jpg","after":"b.jpg","output":"out/1.gif","size":"720x720"}"#, indent: 2),
+        .blank,
+        .entries(
+            [
+                .init(["--jobs N"], "jobs at once (default: the number of cores)"),
+                .init(["--results FILE"], "where the results go, one line per job (by default in JOBS.results.jsonl)"),
+                .init(
+                    ["--shard K/N"],
+                    "only jobs with index % N == K; by default K and N come from JOB_COMPLETION_INDEX and JOB_COMPLETIONS (Kubernetes Indexed Jobs), or from SLURM_ARRAY_TASK_ID with SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT (Slurm job arrays)"
+                ),
+                .init(
+                    ["--resume"],
+                    "skip jobs whose output is complete and whose inputs have not changed (checked against its .sweep.json record)"),
+                .init(
+                    ["--in-dir DIR"],
+                    "inputs (and preset, look and format files) are relative to DIR (default: the jobs file's folder) and must stay in it"
+                ),
+                .init(["--out-dir DIR"], "outputs are relative to DIR (default: the current folder) and must stay in it"),
+                .init(["--allow-absolute"], "accept any path, absolute or outside those folders (trusted jobs only)"),
+                .init(["-q, --quiet"], "no line per job on stderr"),
+            ], column: 18),
+        .blank,
+        .text("Exits 0 when every job succeeded, 65 when any failed."),
+    ])
 
-    static let previewHelp = """
-        sweep preview BEFORE [AFTER] -o OUT.png|.jpg|.webp [--position P] [options]
-        Writes one still of the comparison (a social preview, a thumbnail).
+    static let planHelp = HelpText([
+        .synopsis("sweep plan PRESET -o PLAN.png [BEFORE [AFTER]] [--reduce-motion cut|dissolve|auto] [render options]"),
+        .blank,
+        .text(
+            "Draws each animated value over time with its keyframes, above a storyboard of six frames (300x400 each unless --size says otherwise; the built-in demo pictures without BEFORE)."
+        ),
+    ])
 
-        \(OptionHelp.sections { group in group.options.contains { $0.scope?.acts.contains(.still) ?? true } })
-        """
+    static let presetsHelp = HelpText([
+        .entries(
+            [
+                .init(command: "sweep presets list [looks|animations|formats]", "names and descriptions"),
+                .init(command: "sweep presets show NAME", "the preset file"),
+            ], column: 6)
+    ])
 
-    static let demoHelp = """
-        sweep demo [-o DIR] [options]
-        Renders the built-in demo, a flat landscape and its graded version, to DIR/demo.gif and
-        DIR/demo.mp4 (DIR defaults to out), both 600x800 unless --size says otherwise.
-        Takes render's options (see sweep render --help); --from, --to, --duration, --ease or
-        --hold replace the demo's own loop around the middle with a plain sweep.
-        """
-
-    static let batchHelp = """
-        sweep batch JOBS.jsonl [--jobs N] [--results FILE] [--shard K/N] [--resume]
-                    [--in-dir DIR] [--out-dir DIR] [--allow-absolute] [--quiet]
-
-        One job per line: a JSON object with "before", "after" (optional), "output" and any of
-        render's long options as keys, e.g.
-          {"before": "a.jpg", "after": "b.jpg", "output": "out/1.gif", "size": "720x720", "no-handle": true}
-        --jobs N        jobs at once (default: the number of cores)
-        --results FILE  where the results go (default: JOBS.results.jsonl), one line per job
-        --shard K/N     only jobs with index % N == K; by default from JOB_COMPLETION_INDEX and
-                        JOB_COMPLETIONS (Kubernetes Indexed Jobs) or SLURM_ARRAY_TASK_ID,
-                        SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT (Slurm job arrays)
-        --resume        skip jobs whose output is complete and whose inputs have not changed
-                        (checked against its .sweep.json record)
-        --in-dir DIR    inputs (and preset, look and format files) are relative to DIR (default:
-                        the jobs file's folder) and must stay in it
-        --out-dir DIR   outputs are relative to DIR (default: the current folder) and must stay in it
-        --allow-absolute  accept any path, absolute or outside those folders (trusted jobs only)
-        Exits 0 when every job succeeded, 65 when any failed.
-        """
-
-    static let planHelp = """
-        sweep plan PRESET -o PLAN.png [BEFORE [AFTER]] [--reduce-motion cut|dissolve|auto] [render options]
-        Draws each animated value over time with its keyframes, above a storyboard of six frames
-        (300x400 each unless --size says otherwise; the built-in demo pictures without BEFORE).
-        """
-
-    static let presetsHelp = """
-        sweep presets list [looks|animations|formats]    names and descriptions
-        sweep presets show NAME                         the preset file
-        """
+    /// The help `sweep COMMAND --help` prints (`sweep --help`'s for an unknown command).
+    static func help(_ command: String) -> HelpText {
+        switch command {
+        case "render": renderHelp
+        case "preview": previewHelp
+        case "demo": demoHelp
+        case "batch": batchHelp
+        case "plan": planHelp
+        case "presets": presetsHelp
+        default: usage
+        }
+    }
 
     /// Runs the command line `args` (without the program name) and returns the exit code.
     package static func run(_ args: [String]) -> Int32 {
@@ -144,21 +200,16 @@ package enum SweepCommand {
         guard let command = args.first else {
             // A bare `sweep` is a mistake in a script: usage on stderr and EX_USAGE, as BSD tools
             // do. Our own text, laid out as --help lays it out (not escaped like a message).
-            TerminalText.write(usage + "\n")
+            TerminalText.write(usage.render(width: TerminalText.columns(of: 2)) + "\n")
             throw ExitWithoutMessage(code: .usage)
         }
         let rest = Array(args.dropFirst())
-        if command == "--help" || command == "-h" || command == "help" { print(usage); return }
+        if command == "--help" || command == "-h" || command == "help" {
+            print(usage.render(width: TerminalText.columns()))
+            return
+        }
         if rest.contains("--help") || rest.contains("-h") {
-            switch command {
-            case "render": print(renderHelp)
-            case "preview": print(previewHelp)
-            case "demo": print(demoHelp)
-            case "batch": print(batchHelp)
-            case "plan": print(planHelp)
-            case "presets": print(presetsHelp)
-            default: print(usage)
-            }
+            print(help(command).render(width: TerminalText.columns()))
             return
         }
         switch command {

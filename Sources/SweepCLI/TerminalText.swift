@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -7,7 +9,7 @@
 /// A file name may hold a newline (forging a second message), an escape sequence (moving the
 /// cursor, retitling the window, hiding what came before) or a C1 control that some
 /// terminals read as ESC. Every message the CLI prints goes through ``escape(_:)``.
-enum TerminalText {
+package enum TerminalText {
     /// `s` with control characters (C0, DEL, C1) and the bidirectional overrides written as
     /// `\n`, `\t`, `\r` or `\u{…}`; a backslash itself stays as it is.
     static func escape(_ s: String) -> String {
@@ -28,6 +30,16 @@ enum TerminalText {
     static func needsEscape(_ u: Unicode.Scalar) -> Bool {
         u.value < 0x20 || (0x7F...0x9F).contains(u.value) || (0x202A...0x202E).contains(u.value)
             || (0x2066...0x2069).contains(u.value)
+    }
+
+    /// The width help is laid out for: `$COLUMNS` when it is a number, else the width of the
+    /// terminal `fd` writes to (TIOCGWINSZ), else 80, for a pipe or a file that is read later
+    /// at any width.
+    package static func columns(of fd: Int32 = 1, variable: String? = getenv("COLUMNS").map { String(cString: $0) }) -> Int {
+        if let variable, let n = Int(variable.trimmingCharacters(in: .whitespaces)), n > 0 { return n }
+        var size = winsize()
+        if isatty(fd) == 1, ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 80
     }
 
     /// True when everything printed on stdout so far has arrived: flushes it and checks its

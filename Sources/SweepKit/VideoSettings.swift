@@ -4,7 +4,7 @@ public struct VideoSettings: Sendable, Equatable {
     /// 0…51, VP9 0…63); nil keeps the codec's default.
     public var crf: Int?
     /// `h264`, `hevc`, `vp9`, `webp`, `apng`, `prores` or `gif`; nil follows the file's
-    /// extension (.mp4 is H.264, .webm VP9, .mov ProRes).
+    /// extension (.mp4, .mov and .mkv are H.264, .webm VP9; ProRes only when named).
     public var codec: String?
 
     /// Settings with the given rate factor and codec.

@@ -220,6 +220,12 @@ package final class VideoDecoder {
         origin = Self.origin(streamStart: st.pointee.start_time, firstFrame: first, timeBase: timeBase)
         hasUpcoming = true
         if start > 0 {
+            // After the seek the first frame is the key frame at or before `start`, which may
+            // lie anywhere past the stream's start: time 0 is the stream's start when that frame
+            // lies between it and 10 s past `start` (else, a crafted time, the frame itself).
+            if let s = Ticks.sane(st.pointee.start_time), let f = Ticks.sane(first), f >= s, Double(f - s) * timeBase <= start + 10 {
+                origin = s
+            }
             // The clip's time 0 becomes `start` after its time 0.
             origin += Ticks.of(seconds: start, in: st.pointee.time_base)
             try advance(to: 0)

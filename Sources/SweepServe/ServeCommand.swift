@@ -15,7 +15,7 @@ package enum ServeCommand {
     /// running server ends by a signal).
     package static func run(_ args: [String]) -> Int32 {
         if args.contains("--help") || args.contains("-h") {
-            print(ServeOptions.help)
+            print(ServeOptions.help.render(width: TerminalText.columns()))
             return 0
         }
         signal(SIGPIPE, SIG_IGN)

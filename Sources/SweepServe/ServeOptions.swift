@@ -114,38 +114,57 @@ package struct ServeOptions: Sendable, Equatable {
     }
 
     /// `sweep serve --help`.
-    package static let help = """
-        sweep serve [--host 127.0.0.1] [--port 8080] [--token T] [--jobs N] [--queue N] [--store DIR]
-                    [--max-upload 200MB] [--keep 1h] [--grace 30s] [--max-frame-pixels N]
-                    [--max-store N] [--max-render-seconds T]
-        The render service: an HTTP API that renders what `sweep render` renders, from uploads.
-
-          --host H          the address to listen on (default 127.0.0.1); any but loopback needs --token
-          --port N          the port (default 8080; 0 picks a free one); prints `listening on URL`
-          --token T         every /v1 request but /v1/health must send Authorization: Bearer T
-          --jobs N          renders at once (default: the number of cores)
-          --queue N         renders waiting (default 16); past that, 429 with Retry-After
-          --store DIR       uploads and outputs, one folder per render (default ./sweep-store)
-          --max-upload N    the largest request body (default 200MB)
-          --keep T          how long outputs are kept (default 1h; 90s, 30m, 2d)
-          --grace T         on SIGTERM/SIGINT, how long running renders may finish (default 30s);
-                            the rest stay queued on disk and run when the server starts again
-          --max-frame-pixels N
-                            the most pixels an output frame may have (default 8294400, 3840x2160);
-                            bounds each render's memory (a GIF takes about 150 bytes a pixel)
-          --max-store N     the most the store may hold, uploads counted as they stream (default:
-                            a quarter of its disk's free space at start); past it, 507
-          --max-render-seconds T
-                            the longest a render may run (default 15m): one estimated longer is
-                            refused (413), one running longer is stopped
-
-        API (JSON; the OpenAPI document is GET /v1/openapi.json):
-          POST /v1/renders            multipart: before, after (optional), spec (a batch job's keys;
-                                      output is a bare file name) → 202 {"id"}
-          GET /v1/renders/ID          state, progress, notes, summary;  /output the file;  /events SSE
-          DELETE /v1/renders/ID       cancel and remove
-          POST /v1/previews           a still (png, jpg, webp) in the response
-          GET /v1/health, GET /metrics (Prometheus)
-        TLS: put it behind a reverse proxy (see the README).
-        """
+    package static let help = HelpText([
+        .synopsis(
+            "sweep serve [--host 127.0.0.1] [--port 8080] [--token T] [--jobs N] [--queue N] [--store DIR] [--max-upload 200MB] [--keep 1h] [--grace 30s] [--max-frame-pixels N] [--max-store N] [--max-render-seconds T]"
+        ),
+        .blank,
+        .text("The render service: an HTTP API that renders what `sweep render` renders, from uploads."),
+        .blank,
+        .entries(
+            [
+                .init(["--host H"], "the address to listen on (default 127.0.0.1); any but loopback needs --token"),
+                .init(["--port N"], "the port (default 8080; 0 picks a free one); prints `listening on URL`"),
+                .init(["--token T"], "every /v1 request but /v1/health must send Authorization: Bearer T"),
+                .init(["--jobs N"], "renders at once (default: the number of cores)"),
+                .init(["--queue N"], "renders waiting (default 16); past that, 429 with Retry-After"),
+                .init(["--store DIR"], "uploads and outputs, one folder per render (default ./sweep-store)"),
+                .init(["--max-upload N"], "the largest request body (default 200MB)"),
+                .init(["--keep T"], "how long outputs are kept (default 1h; 90s, 30m, 2d)"),
+                .init(
+                    ["--grace T"],
+                    "on SIGTERM or SIGINT, how long running renders may finish (default 30s); the rest stay queued on disk and run when the server starts again"
+                ),
+                .init(
+                    ["--max-frame-pixels N"],
+                    "the most pixels an output frame may have (default 8294400, 3840x2160); bounds each render's memory (a GIF takes about 150 bytes a pixel)"
+                ),
+                .init(
+                    ["--max-store N"],
+                    "the most the store may hold, uploads counted as they stream (default: a quarter of its disk's free space at start); past it, 507"
+                ),
+                .init(
+                    ["--max-render-seconds T"],
+                    "the longest a render may run (default 15m): one estimated longer is refused (413), one running longer is stopped"
+                ),
+            ], column: 20),
+        .blank,
+        .text("API (JSON; the OpenAPI document is GET /v1/openapi.json):"),
+        .entries(
+            [
+                .init(
+                    ["POST /v1/renders"],
+                    #"multipart: before, after (optional), spec (a batch job's keys; output is a bare file name); answers 202 {"id"}"#),
+                .init(
+                    ["GET /v1/renders/ID"],
+                    "state, progress, notes, summary; ID/output the file, ID/events the progress as server-sent events"),
+                .init(["DELETE /v1/renders/ID"], "cancel and remove"),
+                .init(["POST /v1/previews"], "a still (png, jpg, webp) in the response"),
+                .init(["GET /v1/health"], "200 while the service runs"),
+                .init(["GET /metrics"], "Prometheus metrics"),
+                .init(["GET /"], "the studio: pick two pictures, tune the animation by eye, render it through the API"),
+            ], column: 26),
+        .blank,
+        .text("TLS: put it behind a reverse proxy (nginx, Caddy)."),
+    ])
 }

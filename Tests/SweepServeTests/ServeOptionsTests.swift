@@ -1,4 +1,5 @@
 import Foundation
+import SweepCLI
 import SweepServe
 import SweepSupport
 import Testing
@@ -62,7 +63,7 @@ struct ServeDocsTests {
         #expect(man.contains(".B sweep serve") && readme.contains("## Render service") && readme.contains("proxy_pass"))
         for option in ServeOptions.known.map(\.name) {
             #expect(man.contains("\\-\\-" + option.replacingOccurrences(of: "-", with: "\\-")), "--\(option)")
-            #expect(ServeOptions.help.contains("--" + option), "--\(option)")
+            #expect(ServeOptions.help.render(width: 80).contains("--" + option), "--\(option)")
         }
     }
 }

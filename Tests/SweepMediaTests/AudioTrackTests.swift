@@ -10,7 +10,7 @@ import Testing
 /// where a cut landed. `audio` is the ffmpeg arguments for its codec; `video` adds a picture.
 /// `audioOffset` seconds delays the audio stream's timestamps (its own start time).
 private func clip(_ name: String, audio: [String], rate: Int = 48_000, video: Bool = true, audioOffset: Double = 0) throws -> String {
-    let path = tempPath(name)
+    let path = Scratch.path(name)
     let tone = "aevalsrc='if(gte(t,2),0.8*sin(2*PI*440*t),0)':s=\(rate):d=4"
     var args = ["-y", "-itsoffset", String(audioOffset), "-f", "lavfi", "-i", tone]
     if video { args += ["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=25:duration=4", "-c:v", "libx264", "-preset", "ultrafast"] }
@@ -28,7 +28,7 @@ private func toneOnset(_ path: String) throws -> Double {
 private func render(_ out: String, codec: VideoCodec = .h264, container: String? = nil, seconds: Double, audio: AudioInput) throws
     -> String
 {
-    let path = tempPath(out)
+    let path = Scratch.path(out)
     let w = try VideoWriter(path: path, width: 64, height: 48, fps: 25, codec: codec, container: container, audio: audio)
     let grey = RGBAImage(width: 64, height: 48, fill: RGBA8(r: 128, g: 128, b: 128))
     for _ in 0..<Int((seconds * 25).rounded()) { try w.add(grey) }
@@ -112,7 +112,7 @@ struct AudioTrackTests {
         arguments: [("copied", "in.mp4", "out.mp4"), ("re-encoded", "in.mp4", "out.webm")])
     func keepsPace(_ label: String, _ input: String, _ output: String) throws {
         let source = try clip(input, audio: ["-c:a", "aac"])
-        let path = tempPath(output)
+        let path = Scratch.path(output)
         let codec = VideoCodec.forExtension(String(output.split(separator: ".").last!))!
         let w = try VideoWriter(path: path, width: 64, height: 48, fps: 25, codec: codec, audio: AudioInput(path: source, duration: 3))
         let grey = RGBAImage(width: 64, height: 48, fill: RGBA8(r: 128, g: 128, b: 128))
@@ -134,7 +134,7 @@ struct AudioTrackTests {
             x = x &* 1_103_515_245 &+ 12_345
             bytes[i] = UInt8(truncatingIfNeeded: x >> 16)
         }
-        let bad = tempPath("bad.mkv")
+        let bad = Scratch.path("bad.mkv")
         try bytes.write(to: URL(fileURLWithPath: bad))
         // WebM cannot take AAC, so the audio is decoded (a copy would not look inside the packets).
         let error = try #require(throws: SweepError.self) {
@@ -168,13 +168,13 @@ struct AudioTrackTests {
 
     @Test("An input without audio: the probe says so, and asking for its audio is a usage error with nothing written")
     func noAudio() throws {
-        let silent = tempPath("silent.mp4")
+        let silent = Scratch.path("silent.mp4")
         _ = try SoundReader.run(
             "ffmpeg",
             ["-y", "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=25:duration=1", "-c:v", "libx264", "-preset", "ultrafast", silent])
         #expect(!AudioProbe.hasAudio(path: silent))
-        #expect(!AudioProbe.hasAudio(path: tempPath("missing.mp4")))
-        let path = tempPath("out.mp4")
+        #expect(!AudioProbe.hasAudio(path: Scratch.path("missing.mp4")))
+        let path = Scratch.path("out.mp4")
         let error = try #require(throws: SweepError.self) {
             _ = try VideoWriter(path: path, width: 64, height: 48, fps: 25, audio: AudioInput(path: silent, duration: 1))
         }
@@ -185,7 +185,7 @@ struct AudioTrackTests {
     @Test("A container that holds no audio (animated WebP, APNG) is a usage error naming the output", arguments: [VideoCodec.webp, .apng])
     func containerWithoutAudio(codec: VideoCodec) throws {
         let source = try clip("a.m4a", audio: ["-c:a", "aac"], video: false)
-        let path = tempPath("out." + codec.container)
+        let path = Scratch.path("out." + codec.container)
         let error = try #require(throws: SweepError.self) {
             _ = try VideoWriter(path: path, width: 64, height: 48, fps: 25, codec: codec, audio: AudioInput(path: source, duration: 1))
         }
@@ -215,13 +215,13 @@ struct AudioTrackTests {
         let source = try clip("listed.m4a", audio: ["-c:a", "aac"], video: false)
         #expect(AudioProbe.hasAudio(path: source))
         // Each would make FFmpeg open another file (or a URL) that the user never named.
-        let playlist = tempPath("list.m3u8"), concat = tempPath("list.ffconcat")
+        let playlist = Scratch.path("list.m3u8"), concat = Scratch.path("list.ffconcat")
         try "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\n\(source)\n#EXT-X-ENDLIST\n".write(
             toFile: playlist, atomically: true, encoding: .utf8)
         try "ffconcat version 1.0\nfile '\(source)'\n".write(toFile: concat, atomically: true, encoding: .utf8)
         for list in [playlist, concat] {
             #expect(!AudioProbe.hasAudio(path: list), "\(list)")
-            let out = tempPath("listed.mp4")
+            let out = Scratch.path("listed.mp4")
             let error = #expect(throws: SweepError.self) {
                 _ = try render("listed.mp4", seconds: 1, audio: AudioInput(path: list, duration: 1))
             }

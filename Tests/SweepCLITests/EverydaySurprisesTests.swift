@@ -6,8 +6,8 @@ import SweepTestSupport
 import Testing
 
 /// Issue 49's surprises, each run as the user ran it.
-@Suite("Everyday use, round 2 (issue 49)")
-struct EverydayRound2Tests {
+@Suite("Everyday surprises (issue 49)")
+struct EverydaySurprisesTests {
     @Test("render -o x.jpg points to sweep preview, as .png does; nothing is written", arguments: ["x.jpg", "x.jpeg", "x.png"])
     func stillNameForAnimation(name: String) throws {
         let dir = try everydayInputs()

@@ -10,7 +10,7 @@ import Testing
 struct VideoRoundTripTests {
     @Test("H.264 MP4: codec, profile, size, frames, rate, BT.709 tags, faststart, colour")
     func h264() throws {
-        let path = tempPath("v.mp4")
+        let path = Scratch.path("v.mp4")
         let w = try VideoWriter(path: path, width: 96, height: 64, fps: 25)
         let red = RGBAImage(width: 96, height: 64, fill: RGBA8(r: 200, g: 40, b: 40))
         let green = RGBAImage(width: 96, height: 64, fill: RGBA8(r: 40, g: 180, b: 60))
@@ -39,7 +39,7 @@ struct VideoRoundTripTests {
     @Test("An option the encoder does not take is an error")
     func badOption() {
         #expect(throws: (any Error).self) {
-            _ = try VideoWriter(path: tempPath("bad.mp4"), width: 64, height: 64, fps: 30, options: [("crff", "20")])
+            _ = try VideoWriter(path: Scratch.path("bad.mp4"), width: 64, height: 64, fps: 30, options: [("crff", "20")])
         }
     }
 
@@ -58,7 +58,7 @@ struct VideoRoundTripTests {
         _ label: String, _ file: String, _ width: Int, _ options: [(String, String)],
         _ expected: SweepError.Code
     ) throws {
-        let path = tempPath(file)
+        let path = Scratch.path(file)
         let error = try #require(throws: SweepError.self) {
             _ = try VideoWriter(path: path, width: width, height: 64, fps: 30, options: options)
         }
@@ -70,7 +70,7 @@ struct VideoRoundTripTests {
     func stills(format: StillEncoder.Format) throws {
         var img = RGBAImage(width: 40, height: 30, fill: RGBA8(r: 10, g: 120, b: 230))
         for x in 0..<20 { for y in 0..<30 { img.pixels[(y * 40 + x) * 4] = 250 } }
-        let path = tempPath("s." + format.rawValue)
+        let path = Scratch.path("s." + format.rawValue)
         try StillEncoder.write(img, to: path, format: format)
         let back = try ImageDecoder.decode(path: path)
         #expect(back.width == 40 && back.height == 30)
@@ -88,12 +88,12 @@ struct VideoRoundTripTests {
             ("missing", 66), ("empty", 65), ("text", 65), ("truncated", 65),
         ])
     func decoderErrors(kind: String, code: Int32) throws {
-        let path = tempPath(kind + ".png")
+        let path = Scratch.path(kind + ".png")
         switch kind {
         case "empty": _ = FileManager.default.createFile(atPath: path, contents: Data())
         case "text": _ = FileManager.default.createFile(atPath: path, contents: Data("hello, not an image".utf8))
         case "truncated":
-            let good = tempPath("good.png")
+            let good = Scratch.path("good.png")
             try StillEncoder.write(RGBAImage(width: 64, height: 64, fill: .white), to: good, format: .png)
             let d = try Data(contentsOf: URL(fileURLWithPath: good))
             _ = FileManager.default.createFile(atPath: path, contents: d.prefix(d.count / 2))
