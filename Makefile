@@ -82,7 +82,7 @@ bench: build
 	@python3 -c "import numpy" 2>/dev/null || pip install -q numpy
 	Benchmarks/run.sh
 
-# GIF size/quality curves against FFmpeg + gifsicle at every setting (issue 13; ~1 h on 2 cores).
+# GIF size/quality curves against FFmpeg + gifsicle at every setting (~1 h on 2 cores).
 bench-gif: build
 	@dpkg-query -W -f='$${Status}' gifsicle 2>/dev/null | grep -q "ok installed" || $(SUDO) apt-get install -y -qq gifsicle >/dev/null
 	@python3 -c "import numpy, scipy, PIL, matplotlib" 2>/dev/null || pip install -q numpy scipy pillow matplotlib

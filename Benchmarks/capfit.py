@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Time to fit under a size cap against the time of one uncapped render of the same settings
-(issue 49's targets: at most 2.5x on a 4 s photo dissolve under 1 MB, at most 3x on a 44 s
-clip under the github-readme format).
+(targets: at most 2.5x on a 4 s photo dissolve under 1 MB, at most 3x on a 44 s clip under
+the github-readme format; docs/decisions/size-cap.md).
 
 usage: python3 Benchmarks/capfit.py [--sweep .build/release/sweep] [--runs 3] [--only dissolve|clip]
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What decoding in a worker process costs (issue 48): sweep with `--decode worker` (the default)
+"""What decoding in a worker process costs: sweep with `--decode worker` (the default)
 against itself with `--decode in-process`, same inputs, same run.
 
 Usage: decode.py [runs]   (Benchmarks/run.sh decode)

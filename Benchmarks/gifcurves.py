@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""GIF quality/size curves, sweep against FFmpeg + gifsicle at every setting, in one run (issue 13).
+"""GIF quality/size curves, sweep against FFmpeg + gifsicle at every setting, in one run.
 
 usage: gifcurves.py [--pairs A,B,C,...] [--sweep "q100:--quality 100;q90:--quality 90;..."]
                     [--scielab-step N] [--ssim-step N] [--out DIR] [--plot FILE] [--json FILE]
@@ -42,7 +42,7 @@ PAIRS = {
     # Held out from tuning: photos no setting was chosen on.
     "E": (f"{FIX}/photos/eveningglow.jpg", "gen:eveningglow-graded.png"),
     "H": (f"{FIX}/photos/chelsea.png", f"{FIX}/photos/astronaut.png"),
-    # Held out: a second UI pair (an invoices page, light → dark), added in the fifth round.
+    # Held out: a second UI pair (an invoices page, light → dark), to check the UI rules on a page they were not tuned on.
     # Screenshots of Benchmarks/fixtures/invoices-*.html, made with
     # `chromium --headless --hide-scrollbars --window-size=1440,1440 --screenshot=… file://…`.
     "U": (f"{OWN}/invoices-light.png", f"{OWN}/invoices-dark.png"),

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""HDR clips (issue 46): a wipe across two 4K HEVC 10-bit HLG 30 fps 10 s clips, tone-mapped to
+"""HDR clips: a wipe across two 4K HEVC 10-bit HLG 30 fps 10 s clips, tone-mapped to
 SDR, sweep against the FFmpeg CLI, same run.
 
 Usage: hdr.py [runs]   (Benchmarks/run.sh hdr)

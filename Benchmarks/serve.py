@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""og:image stills through `sweep serve` against a loop of `sweep preview` processes (issue 50).
+"""og:image stills through `sweep serve` against a loop of `sweep preview` processes.
 
 Both sides make the same still: a 1200x630 og:image (`--format og-image`, PNG) from two 12 MP
 JPEGs (4000x3000, upscaled with ffmpeg from bythewater.jpg and bythewater-graded.jpg in
@@ -9,7 +9,7 @@ JPEGs (4000x3000, upscaled with ffmpeg from bythewater.jpg and bythewater-graded
 - CLI: C loops of `sweep preview BEFORE AFTER --format og-image -o og.png`, N stills in all.
 Prints stills per second per round, the medians (and hey's p50/p99 latency) and the ratio (target: service ≥ 0.9× CLI).
 
-The issue's other three scenarios, each against a fresh `sweep serve` (so its VmHWM is its own):
+Three more scenarios, each against a fresh `sweep serve` (so its VmHWM is its own):
 - gif: 4 s 720x720 GIFs from the two photos as they are (2560x1600). Service: C client threads,
   each POST /v1/renders (spec {"output": "x.gif", "size": "720x720", "duration": 4}), poll
   GET /v1/renders/ID until done, GET …/output; against C loops of

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Video inputs (issue 16): a wipe across two 1080p30 clips, sweep against the FFmpeg CLI, same run.
+"""Video inputs: a wipe across two 1080p30 clips, sweep against the FFmpeg CLI, same run.
 
 Usage: video.py [runs]   (Benchmarks/run.sh video)
 

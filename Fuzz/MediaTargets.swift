@@ -1,4 +1,4 @@
-// The media targets of the fuzz harness (issue 48): clips, HEIF, animated WebP and sound.
+// The media targets of the fuzz harness: clips, HEIF, animated WebP and sound.
 // FFmpeg and libheif read files, so each run's bytes go to one file under /dev/shm per
 // process (overwritten every run, removed at exit).
 import Foundation

@@ -8,8 +8,8 @@ import SweepSupport
 ///
 /// None of this depends on what the writer decided for earlier frames, so it can run a frame
 /// ahead; the choices that do (the local table in use, the stretch's palette) stay with the
-/// writer. Fitting a band's table was the largest part of a wipe's per-frame time, and the
-/// writer's thread was the one always busy while the second core waited.
+/// writer. Fitting a band's table is the largest part of a wipe's per-frame time: done on
+/// the writer's thread, that thread would always be busy while the second core waited.
 ///
 /// ``start(_:previous:)`` and ``result()`` are called from the writer's thread only,
 /// alternately; between the two, the global mapper belongs to the queue (a ``Pending``

@@ -66,7 +66,7 @@ struct FrameQuantizer {
     /// Diffusion strength in flat areas and in texture (at full scale, see ``GIFQuality``), and
     /// the activity (sum of absolute differences to the left and upper neighbours over R, G,
     /// B) at or below which a pixel counts as flat. Tuned on the benchmark pairs and the
-    /// demo's gradients (Benchmarks/README.md).
+    /// demo's gradients (docs/decisions/gif-encoder.md).
     static let flatStrength: Float = 0.7
     static let texturedStrength: Float = 0.2
     static let flatActivity = 4
@@ -79,10 +79,10 @@ struct FrameQuantizer {
     /// the palette is far off (``GIFQuality/textureGapDitherScale``): the noise is
     /// incompressible anyway (a noisy frame grows about 1 %), and weak diffusion lets each
     /// area's mean colour drift (S-CIELAB ΔE 1.24 on a noisy photo's side at quality 90 with
-    /// the weak diffusion it then had, 0.73 dithered fully; SSIM 0.842 → 0.809). Floors measured
+    /// weak diffusion, 0.73 dithered fully, for SSIM 0.809 instead of 0.842). Floors measured
     /// at 720²: noisy photos 27–37, clean ones 0–6, a photo textured all over 10–12
-    /// (Benchmarks/README.md, thirteenth round). From the first floor to the second the
-    /// strength rises to full.
+    /// (docs/decisions/gif-encoder.md). From the first floor to the second the strength rises
+    /// to full.
     static let noiseFloors = (clean: 12, noisy: 24)
 
     /// The 10th percentile of the activity of `rect`'s pixels for which `changed` holds (all
@@ -128,7 +128,7 @@ struct FrameQuantizer {
     /// exactly flat pixels (activity 0) within ``edgeReach`` of it is such an edge, and the
     /// lossy coder treats it as unmasked. Photos almost never have exactly flat pixels: on
     /// the five benchmark photo pairs this takes back at most 3 % of their texture, on the UI
-    /// pair 83–87 % (Benchmarks/README.md, fifth round).
+    /// pair 83–87 % (docs/decisions/gif-encoder.md).
     static let edgeReach = 4
     static let edgeFlatCount: Int32 = 6
 
@@ -230,8 +230,8 @@ struct FrameQuantizer {
     /// each, where taking the neighbours' colour saves a code per row and breaks the line: a
     /// sidebar's border 3 levels off white lost 501 of its 720 pixels at quality 90. Lines
     /// along a row are runs the dictionary matches exactly anyway; a glyph's stem is shorter; a
-    /// gradient's contours step by a level or two and keep their budget (Benchmarks/README.md,
-    /// twenty-third round).
+    /// gradient's contours step by a level or two and keep their budget
+    /// (docs/decisions/gif-encoder.md).
     static let lineRun = 16
     static let lineContrast = 6
 

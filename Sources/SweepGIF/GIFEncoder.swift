@@ -61,11 +61,11 @@ package final class GIFEncoder {
         // the other core. Unless later frames come back to it, the global table is fitted to
         // what they show unlike it (``GIFPalette/changes(since:)``), weighed by screen time:
         // a wipe's after picture, not a compromise with the before picture, which the first
-        // frame's table holds (E at quality 90: S-CIELAB ΔE 1.282 → 1.103; Benchmarks/README.md,
-        // sixteenth round). Only for a photo from 70 up: below, as with the stretches' tables,
-        // and on flat pictures (screenshots, gradients) at any setting, the finer colours cost
-        // more bytes than their error is worth (a gradient pair: 22–27 % more bytes from 60
-        // down; two held-out pages: 2–3 % more at 70–90, for less quality per byte).
+        // frame's table holds (E at quality 90: S-CIELAB ΔE 1.103 instead of 1.282;
+        // docs/decisions/gif-encoder.md). Only for a photo from 70 up: below, as with the
+        // stretches' tables, and on flat pictures (screenshots, gradients) at any setting, the
+        // finer colours cost more bytes than their error is worth (a gradient pair: 22–27 % more
+        // bytes from 60 down; two held-out pages: 2–3 % more at 70–90, for less quality per byte).
         // The last frame counts for what comes back (weight 0: it is not fitted twice).
         let later =
             quality.allowsOwnTables && GIFPalette.isTextured(samples)

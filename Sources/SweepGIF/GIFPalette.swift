@@ -189,9 +189,9 @@ package struct GIFPalette: Sendable {
     /// picture starts to count as a photo, and from which it fully does. The benchmark's
     /// photos measure 0.83–0.94 (a sky's JPEG grain counts), a photo of about 220 colours
     /// 0.57, its screenshots 0.07–0.12 and its gradients 0.002; held-out web pages measure
-    /// 0.10–0.23, and one half filled by a photo 0.46. From 0.6 up (the eighth round's
-    /// threshold) the posterized photo got a full palette below 80 and needed 1.00–1.06× the
-    /// peer's bytes for its S-CIELAB ΔE; from 0.4 up, 0.83–0.98 (Benchmarks/README.md, 11th round).
+    /// 0.10–0.23, and one half filled by a photo 0.46. With a threshold of 0.6 the posterized
+    /// photo would get a full palette below 80 and need 1.00–1.06× the peer's bytes for its
+    /// S-CIELAB ΔE; from 0.4 up, 0.83–0.98 (docs/decisions/gif-encoder.md).
     static let photoTexture = 0.4...0.6
 
     /// Whether the samples start to count as a photo (``photoTexture``): textured enough that

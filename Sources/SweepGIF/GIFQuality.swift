@@ -52,10 +52,10 @@ package struct GIFQuality: Sendable, Equatable {
     /// the noise that dithering adds there costs more bytes and structure (SSIM) than the mean
     /// colour it keeps is worth (four photo pairs at 60 to 90). From 90 up the palette is
     /// close enough that the noise costs structure and buys little colour: at 90, three clean
-    /// photo pairs got SSIM 0.9131 → 0.9145 (A), 0.9459 → 0.9473 (H), 0.9485 → 0.9507 (E) for
-    /// 1.4–2.0 % fewer bytes and S-CIELAB ΔE 3–5 % worse: their SSIM ratios against the
-    /// peer's frontier fell by up to 0.04, no ΔE ratio rose by more than 0.01
-    /// (Benchmarks/README.md, fourteenth round).
+    /// photo pairs get SSIM 0.9145 instead of 0.9131 (A), 0.9473 instead of 0.9459 (H) and
+    /// 0.9507 instead of 0.9485 (E) without it, for 1.4–2.0 % fewer bytes and S-CIELAB ΔE 3–5 %
+    /// worse: their SSIM ratios against the peer's frontier fall by up to 0.04, no ΔE ratio
+    /// rises by more than 0.01 (docs/decisions/gif-encoder.md).
     package var textureDitherScale: Float { min(textureRise, max(0, Float(90 - value) / 10)) }
 
     /// The diffusion strength used in texture where the palette's nearest colour is visibly
@@ -63,10 +63,10 @@ package struct GIFQuality: Sendable, Equatable {
     /// at 80, none at 100. A clean photo's texture is otherwise not dithered from 90 up, and
     /// where the palette is sparse (saturated or rare hues) each area's mean colour drifts,
     /// which S-CIELAB sees; where the palette is close the texture stays free of noise, which
-    /// SSIM would see. At 90 on four photo pairs this cut ΔE by 1.5–3.4 % for 0.2–1.3 % more
+    /// SSIM would see. At 90 on four photo pairs this cuts ΔE by 1.5–3.4 % for 0.2–1.3 % more
     /// bytes and SSIM 0.0001–0.0017 lower; the smooth areas' thresholds, or twice this
-    /// strength, cut ΔE twice as much but took E's SSIM down by 0.005 (Benchmarks/README.md,
-    /// twenty-second round).
+    /// strength, cut ΔE twice as much but take E's SSIM down by 0.005
+    /// (docs/decisions/gif-encoder.md).
     package var textureGapDitherScale: Float { value >= 100 ? 0 : 0.5 * max(0, min(1, Float(value - 80) / 10)) }
 
     /// In texture, the distances (RGB levels) from a pixel's colour to its nearest entry
@@ -93,9 +93,9 @@ package struct GIFQuality: Sendable, Equatable {
     /// from 0 at 100 by 0.0015 a step to 0.045 at 70 (0.015 at 90), then by 0.001 a step
     /// (0.075 at 40); the texture budget (``lzwBudget``) caps it from 95 up. Near the top it
     /// is the smaller of the two slopes: with 0.021 at 90 (0.025, capped), a smooth sky
-    /// rewritten strip by strip (the demo, when the split moves back) showed the substitutions
-    /// as faint vertical streaks, and every benchmark pair got less SSIM for its bytes than a
-    /// smaller budget gives, for about the same ΔE (Benchmarks/README.md, seventh round).
+    /// rewritten strip by strip (the demo, when the split moves back) shows the substitutions
+    /// as faint vertical streaks, and every benchmark pair gets less SSIM for its bytes than a
+    /// smaller budget gives, for about the same ΔE (docs/decisions/gif-encoder.md).
     package var smoothBudget: Float {
         let n = Float(100 - value)
         return min(0.0015 * n, 0.015 + 0.001 * n)
@@ -114,11 +114,11 @@ package struct GIFQuality: Sendable, Equatable {
 
     /// Whether stretches of frames and frames' smooth narrow bands may get colour tables of
     /// their own (from 70 up): below, a table in every frame costs more bytes than the error
-    /// it saves is worth (a band's table at 40 and 60 cost the gradient and UI pairs
-    /// 1.05–1.17× the bytes for the same SSIM, sixth round). Textured bands always may. So
-    /// may a photo's global table be fitted to the frames after the first alone (the first
-    /// taking a table of its own): below 70 the finer colours cost the gradient pair 22–27 %
-    /// more bytes, and the UI pair 5–12 %, for less quality per byte (sixteenth round).
+    /// it saves is worth (a band's table at 40 and 60 costs the gradient and UI pairs
+    /// 1.05–1.17× the bytes for the same SSIM). Textured bands always may. So may a photo's
+    /// global table be fitted to the frames after the first alone (the first taking a table
+    /// of its own): below 70 the finer colours cost the gradient pair 22–27 % more bytes, and
+    /// the UI pair 5–12 %, for less quality per byte (docs/decisions/gif-encoder.md).
     package var allowsOwnTables: Bool { value >= 70 }
 
     /// How many times a photo's palette is halved at this setting (see
@@ -127,17 +127,17 @@ package struct GIFQuality: Sendable, Equatable {
     /// fewer colours buy a photo more quality for its bytes than a larger lossy budget does:
     /// texture hides the coarser steps, narrower codes and longer LZW matches make the file
     /// smaller, and the budget's substitutions are what costs structure (SSIM) and colour
-    /// (S-CIELAB). At 70, 128 entries took 0.83–1.01 of the bytes for the same ΔE and
-    /// 0.87–0.90 for the same SSIM on four photo pairs; 64 entries there gained more on three
-    /// of them but cost a sunset sky its gradients (Benchmarks/README.md, eighth round).
+    /// (S-CIELAB). At 70, 128 entries take 0.83–1.01 of the bytes for the same ΔE and
+    /// 0.87–0.90 for the same SSIM on four photo pairs; 64 entries there gain more on three
+    /// of them but cost a sunset sky its gradients (docs/decisions/gif-encoder.md).
     package var paletteHalvings: Double { Self.halvings(value, from: 80) }
 
     /// How many times any other picture's palette (screenshots, gradients, artwork) is
     /// halved: the photo's steps 20 lower, none from 60 up, 128 entries at 50, 64 at 40.
     /// Without texture to hide them, fewer colours show as banding and rougher text, so they
-    /// come late; but below 60 the lossy budget alone barely shrank such a file (a gradient
-    /// pair: 86.6 KB at 60, 85.0 KB at 40), while the peer's small files were 15 % smaller
-    /// (Benchmarks/README.md, ninth round).
+    /// come late; but below 60 the lossy budget alone barely shrinks such a file (a gradient
+    /// pair: 86.6 KB at 60, 85.0 KB at 40), where the peer's small files are 15 % smaller
+    /// (docs/decisions/gif-encoder.md).
     package var flatPaletteHalvings: Double { Self.halvings(value, from: 60) }
 
     /// None from `top` up, one every 10 steps for 20 steps, then one every 20.

@@ -278,9 +278,9 @@ package final class GIFWriter {
     ///   (``StretchPalettes/tableEntries(usage:reserved:quality:)``), and its codes start
     ///   narrower than the global table's 9 bits. A band is coded once, with a cold
     ///   dictionary, so the narrower codes and closer colours pay for the table: on four photo
-    ///   pairs it took 0.81–0.95 of the bytes for the same S-CIELAB ΔE and 0.84–0.93 for the
-    ///   same SSIM at quality 70–90, and 0.87–0.97 / 0.89–0.96 at 40–60 (Benchmarks/README.md,
-    ///   sixth round);
+    ///   pairs it takes 0.81–0.95 of the bytes for the same S-CIELAB ΔE and 0.84–0.93 for the
+    ///   same SSIM at quality 70–90, and 0.87–0.97 / 0.89–0.96 at 40–60
+    ///   (docs/decisions/gif-encoder.md);
     /// - for a smoother band, from quality 70, a table of ``smoothBandEntries`` fitted to it
     ///   when it cuts the error by a fifth or more: a smooth gradient written band by band,
     ///   each with its own fine table, shows each band's own steps as a patchwork (the demo's
@@ -297,9 +297,9 @@ package final class GIFWriter {
     /// times as far off; failing that, a table of those colours and the overlay's, with
     /// ``returningExtraEntries`` more fitted to the other pixels, when that fits in 256
     /// entries. Those pixels then come back exactly as they were shown, whatever tables
-    /// their bands had: quantized afresh, a smooth sky came back as a patchwork. A textured
-    /// band is left as chosen: its texture hides the difference, and exactness there cost a
-    /// photo's ping-pong 8 % more bytes.
+    /// their bands had: quantized afresh, a smooth sky would come back as a patchwork. A
+    /// textured band is left as chosen: its texture hides the difference, and exactness there
+    /// costs a photo's ping-pong 8 % more bytes.
     private func choosePalette(
         _ band: FramePreparer.Band?, returning: @autoclosure () -> Returning?
     ) -> PaletteMapper {
@@ -518,8 +518,8 @@ package final class GIFWriter {
         let colors = block.localColors ?? fileColors
         let lab = Self.labTable(colors)
         let rect = block.rect
-        // Through buffer pointers: the properties' exclusivity checks, made per pixel, were
-        // a fifth of this loop's time.
+        // Through buffer pointers: the properties' exclusivity checks, made per pixel, would
+        // be a fifth of this loop's time.
         shown.withUnsafeMutableBufferPointer { shown in
             shownLab.withUnsafeMutableBufferPointer { shownLab in
                 for y in 0..<rect.height {

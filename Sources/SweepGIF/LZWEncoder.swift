@@ -44,7 +44,7 @@ struct LZWEncoder {
     /// 0 parses greedily. On photos at 60, 8 codes within 0.3 % of 16 and 64, and 2 loses
     /// 0.5–1 % against 8. Each length tried may cost a search: up to 9 per string, which a look
     /// animation that changes every pixel feels, about twice the greedy coder's time at 60
-    /// (Benchmarks/README.md, seventeenth and eighteenth rounds).
+    /// (docs/decisions/gif-encoder.md).
     var lookahead = 8
     /// Whether the coder reuses the next string's search that looking ahead made (the same
     /// result as searching again, only faster; off only to test exactly that).
@@ -59,9 +59,10 @@ struct LZWEncoder {
     /// Fewest entries before a stretch may end (shorter ones never pay for their start-up).
     private static let shortest = 256
     /// Codes parsed past a stretch's best end before the search for a better one gives up.
-    /// Parsing on to a full dictionary cost 16 times the pixels on a dithered exact picture
-    /// (each stretch ended at its first possible end, then was parsed again from there), and
-    /// ending sooner made files 0.2 % smaller overall (Benchmarks/README.md, twelfth round).
+    /// Parsing on to a full dictionary would cost 16 times the pixels on a dithered exact
+    /// picture (each stretch ends at its first possible end, then is parsed again from
+    /// there), and ending sooner makes files 0.2 % smaller overall
+    /// (docs/decisions/gif-encoder.md).
     private static let patience = 256
 
     init() {

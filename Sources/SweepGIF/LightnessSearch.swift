@@ -1,7 +1,7 @@
 /// Nearest-colour search among OkLab colours sorted by lightness.
 ///
 /// Building a palette assigns every histogram point to its nearest centroid in each k-means
-/// pass, and a brute-force search over 256 centroids was most of a GIF's palette time. Sorted
+/// pass, and a brute-force search over 256 centroids would be most of a GIF's palette time. Sorted
 /// by lightness, the search starts at the point's own lightness and walks outwards, stopping
 /// on each side once the lightness difference alone is farther than the best match. It finds
 /// the same entry as a full scan, ties included (the lowest index wins).

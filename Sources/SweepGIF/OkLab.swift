@@ -32,8 +32,8 @@ struct OkLab: Sendable, Equatable {
 
     /// The weight of lightness against the two colour axes in palette distances. Half
     /// weight gives palettes that keep hues apart better: on four photo pairs (two held
-    /// out) it cut S-CIELAB ΔE by 2–9 % at 0.6–3 % fewer bytes, SSIM within 0.002; more
-    /// weight was worse on every metric (Benchmarks/README.md).
+    /// out) it cuts S-CIELAB ΔE by 2–9 % at 0.6–3 % fewer bytes, SSIM within 0.002; more
+    /// weight is worse on every metric (docs/decisions/gif-encoder.md).
     static let lightnessWeight: Float = 0.5
 
     /// sRGB transfer curve, decoded once.

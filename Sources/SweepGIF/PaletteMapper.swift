@@ -98,10 +98,10 @@ final class PaletteMapper {
     func exactIndex(key: UInt32) -> Int? { own(key & 0xFF_FFFF) }
 
     /// The nearest entry to the centre of the colour's grid cell (two levels a side), cached.
-    /// (The cache once searched for the cell's odd corner: every colour was looked up half a
-    /// level too light per channel on average. On photos that shifted the mean colour, which
-    /// S-CIELAB sees; on a light UI page, whose near-whites are a level or two apart, it
-    /// doubled the first frame's error.)
+    /// The centre, not a corner: searched for the cell's odd corner, every colour would be
+    /// looked up half a level too light per channel on average, which shifts a photo's mean
+    /// colour (S-CIELAB sees it) and doubles the first frame's error on a light UI page, whose
+    /// near-whites are a level or two apart.
     @inline(__always)
     private func nearestCached(_ r: Int, _ g: Int, _ b: Int) -> Int {
         let key = (r >> 1) << 14 | (g >> 1) << 7 | (b >> 1)

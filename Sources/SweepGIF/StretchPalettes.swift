@@ -77,8 +77,8 @@ package struct StretchPalettes: Sendable {
     /// down to a power of two so that none of the table is paid for unused and the codes start
     /// as narrow as they can. It gets at least 32 entries: a stretch the global palette
     /// serves with fewer colours is one it fits poorly (or flat content, where more entries
-    /// cost no bytes). Measured on pairs A, C, D and G (Benchmarks/README.md): rounding
-    /// up or to the nearest power cost more bytes for the same error.
+    /// cost no bytes). Measured on pairs A, C, D and G (docs/decisions/gif-encoder.md):
+    /// rounding up or to the nearest power costs more bytes for the same error.
     static func tableEntries(usage: [Int], reserved: Int, quality: GIFQuality) -> Int {
         let total = Double(usage.reduce(0, +))
         guard total > 0 else { return 32 }

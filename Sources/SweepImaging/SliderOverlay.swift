@@ -198,7 +198,8 @@ package struct SliderOverlay: Sendable {
         var px = style.labelSize * scale
         guard px > 0, px.isFinite else { return nil }
         // A tag too small to read in the first place (a tiny frame at the default scale) is
-        // drawn as it always was, only clipped to the room, without a note.
+        // drawn at its own size, only clipped to the room, without a note: shrinking it would
+        // not make it readable.
         let tiny = px < minimumTagPixels
         // A first guess from a modest size, scaled: laying out text thousands of pixels tall
         // takes Pango minutes, and only a size that fits the frame is ever drawn.
@@ -236,7 +237,7 @@ package struct SliderOverlay: Sendable {
         var e = extent()
         if tiny { e = (min(e.w, Double(room.width)), min(e.h, Double(room.height))) }
         // Only a tag that had to shrink may become unreadable; a tiny frame's own small tag is
-        // drawn as it always was.
+        // drawn at its own size.
         guard !shrunk || px >= minimumTagPixels, e.w <= Double(room.width), e.h <= Double(room.height) else {
             notes.append("the label \"\(label)\" does not fit the frame and was left out")
             return nil

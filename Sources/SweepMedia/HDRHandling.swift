@@ -3,6 +3,6 @@
 public enum HDRHandling: String, Sendable, CaseIterable {
     /// Tone-map it to SDR BT.709 (`ToneMapper`), with a note: the default.
     case tonemap
-    /// Refuse it (exit 65), as sweep did before it could tone-map.
+    /// Refuse it (exit 65): for a pipeline where a clip's tones must not be changed unasked.
     case refuse
 }

@@ -11,7 +11,7 @@ import SweepTimeline
 /// - GIF: quality first (more lossy LZW error in texture, the cheapest loss to see, and from
 ///   80 down fewer colours for a photo, from 60 down for any picture), searched down to 40
 ///   so that the file uses the budget rather than stepping past it (a photo wipe at 720²
-///   under 400 KB: 382 KB at quality 57 and 20 fps, where fixed steps to 70, 55 and 40 gave
+///   under 400 KB: 382 KB at quality 57 and 20 fps, where fixed steps to 70, 55 and 40 give
 ///   298 KB at 40 with 15 colours); then colours (at most half of what the last attempt's
 ///   palette held, down to 15 and the transparent entry), then frame rate (× 2/3, down to
 ///   10 fps), then size (× 0.8, down to 160 px on the shorter side). Once a lower frame rate

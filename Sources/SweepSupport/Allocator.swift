@@ -9,7 +9,7 @@ import Synchronization
 package enum Allocator {
     /// One malloc arena for every thread. A render allocates frames and tables on one thread
     /// and frees them on another (the GIF writer prepares the next frame on the second core);
-    /// with an arena per thread glibc kept the freed blocks: 171 MB for a 4 s GIF at 720²,
+    /// with an arena per thread glibc keeps the freed blocks: 171 MB for a 4 s GIF at 720²,
     /// 198 MB for 120 s. With one arena it stays at about 147 MB, and is no slower.
     package static func useOneArena() {
         _ = mallopt.map { $0(-8, 1) }  // M_ARENA_MAX
@@ -18,12 +18,12 @@ package enum Allocator {
     /// While one is alive (process-wide), every new large block (128 KiB or more) is a fresh
     /// mapping, zeroed by the kernel, and the pages of blocks freed before each one starts
     /// read as zeros again (`malloc_trim`). libx264 (core 164) reads heap memory it never wrote in its
-    /// MB-tree analysis, so with reused blocks its bitstream followed whatever they held: the
-    /// demo's MP4 after its GIF came out one byte different in 3 runs of 20 under load, with
-    /// identical decoded frames; 60 of 60 were the same with this. A video writer holds one,
-    /// at no cost in peak memory or speed (a 1080p 8 s MP4: 557–564 MB, 4.7–5.0 s either
-    /// way). Not for a whole process: a GIF render, which takes and frees frame-sized blocks
-    /// all the time, was 35 % slower on fresh mappings.
+    /// MB-tree analysis, so with reused blocks its bitstream follows whatever they held: the
+    /// demo's MP4 after its GIF differs by a byte in 3 runs of 20 under load, with identical
+    /// decoded frames; with this, 60 of 60 are the same (docs/decisions/deterministic-video.md).
+    /// A video writer holds one, at no cost in peak memory or speed (a 1080p 8 s MP4:
+    /// 557–564 MB, 4.7–5.0 s either way). Not for a whole process: a GIF render, which takes
+    /// and frees frame-sized blocks all the time, is 35 % slower on fresh mappings.
     package final class FreshLargeBlocks: Sendable {
         private static let holders = Mutex(0)
 

@@ -108,8 +108,9 @@ package enum FileBytes {
         return Array(bytes[0..<got])
     }
 
-    /// Why `open` failed, in words (a bare `strerror` once told a user "No such file" for a
-    /// symbolic-link loop).
+    /// Why `open` failed, in words and with a fix, one case per errno: each cause a user can
+    /// act on (a missing file, a loop of symbolic links, a permission) is told apart from the
+    /// others, where one catch-all line would send them looking for the wrong thing.
     static func openFailure(_ e: Int32, _ name: String) -> SweepError {
         let (what, fix): (String, String) =
             switch e {

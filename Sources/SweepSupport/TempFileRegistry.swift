@@ -118,8 +118,8 @@ package final class TempFileRegistry: Sendable {
             // `deinit`) is removed too. Committed outputs are not registered.
             atexit { TempFileRegistry.shared.removeAll() }
             // A queue of their own: on the shared global queue, a batch's workers (as many as
-            // the cores, each blocked in a render) held every thread, and a SIGINT waited
-            // 13–31 s, until most jobs had finished and written their outputs.
+            // the cores, each blocked in a render) can hold every thread, and a SIGINT would
+            // wait until most jobs had finished and written their outputs (13–31 s measured).
             let queue = DispatchQueue(label: "sweep.signals")
             signal(SIGXFSZ, SIG_IGN)
             for sig in Self.terminatingSignals {

@@ -29,7 +29,7 @@ private func shell(_ script: String, signalAfter: Double? = nil) throws -> (code
     return (p.terminationStatus, text)
 }
 
-/// Reliability, round 3 (#48): the routes the adversarial trial still found open.
+/// Routes an adversarial trial found open (issue 48), each kept shut.
 @Suite("Open routes, closed", .serialized)
 struct OpenRoutesTests {
     @Test("--results cannot replace the input of a job refused at validation; nothing is written")

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Where tests write their files: one folder per test process, under the system's temporary
-/// folder, removed when the process exits. Before it, every run left its folders behind
-/// (thousands piled up in /tmp over a day of runs).
+/// folder, removed when the process exits, so that runs leave nothing behind (folders per
+/// test would pile up in /tmp by the thousand over a day of runs).
 public enum Scratch {
     /// `<tmp>/sweep-tests-<pid>`, made on first use and removed at exit.
     public static let root: String = {
