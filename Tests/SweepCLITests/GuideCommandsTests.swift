@@ -47,11 +47,7 @@ struct GuideCommandsTests {
     func runs(command: String) throws {
         let (page, line) = try #require(
             command.firstRange(of: ": sweep ").map { (command[..<$0.lowerBound], command[$0.lowerBound...].dropFirst(2)) })
-        try withKnownIssue("a clip started 10 s or more in fails: VideoDecoder drops the stream's origin after the seek") {
-            try DocCommands.run(String(line), page: String(page))
-        } when: {
-            DocCommands.startsLate(String(line))
-        }
+        try DocCommands.run(String(line), page: String(page))
     }
 
     @Test("The clip offset example is the same everywhere")
@@ -149,17 +145,6 @@ enum DocCommands {
             previous = c
         }
         return line.trimmingCharacters(in: .whitespaces)
-    }
-
-    /// True when `command` starts a clip 10 s or more in (`--start`, `--before-start`,
-    /// `--after-start`, in seconds or m:ss).
-    static func startsLate(_ command: String) -> Bool {
-        let args = words(command)
-        return zip(args, args.dropFirst()).contains { option, value in
-            guard ["--start", "--before-start", "--after-start"].contains(option) else { return false }
-            let parts = value.split(separator: ":").compactMap { Double($0) }
-            return parts.reduce(0) { $0 * 60 + $1 } >= 10
-        }
     }
 
     /// A command line's words as a POSIX shell splits them: single and double quotes group

@@ -23,10 +23,6 @@ struct ReadmeExamplesTests {
 
     @Test("Each example exits 0 and writes its output", arguments: try examples())
     func runs(example: String) throws {
-        try withKnownIssue("a clip started 10 s or more in fails: VideoDecoder drops the stream's origin after the seek") {
-            try DocCommands.run(example)
-        } when: {
-            DocCommands.startsLate(example)
-        }
+        try DocCommands.run(example)
     }
 }
