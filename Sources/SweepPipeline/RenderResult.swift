@@ -25,4 +25,6 @@ public struct RenderResult: Sendable, Equatable, Codable {
     /// What became of the sound: set for every video and for a GIF of clips; nil for stills,
     /// PNG sequences and HTML pages, which never hold sound.
     public var sound: SoundOutcome? = nil
+    /// Clips whose frames end before the length their files state (see ``ClipCut``); nil when none does.
+    public var cutShort: [ClipCut]? = nil
 }
