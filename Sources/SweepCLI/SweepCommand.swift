@@ -463,9 +463,11 @@ package enum SweepCommand {
             }
         }
         let sound = r.sound.map { ", " + $0.phrase } ?? ""
+        // A clip cut short is said on the summary line itself, not only in a note.
+        let cuts = (r.cutShort ?? []).map { "; " + $0.phrase }.joined()
         return String(
-            format: "wrote %@ (%@, %dx%d, %@, %@%@) in %.2f s", TerminalText.escape(r.output), size, r.width, r.height, frames, length,
-            TerminalText.escape(sound), r.seconds)
+            format: "wrote %@ (%@, %dx%d, %@, %@%@) in %.2f s%@", TerminalText.escape(r.output), size, r.width, r.height, frames, length,
+            TerminalText.escape(sound), r.seconds, TerminalText.escape(cuts))
     }
 
     /// Prints one message line on stderr, control characters escaped (see ``TerminalText``);

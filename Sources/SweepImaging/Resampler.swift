@@ -5,17 +5,52 @@ import Foundation
 package enum Resampler {
     /// Brings `image` to `width`×`height` with the given fit mode.
     ///
-    /// The image is expected to be opaque (flatten alpha first). When it already has the
-    /// output size and the mode needs no letterbox, it is returned unchanged, bit for bit.
+    /// An image with see-through pixels (over a transparent background) is resampled with
+    /// its colours weighted by alpha, so that a see-through pixel's colour does not bleed
+    /// into its neighbours. When it already has the output size and the mode needs no
+    /// letterbox, it is returned unchanged, bit for bit.
     package static func resize(
         _ image: RGBAImage, width: Int, height: Int,
         mode: FitMode = .fill, background: RGBA8 = .black
     ) -> RGBAImage {
         if image.width == width && image.height == height { return image }
         let place = FitPlacement(sourceWidth: image.width, sourceHeight: image.height, width: width, height: height, mode: mode)
-        return resample(
-            image, srcRect: place.source, into: RGBAImage(width: width, height: height, fill: background),
+        guard !image.isOpaque else {
+            return resample(
+                image, srcRect: place.source, into: RGBAImage(width: width, height: height, fill: background),
+                dstRect: place.destination)
+        }
+        // The filter runs on three channels: colours weighted by alpha, then alpha as grey.
+        var out = resample(
+            premultiplied(image, by: 1), srcRect: place.source,
+            into: premultiplied(RGBAImage(width: width, height: height, fill: background), by: 1), dstRect: place.destination)
+        var alpha = image
+        alpha.pixels.withUnsafeMutableBufferPointer { p in
+            for i in stride(from: 0, to: p.count, by: 4) { (p[i], p[i + 1], p[i + 2], p[i + 3]) = (p[i + 3], p[i + 3], p[i + 3], 255) }
+        }
+        let a = background.a
+        let alphas = resample(
+            alpha, srcRect: place.source, into: RGBAImage(width: width, height: height, fill: RGBA8(r: a, g: a, b: a, a: 255)),
             dstRect: place.destination)
+        for i in stride(from: 3, to: out.pixels.count, by: 4) { out.pixels[i] = alphas.pixels[i - 3] }
+        return premultiplied(out, by: -1)
+    }
+
+    /// `image` with its colours multiplied by alpha (`direction` 1) or divided by it (−1).
+    static func premultiplied(_ image: RGBAImage, by direction: Int) -> RGBAImage {
+        var out = image
+        out.pixels.withUnsafeMutableBufferPointer { p in
+            for i in stride(from: 0, to: p.count, by: 4) {
+                let a = Int(p[i + 3])
+                if a == 255 { continue }
+                for c in i..<(i + 3) {
+                    p[c] =
+                        direction > 0
+                        ? UInt8((Int(p[c]) * a + 127) / 255) : a == 0 ? 0 : UInt8(min(255, (Int(p[c]) * 255 + a / 2) / a))
+                }
+            }
+        }
+        return out
     }
 
     /// Filter taps for one axis: for each output index, a first source index and weights.

@@ -11,7 +11,7 @@ package protocol ClipDecoder: AnyObject {
     /// The picture's upright size.
     var width: Int { get }
     var height: Int { get }
-    /// Frames per second (the average, for variable rates).
+    /// Frames per second (for variable rates, one at which every frame shows).
     var frameRate: Double { get }
     /// Seconds from the first frame shown to the end of the last.
     var duration: Double { get }

@@ -200,7 +200,9 @@ package enum ImageDecoder {
         return RGBAImage(width: w, height: h, pixels: pixels)
     }
 
-    /// Composites a straight-alpha image over an opaque background colour.
+    /// Composites a straight-alpha image over a background colour ("over"): an opaque
+    /// colour gives an opaque image; a see-through one (`--background transparent`) keeps what
+    /// the image does not cover see-through, so that a PNG or WebM output keeps its alpha.
     static func flatten(_ image: RGBAImage, over bg: RGBA8) -> RGBAImage {
         if image.isOpaque { return image }
         var out = image
@@ -208,6 +210,19 @@ package enum ImageDecoder {
             for i in stride(from: 0, to: p.count, by: 4) {
                 let a = Int(p[i + 3])
                 if a == 255 { continue }
+                if bg.a < 255 {
+                    // Alpha and colour weights in 255² units; straight alpha out.
+                    let ba = Int(bg.a) * (255 - a), total = a * 255 + ba
+                    guard total > 0 else {
+                        (p[i], p[i + 1], p[i + 2], p[i + 3]) = (0, 0, 0, 0)
+                        continue
+                    }
+                    p[i] = UInt8((Int(p[i]) * a * 255 + Int(bg.r) * ba + total / 2) / total)
+                    p[i + 1] = UInt8((Int(p[i + 1]) * a * 255 + Int(bg.g) * ba + total / 2) / total)
+                    p[i + 2] = UInt8((Int(p[i + 2]) * a * 255 + Int(bg.b) * ba + total / 2) / total)
+                    p[i + 3] = UInt8((total + 127) / 255)
+                    continue
+                }
                 p[i] = UInt8((Int(p[i]) * a + Int(bg.r) * (255 - a) + 127) / 255)
                 p[i + 1] = UInt8((Int(p[i + 1]) * a + Int(bg.g) * (255 - a) + 127) / 255)
                 p[i + 2] = UInt8((Int(p[i + 2]) * a + Int(bg.b) * (255 - a) + 127) / 255)

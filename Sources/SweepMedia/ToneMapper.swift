@@ -29,8 +29,17 @@ package final class ToneMapper {
     /// What the graph was built for: width, height, pixel format, and the size it scales to.
     private var key: [Int32] = []
 
-    init(subject: String) {
+    /// The stream's colour tags, for frames that come without them.
+    private let streamTags: (trc: AVColorTransferCharacteristic, primaries: AVColorPrimaries, space: AVColorSpace)?
+
+    /// Tone-maps the frames of `subject`; `streamTags` (the stream's transfer, primaries and
+    /// matrix) stand in for a frame's own when it has none.
+    init(
+        subject: String,
+        streamTags: (trc: AVColorTransferCharacteristic, primaries: AVColorPrimaries, space: AVColorSpace)? = nil
+    ) {
         self.subject = subject
+        self.streamTags = streamTags
     }
 
     deinit { avfilter_graph_free(&graph) }
@@ -41,13 +50,21 @@ package final class ToneMapper {
     func map(_ input: UnsafeMutablePointer<AVFrame>, into output: UnsafeMutablePointer<AVFrame>, size: (width: Int32, height: Int32)?)
         throws
     {
+        // A frame part-way through an HDR clip may come untagged (a greyscale stretch): it is
+        // taken to be coded as the stream says, as a player would, not refused by zimg.
+        if let streamTags {
+            if input.pointee.color_trc == AVCOL_TRC_UNSPECIFIED { input.pointee.color_trc = streamTags.trc }
+            if input.pointee.color_primaries == AVCOL_PRI_UNSPECIFIED { input.pointee.color_primaries = streamTags.primaries }
+            if input.pointee.colorspace == AVCOL_SPC_UNSPECIFIED { input.pointee.colorspace = streamTags.space }
+        }
+        try Self.checkConvertible(input, subject: subject)
         let f = input.pointee
         let wanted = [f.width, f.height, f.format, size?.width ?? 0, size?.height ?? 0]
         if wanted != key || graph == nil { try build(for: input, size: size, key: wanted) }
         guard let source, let sink else { throw failure("no filter graph") }
-        try check(av_buffersrc_add_frame_flags(source, input, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)), "cannot pass the frame on")
+        try check(av_buffersrc_add_frame_flags(source, input, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)), "cannot pass the frame on", frame: input)
         av_frame_unref(output)
-        try check(av_buffersink_get_frame(sink, output), "the tone-mapping gave no frame")
+        try check(av_buffersink_get_frame(sink, output), "the tone-mapping gave no frame", frame: input)
         output.pointee.best_effort_timestamp = f.best_effort_timestamp
         output.pointee.pts = f.pts
     }
@@ -114,14 +131,46 @@ package final class ToneMapper {
         return image
     }
 
-    private func failure(_ what: String) -> SweepError {
-        SweepError(
-            .unavailable, "HDR to SDR: \(what)", subject: subject,
-            fix: "install an FFmpeg with zscale (libzimg), or convert the clip to SDR first", field: .hdr)
+    /// Throws, with the reason, for colours zimg cannot convert: BT.2020's constant-luminance
+    /// matrix is defined for the BT.2020 transfer only, so with PQ or HLG zimg refuses it
+    /// ("invalid colorspace definition") on any FFmpeg build.
+    static func checkConvertible(_ frame: UnsafeMutablePointer<AVFrame>, subject: String) throws {
+        guard frame.pointee.colorspace == AVCOL_SPC_BT2020_CL else { return }
+        let transfer = frame.pointee.color_trc == AVCOL_TRC_ARIB_STD_B67 ? "HLG" : "PQ"
+        throw SweepError(
+            .unavailable,
+            "HDR to SDR: the picture is coded with BT.2020's constant-luminance matrix and \(transfer), which zimg (FFmpeg's zscale) cannot convert",
+            subject: subject,
+            fix:
+                "re-encode it with BT.2020's usual non-constant-luminance matrix (bt2020nc), or convert it to SDR with the tool that made it",
+            field: .hdr)
     }
 
-    private func check(_ code: Int32, _ what: String) throws {
+    /// The error for a step of the chain that failed: the filters missing from this FFmpeg,
+    /// or the frame's colours, named, that they declined.
+    private func failure(_ what: String, frame: UnsafeMutablePointer<AVFrame>? = nil) -> SweepError {
+        let filters: [String] = ["zscale", "tonemap"]
+        let missing = filters.filter { avfilter_get_by_name($0) == nil }
+        guard missing.isEmpty, let frame else {
+            return SweepError(
+                .unavailable, "HDR to SDR: \(what)", subject: subject,
+                fix: missing.isEmpty
+                    ? "convert the clip to SDR first"
+                    : "install an FFmpeg with \(missing.joined(separator: " and ")) (libzimg), or convert the clip to SDR first",
+                field: .hdr)
+        }
+        func name(_ p: UnsafePointer<CChar>?) -> String { p.map { String(cString: $0) } ?? "unknown" }
+        let f = frame.pointee
+        let colours =
+            "matrix \(name(av_color_space_name(f.colorspace))), transfer \(name(av_color_transfer_name(f.color_trc))), "
+            + "primaries \(name(av_color_primaries_name(f.color_primaries))), \(name(av_get_pix_fmt_name(AVPixelFormat(rawValue: f.format))))"
+        return SweepError(
+            .unavailable, "HDR to SDR: \(what): zimg (FFmpeg's zscale) declines these colours (\(colours))", subject: subject,
+            fix: "convert the clip to SDR first, or re-encode it with standard HDR tags (bt2020nc, PQ or HLG)", field: .hdr)
+    }
+
+    private func check(_ code: Int32, _ what: String, frame: UnsafeMutablePointer<AVFrame>? = nil) throws {
         guard code < 0 else { return }
-        throw failure("\(what) (\(FFmpegCall.message(code)))")
+        throw failure("\(what) (\(FFmpegCall.message(code)))", frame: frame)
     }
 }

@@ -18,7 +18,8 @@ package final class VideoDecoder {
     package let width: Int
     package let height: Int
     /// Frames per second: the stream's nominal rate (15 for a phone clip averaging 14.99),
-    /// else its average rate, else 25; see ``nominalRate(real:average:)``.
+    /// else its average rate, else 25; see ``nominalRate(real:average:)``. When the two part,
+    /// the highest rate its frames steadily come at (``steadyRate(_:tolerance:)``).
     package let frameRate: Double
     /// The pixel's shape (sample aspect ratio, width over height): 12/11 for a PAL-wide DV
     /// frame, 1 for square pixels. Frames are drawn with square pixels.
@@ -29,7 +30,14 @@ package final class VideoDecoder {
     let timeTolerance: Double
     /// Seconds from the first frame to the end of the last.
     package private(set) var duration: Double = 0
-    /// EXIF-style orientation (1, 3, 6 or 8) taken from the stream's display matrix.
+    /// Where the frames end (clip seconds from the clip's own start) when that is before the
+    /// length the file states (`stated`): the file was cut short, or its header is wrong.
+    /// The clip plays to its last frame; nil when the two agree.
+    package private(set) var statedEnd: (frames: Double, stated: Double)?
+    /// The decode timestamp of the last whole packet of a clip cut short: packets after it are
+    /// the cut one, and are not decoded.
+    private var packetLimit: Int64?
+    /// EXIF orientation (1–8) taken from the stream's display matrix: turns and mirrors.
     package let orientation: Int
     /// The container's name (for messages), e.g. "mov,mp4,m4a,3gp,3g2,mj2".
     package let container: String
@@ -38,12 +46,18 @@ package final class VideoDecoder {
     private let decoder: CodecContextHandle
     private let streamIndex: Int32
     private let timeBase: Double
+    private let streamTimeBase: AVRational
     private var current: FrameHandle
     private var upcoming: FrameHandle
     private let packet: PacketHandle
     /// The first frame's timestamp in stream ticks: the clip's time 0.
     private var origin: Int64 = 0
     private var hasCurrent = false
+    /// The current frame has been the answer to an ``advance(to:)``.
+    private var currentShown = false
+    /// The frames come on one steady grid (pauses allowed), or not: alternating, drifting
+    /// or jittering times (see ``steadyTiming(_:tolerance:)``).
+    private let onGrid: Bool
     private var hasUpcoming = false
     private var demuxEnded = false
     private var drained = false
@@ -129,7 +143,9 @@ package final class VideoDecoder {
                 field: .hdr)
         }
         hdrTransfer = transfer
-        toneMapper = transfer == nil ? nil : ToneMapper(subject: path)
+        toneMapper =
+            transfer == nil
+            ? nil : ToneMapper(subject: path, streamTags: (trc, par.pointee.color_primaries, par.pointee.color_space))
         hdrFrame = try FrameHandle()
         let name = String(cString: avcodec_get_name(par.pointee.codec_id))
         guard let codec = avcodec_find_decoder(par.pointee.codec_id) else {
@@ -151,12 +167,16 @@ package final class VideoDecoder {
             try DecoderMemory.threads(
                 frameBytes: frameBytes > 0 ? Int(frameBytes) : w * h * 3, codec: par.pointee.codec_id, width: w, height: h,
                 budget: maxMemory, cores: ProcessInfo.processInfo.activeProcessorCount, path: path))
-        dec.pointee.max_pixels = ImageDecoder.decoderPixelCap(width: w, height: h, maxPixels: maxPixels)
+        // Capped at the pixel limit, not the first picture's size: a WebRTC or MediaRecorder
+        // clip grows part-way (640×360 to 1920×1080), and each frame is checked against the
+        // limit as it comes.
+        dec.pointee.max_pixels = ImageDecoder.decoderPixelCap(width: 0, height: 0, maxPixels: maxPixels)
         dec.pointee.pkt_timebase = st.pointee.time_base
         try FFmpegCall.check(
             avcodec_open2(dec, codec, nil), "cannot open the \(name) decoder", subject: path, kind: .unavailable,
             fix: "convert the clip to H.264 first")
         timeBase = av_q2d(st.pointee.time_base)
+        streamTimeBase = st.pointee.time_base
         let sar = st.pointee.sample_aspect_ratio.num > 0 ? st.pointee.sample_aspect_ratio : par.pointee.sample_aspect_ratio
         let aspect = sar.num > 0 && sar.den > 0 ? av_q2d(sar) : 1
         // Beyond 1:4…4:1 a tag is damage, not a pixel shape.
@@ -182,12 +202,38 @@ package final class VideoDecoder {
         (width, height) = orientation >= 5 ? (codedH, codedW) : (codedW, codedH)
         // The container's length is the video's only when it holds nothing else: a browser's
         // or OBS's recording often has sound running past its last frame.
-        var length = streamDuration ?? (ctx.pointee.nb_streams == 1 ? formatDuration : nil) ?? 0
-        if length <= 0 {
-            length = try Self.scanLength(
-                path, stream: index, timeBase: timeBase, start: Ticks.sane(st.pointee.start_time), near: formatDuration)
-        }
+        let stated = streamDuration ?? (ctx.pointee.nb_streams == 1 ? formatDuration : nil)
         var rate = Self.nominalRate(real: st.pointee.r_frame_rate, average: st.pointee.avg_frame_rate)
+        // The packets set the length, read to their end without decoding: a header's length
+        // may be bogus (a fragmented MP4 saying 0xFFFFFFFF ticks) or outlast a file cut short.
+        let scan = try Self.scanLength(
+            path, stream: index, timeBase: timeBase, start: Ticks.sane(st.pointee.start_time), near: stated ?? formatDuration)
+        var length = stated ?? 0
+        if scan.length > 0, length <= 0 || abs(scan.length - length) > Self.lengthSlack(rate: rate) {
+            if length > scan.length {
+                statedEnd = (frames: scan.length, stated: length)
+                if let last = scan.lastPacket { packetLimit = last }
+            }
+            length = scan.length
+        }
+        // Frames that do not come at one rate (a phone alternating 30 and 24 fps, a rate that
+        // drifts down in the dark, pauses): the stated and the average rate part (or, where the
+        // container does not count its frames, the average is a guess from the first few), and
+        // at either some frames could never show. The first packets' times give the highest
+        // rate the frames steadily come at instead (``steadyTiming(_:tolerance:)``).
+        var steadyGrid = true
+        let (real, average) = (av_q2d(st.pointee.r_frame_rate), av_q2d(st.pointee.avg_frame_rate))
+        let parted = real.isFinite && average.isFinite && real > 0 && average > 0 && abs(real - average) > average * 0.01
+        if parted || st.pointee.nb_frames <= 0 {
+            let tick = av_q2d(st.pointee.time_base)
+            let times = try Self.packetTimes(path, stream: index, limit: parted ? Self.steadyPackets : Self.steadyPackets / 4)
+            let timing = Self.steadyTiming(
+                times.map { Double($0) * tick }, tolerance: max(tick / 2, 0.001), stated: [real, average].filter(\.isFinite))
+            if let steady = timing {
+                if parted || abs(steady.rate - rate) > rate * 0.01 { rate = steady.rate }
+                steadyGrid = steady.onGrid
+            }
+        }
         if st.pointee.nb_frames <= 0, rate > 60, length * rate > Self.countedAbove {
             // A high rate a container states without counting its frames (Matroska, WebM, TS:
             // the average comes from the first few) may be a lie: three frames 208 s apart at
@@ -198,21 +244,21 @@ package final class VideoDecoder {
             if counted < expected / 2 { rate = Double(max(1, counted)) / length }
         }
         frameRate = rate
+        onGrid = steadyGrid
         // Timestamps rounded to the time base may come up to half a tick late. A time base of
         // half a frame or more counts whole frames (AVI's is one frame): nothing is rounded,
         // and half a tick would show each frame early.
-        timeTolerance = timeBase * frameRate >= 0.5 ? 0.001 : max(timeBase / 2, 0.001)
+        // Frames off a steady grid are matched to the nearest output frame (half a frame each
+        // way): a frame a few ms early or late still gets its own.
+        timeTolerance =
+            !steadyGrid ? 0.5 / frameRate : timeBase * frameRate >= 0.5 ? 0.001 : max(timeBase / 2, 0.001)
         if start > 0, length > 0, start >= length {
             throw SweepError(
                 .usage, String(format: "the clip lasts %.2f s, so nothing is left from %g s on", length, start), subject: path,
                 fix: "choose an earlier start", field: .start)
         }
-        // Seek near `start` (to the key frame before it), then decode up to it.
-        if start > 0 {
-            let target = Ticks.of(seconds: start, in: st.pointee.time_base) + (Ticks.sane(st.pointee.start_time) ?? 0)
-            _ = av_seek_frame(ctx, index, target, sweep_avseek_flag_backward)
-            avcodec_flush_buffers(dec)
-        }
+        // Time 0 comes from the clip's first frame whatever the start, so a start counts from
+        // where playing from the beginning would; then the clip is sought to `start`.
         guard try decodeNext(into: upcoming) else {
             throw SweepError(.dataError, "the video has no frames it can decode", subject: path, fix: "re-export the clip")
         }
@@ -220,14 +266,10 @@ package final class VideoDecoder {
         origin = Self.origin(streamStart: st.pointee.start_time, firstFrame: first, timeBase: timeBase)
         hasUpcoming = true
         if start > 0 {
-            // After the seek the first frame is the key frame at or before `start`, which may
-            // lie anywhere past the stream's start: time 0 is the stream's start when that frame
-            // lies between it and 10 s past `start` (else, a crafted time, the frame itself).
-            if let s = Ticks.sane(st.pointee.start_time), let f = Ticks.sane(first), f >= s, Double(f - s) * timeBase <= start + 10 {
-                origin = s
-            }
+            let startTicks = Ticks.of(seconds: start, in: st.pointee.time_base)
+            try seek(to: origin + startTicks)
             // The clip's time 0 becomes `start` after its time 0.
-            origin += Ticks.of(seconds: start, in: st.pointee.time_base)
+            origin += startTicks
             try advance(to: 0)
             length -= start
         } else {
@@ -289,6 +331,50 @@ package final class VideoDecoder {
     /// counting packets: a few seconds of clip are trusted as they are.
     static let countedAbove = 2000.0
 
+    /// Packets whose times ``steadyRate(_:tolerance:)`` looks at: half a minute at 30 fps.
+    static let steadyPackets = 1000
+
+    /// The presentation times of the first `limit` packets of `stream`, read without decoding.
+    static func packetTimes(_ path: String, stream: Int32, limit: Int) throws -> [Int64] {
+        let input = try InputFormatContext(untrusted: path, what: "not a video sweep can read")
+        let packet = try PacketHandle()
+        var times: [Int64] = []
+        while times.count < limit, av_read_frame(input.ptr, packet.ptr) >= 0 {
+            defer { av_packet_unref(packet.ptr) }
+            if packet.ptr.pointee.stream_index == stream, let pts = Ticks.sane(packet.ptr.pointee.pts) { times.append(pts) }
+        }
+        return times
+    }
+
+    /// The highest rate frames steadily come at, from their times (seconds): one over the
+    /// shortest interval between neighbours, leaving out intervals under ¾ of the 10th
+    /// percentile (a glitch, not a rate). Intervals within `tolerance` (the timestamps'
+    /// rounding) of the shortest are averaged, and the highest standard rate (or `stated`
+    /// one: the stream's own) whose frame time is within `tolerance` of that average is
+    /// taken: Matroska's 33 and 34 ms are 30 fps.
+    /// `onGrid` tells whether every interval is a whole number of frames at that rate
+    /// (within 2 `tolerance`): pauses are, but alternating, drifting or jittering times are
+    /// not. `nil` for fewer than three frames.
+    ///
+    /// Frames alternating 30 and 24 fps give 30; a rate drifting from 30 to 24 gives 30; a
+    /// 30 fps clip with pauses gives 30; frames jittering about 30 fps give the rate of their
+    /// shortest interval, above 30.
+    static func steadyTiming(_ times: [Double], tolerance: Double, stated: [Double] = []) -> (rate: Double, onGrid: Bool)? {
+        let sorted = times.filter(\.isFinite).sorted()
+        let gaps = zip(sorted.dropFirst(), sorted).map { $0 - $1 }.filter { $0 > 1e-6 }.sorted()
+        guard gaps.count >= 2 else { return nil }
+        let tenth = gaps[gaps.count / 10]
+        let steadyGaps = gaps.filter { $0 >= 0.75 * tenth }
+        guard let shortest = steadyGaps.first else { return nil }
+        let near = steadyGaps.prefix { $0 <= shortest + tolerance }
+        let frameTime = near.reduce(0, +) / Double(near.count)
+        let standard = [24, 25, 30, 48, 50, 60, 120].flatMap { [Double($0), Double($0 * 1000) / 1001] } + stated
+        let rate = standard.filter { $0 > 0 && abs(1 / $0 - frameTime) <= tolerance }.max() ?? 1 / shortest
+        guard rate >= 1, rate <= 240 else { return nil }
+        let onGrid = steadyGaps.allSatisfy { abs($0 * rate - ($0 * rate).rounded()) / rate <= 2 * tolerance }
+        return (rate, onGrid)
+    }
+
     /// The video packets of `stream`, read without decoding; stops at `enough`.
     static func countPackets(_ path: String, stream: Int32, enough: Int) throws -> Int {
         let input = try InputFormatContext(untrusted: path, what: "not a video sweep can read")
@@ -301,29 +387,49 @@ package final class VideoDecoder {
         return count
     }
 
-    /// The length of a stream whose container does not say (APNG, Matroska's tracks): the end
-    /// of its last packet, read without decoding, from the stream's first timestamp.
+    /// A stated length within this of the packets' is taken as it is: Matroska may leave the
+    /// last frame's duration out, so its packets end up to a frame early.
+    static func lengthSlack(rate: Double) -> Double { max(0.05, 1.5 / rate) }
+
+    /// What the packets of a stream say, read without decoding.
+    struct PacketScan {
+        /// Seconds from the stream's start (or its first packet) to the end of its last whole packet.
+        var length: Double
+        /// The decode timestamp of the last whole packet, when the read stopped there.
+        var lastPacket: Int64?
+    }
+
+    /// The length of a stream: the end of its last whole packet (one the demuxer did not flag
+    /// cut), read without decoding, from the stream's first timestamp.
     ///
-    /// Given the stream's `start` and the container's length (`near`, seconds), only the last
-    /// 10 s are read: the seek lands on a key frame before them.
+    /// Given the stream's `start` and a length to look near (`near`, seconds: the header's),
+    /// only the packets from the key frame 1 s before it on are read; when the seek finds
+    /// none there (the header says more than the file holds), the stream is read from its start.
     static func scanLength(_ path: String, stream: Int32, timeBase: Double, start: Int64? = nil, near: Double? = nil) throws
-        -> Double
+        -> PacketScan
     {
-        let input = try InputFormatContext(untrusted: path, what: "not a video sweep can read")
-        let packet = try PacketHandle()
-        var first: Int64?, end: Int64 = 0
-        if let start, let near, near.isFinite, near > 20, near < 1e9 {
-            let target = Int64((near - 10) * Double(sweep_av_time_base))
-            if av_seek_frame(input.ptr, -1, target, sweep_avseek_flag_backward) >= 0 { first = start }
+        func scan(seek: Bool) throws -> (first: Int64?, end: Int64, last: Int64?, packets: Int) {
+            let input = try InputFormatContext(untrusted: path, what: "not a video sweep can read")
+            let packet = try PacketHandle()
+            var first: Int64?, end: Int64 = 0, last: Int64?, packets = 0
+            if seek, let start, let near, near.isFinite, near > 2, near < 1e9 {
+                let target = Int64((near - 1) * Double(sweep_av_time_base))
+                if av_seek_frame(input.ptr, -1, target, sweep_avseek_flag_backward) >= 0 { first = start }
+            }
+            while av_read_frame(input.ptr, packet.ptr) >= 0 {
+                defer { av_packet_unref(packet.ptr) }
+                let p = packet.ptr.pointee
+                guard p.stream_index == stream, p.flags & AV_PKT_FLAG_CORRUPT == 0, let pts = Ticks.sane(p.pts) else { continue }
+                packets += 1
+                first = min(first ?? pts, pts)
+                end = max(end, pts + min(max(0, p.duration), Ticks.bound))
+                last = Ticks.sane(p.dts) ?? pts
+            }
+            return (first, end, last, packets)
         }
-        while av_read_frame(input.ptr, packet.ptr) >= 0 {
-            defer { av_packet_unref(packet.ptr) }
-            let p = packet.ptr.pointee
-            guard p.stream_index == stream, let pts = Ticks.sane(p.pts) else { continue }
-            first = min(first ?? pts, pts)
-            end = max(end, pts + min(max(0, p.duration), Ticks.bound))
-        }
-        return first.map { Double(end - $0) * timeBase } ?? 0
+        var found = try scan(seek: true)
+        if found.packets == 0, found.first != nil { found = try scan(seek: false) }
+        return PacketScan(length: found.first.map { Double(found.end - $0) * timeBase } ?? 0, lastPacket: found.last)
     }
 
     /// Tells the decoder the output frame it draws into, so that HDR frames are tone-mapped at
@@ -342,16 +448,59 @@ package final class VideoDecoder {
         toneMapSize = (even(storedWidth), even(storedHeight))
     }
 
-    /// The orientation tag for the stream's display matrix: the turn a player applies.
+    /// The orientation tag for the stream's display matrix: the turn and mirror a player
+    /// applies (see ``orientation(matrix:)``).
     static func orientation(_ st: UnsafeMutablePointer<AVStream>) -> Int {
         guard let m = av_stream_get_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, nil) else { return 1 }
-        let angle = m.withMemoryRebound(to: Int32.self, capacity: 9) { -av_display_rotation_get($0) }
-        guard angle.isFinite else { return 1 }
-        switch (Int((angle / 90).rounded()) % 4 + 4) % 4 {
-        case 1: return 6  // 90° clockwise
-        case 2: return 3
-        case 3: return 8  // 90° counter-clockwise
-        default: return 1
+        return m.withMemoryRebound(to: Int32.self, capacity: 9) { p in orientation(matrix: (0..<9).map { p[$0] }) }
+    }
+
+    /// The EXIF orientation (1–8) of a display matrix (a, b, u, c, d, v, x, y, w as a track
+    /// header stores it; a displayed point is (a·x + c·y, b·x + d·y)). The larger pair of
+    /// a, d and b, c says whether the picture turns a quarter; their signs say which way and
+    /// whether it is mirrored, so a transpose (determinant −1) is told from a plain turn. A
+    /// matrix between quarter turns takes the nearest one.
+    static func orientation(matrix m: [Int32]) -> Int {
+        guard m.count >= 5 else { return 1 }
+        let (a, b, c, d) = (Double(m[0]), Double(m[1]), Double(m[3]), Double(m[4]))
+        if abs(a) + abs(d) >= abs(b) + abs(c) {
+            switch (a < 0, d < 0) {
+            case (false, false): return 1
+            case (true, false): return 2  // mirrored left to right
+            case (true, true): return 3  // upside down
+            case (false, true): return 4  // mirrored top to bottom
+            }
+        }
+        switch (b < 0, c < 0) {
+        case (false, false): return 5  // transposed
+        case (false, true): return 6  // 90° clockwise
+        case (true, true): return 7  // transversed
+        case (true, false): return 8  // 90° counter-clockwise
+        }
+    }
+
+    /// Seeks to the key frame at or before `target` (stream ticks) and decodes its first
+    /// frame into `upcoming`, so that playing forward reaches `target` with every frame before
+    /// it decoded.
+    ///
+    /// A demuxer may land after the target (an index that is coarse or missing): then the
+    /// seek goes back 1, 4 and 16 s further, and at last to the clip's start. A seek the
+    /// demuxer cannot make keeps the frames decoded from the start: playing forward reaches
+    /// `target` too, only slower.
+    private func seek(to target: Int64) throws {
+        let backoffs: [Double?] = [0, 1, 4, 16, nil]
+        for back in backoffs {
+            let goal = back.map { target - Ticks.of(seconds: $0, in: streamTimeBase) } ?? origin
+            guard av_seek_frame(input.ptr, streamIndex, max(goal, origin), sweep_avseek_flag_backward) >= 0 else { return }
+            avcodec_flush_buffers(decoder.ptr)
+            (demuxEnded, drained, hasCurrent, hasUpcoming) = (false, false, false, false)
+            hasUpcoming = try decodeNext(into: upcoming)
+            guard hasUpcoming else { continue }
+            let landed = upcoming.ptr.pointee.best_effort_timestamp
+            if Double(landed - target) * timeBase <= timeTolerance || goal <= origin { return }
+        }
+        guard hasUpcoming else {
+            throw corrupt(at: Double(target - origin) * timeBase, detail: "no frame can be decoded from there")
         }
     }
 
@@ -364,12 +513,18 @@ package final class VideoDecoder {
     package func advance(to t: Double) throws {
         // A frame is on screen from its timestamp on, give or take the timestamps' rounding.
         while hasUpcoming, !hasCurrent || seconds(upcoming.ptr) <= t + timeTolerance {
+            // Off a steady grid, a frame not shown yet keeps this output frame when the next one
+            // is only just due (less than half a frame ago): the next shows at the next output
+            // frame, so that none is lost to rounding.
+            if !onGrid, hasCurrent, !currentShown, seconds(upcoming.ptr) > t - timeTolerance { break }
             swap(&current, &upcoming)
             hasCurrent = true
+            currentShown = false
             frameNumber += 1
             hasUpcoming = false  // until the next one decodes whole
             hasUpcoming = try decodeNext(into: upcoming)
         }
+        currentShown = true
         // Frames ran out well before the length the file claims: it was cut short.
         if !hasUpcoming, t < duration - 1e-3, t - currentTime > max(0.5, 3 / frameRate) {
             throw corrupt(at: currentTime, detail: "no frames after it")
@@ -425,6 +580,10 @@ package final class VideoDecoder {
             }
             defer { av_packet_unref(packet.ptr) }
             guard packet.ptr.pointee.stream_index == streamIndex else { continue }
+            if let packetLimit, let dts = Ticks.sane(packet.ptr.pointee.dts) ?? Ticks.sane(packet.ptr.pointee.pts), dts > packetLimit {
+                demuxEnded = true
+                continue
+            }
             if av_packet_get_side_data(packet.ptr, AV_PKT_DATA_ENCRYPTION_INFO, nil) != nil {
                 throw SweepError(.unavailable, "the video is encrypted (DRM)", subject: path, fix: "use an unprotected copy of the clip")
             }

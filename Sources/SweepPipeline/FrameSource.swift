@@ -39,6 +39,8 @@ package final class FrameSource {
     package let clipRate: Double?
     /// Seconds the shorter clip lasts from the start; `nil` when both sides are stills.
     package let clipDuration: Double?
+    /// The clips whose frames end before the length their files state.
+    package let cutShort: [ClipCut]
 
     /// The two sides show the same pixels (the same photo, or one photo without a look).
     package var sidesIdentical: Bool {
@@ -101,10 +103,15 @@ package final class FrameSource {
         clipRate = clips.first?.decoder.frameRate
         clipDuration = clips.map(\.decoder.duration).min()
         var notes: [String] = []
+        var cuts: [ClipCut] = []
         for (side, clip) in [("before", beforeClip), ("after", afterClip === beforeClip ? nil : afterClip)] {
-            guard let video = clip?.decoder as? VideoDecoder, let transfer = video.hdrTransfer else { continue }
-            notes.append("the \(side) clip is HDR (\(transfer)): tone-mapped to SDR BT.709")
+            guard let video = clip?.decoder as? VideoDecoder else { continue }
+            if let transfer = video.hdrTransfer { notes.append("the \(side) clip is HDR (\(transfer)): tone-mapped to SDR BT.709") }
+            if let end = video.statedEnd {
+                cuts.append(ClipCut(side: side, input: video.path, framesEnd: end.frames, stated: end.stated))
+            }
         }
+        cutShort = cuts
         var insets = spec.safeInsets
         // Each tag keeps off its own picture's letterbox bars; the knob off both.
         var tagInsets = (before: spec.safeInsets, after: spec.safeInsets)

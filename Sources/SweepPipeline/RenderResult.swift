@@ -27,6 +27,8 @@ public struct RenderResult: Sendable, Equatable, Codable, CustomStringConvertibl
     /// What became of the sound: set for every video and for a GIF of clips; nil for stills,
     /// PNG sequences and HTML pages, which never hold sound.
     public var sound: SoundOutcome? = nil
+    /// Clips whose frames end before the length their files state (see ``ClipCut``); nil when none does.
+    public var cutShort: [ClipCut]? = nil
 
     /// One line for a log: the file, its kind, size, frames and sound, e.g.
     /// `out.gif: gif, 600×800, 132 frames at 30 fps (4.4 s), 519012 bytes, no sound (…)`.

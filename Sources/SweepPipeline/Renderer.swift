@@ -291,6 +291,8 @@ package enum Renderer {
                 framesWritten: sink.framesWritten,
                 fps: still ? 0 : spec.fps, duration: still ? 0 : length,
                 seconds: Date().timeIntervalSince(start), notes: notes, colors: sink.paletteColors)
+            // A clip cut short plays to its last frame, said in the result (and so the summary).
+            if !source.cutShort.isEmpty, clipTimes != nil { result.cutShort = source.cutShort }
             if let (input, output, copied) = sink.audioCodecs, let carried = audioInput {
                 result.sound = .carried(from: carried.path, codec: input, to: output, copied: copied)
             } else if let silence {

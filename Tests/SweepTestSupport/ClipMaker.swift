@@ -31,33 +31,43 @@ public enum ClipMaker {
     /// goes before the output path.
     public static func counter(
         _ path: String, width: Int = 96, height: Int = 64, fps: Double, seconds: Double, inputs: [String] = [],
-        extra: [String] = []
+        extra: [String] = [], bits: Int = 8
     ) throws {
         try ffmpeg(
             ["-f", "lavfi", "-i", "color=c=black:s=\(width)x\(height):r=\(fps):d=\(seconds)"] + inputs + [
-                "-vf", "format=gray,geq=lum='if(bitand(N\\,pow(2\\,floor(Y*8/H)))\\,255\\,0)',format=yuv420p",
+                "-vf", "format=gray,\(counterFilter(bits: bits)),format=yuv420p",
                 "-c:v", "libx264", "-qp", "0", "-g", "12",
             ] + extra + [path])
+    }
+
+    /// The `geq` filter drawing the frame number in `bits` bands (see the type's description).
+    public static func counterFilter(bits: Int = 8) -> String {
+        "geq=lum='if(bitand(N\\,pow(2\\,floor(Y*\(bits)/H)))\\,255\\,0)'"
     }
 
     /// Tags the MP4/MOV at `path` to be shown turned `degrees` clockwise (90, 180 or 270), by
     /// writing its track header's matrix as phones do. FFmpeg 5.1's command line cannot: its
     /// `rotate` metadata is no longer written.
     public static func rotate(_ path: String, clockwise degrees: Int) throws {
+        switch degrees {
+        case 90: try displayMatrix(path, a: 0, b: 1, c: -1, d: 0)
+        case 180: try displayMatrix(path, a: -1, b: 0, c: 0, d: -1)
+        case 270: try displayMatrix(path, a: 0, b: -1, c: 1, d: 0)
+        default: try displayMatrix(path, a: 1, b: 0, c: 0, d: 1)
+        }
+    }
+
+    /// Writes the 2×2 part of the MP4/MOV track header's display matrix at `path` (each entry
+    /// −1, 0 or 1): a displayed point is (a·x + c·y, b·x + d·y). All eight turns and mirrors
+    /// are written so; FFmpeg 5.1's command line has no option for any of them.
+    public static func displayMatrix(_ path: String, a: Int32, b: Int32, c: Int32, d: Int32) throws {
         let url = URL(fileURLWithPath: path)
         var bytes = [UInt8](try Data(contentsOf: url))
         guard let tkhd = (0..<(bytes.count - 4)).first(where: { bytes[$0..<($0 + 4)].elementsEqual("tkhd".utf8) }) else {
             throw Failure(description: "\(path): no tkhd box")
         }
         let one: Int32 = 0x10000
-        let (a, b, c, d): (Int32, Int32, Int32, Int32) =
-            switch degrees {
-            case 90: (0, one, -one, 0)
-            case 180: (-one, 0, 0, -one)
-            case 270: (0, -one, one, 0)
-            default: (one, 0, 0, one)
-            }
-        let matrix: [Int32] = [a, b, 0, c, d, 0, 0, 0, 0x4000_0000]
+        let matrix: [Int32] = [a * one, b * one, 0, c * one, d * one, 0, 0, 0, 0x4000_0000]
         // Version 0: the matrix follows 44 bytes of times, ids, layer, volume and reserved fields.
         for (i, v) in matrix.enumerated() {
             for k in 0..<4 { bytes[tkhd + 44 + i * 4 + k] = UInt8(truncatingIfNeeded: UInt32(bitPattern: v) >> (24 - 8 * k)) }
@@ -65,12 +75,12 @@ public enum ClipMaker {
         try Data(bytes).write(to: url)
     }
 
-    /// The counter shown at column `x` of `image` (bands spread over rows `top..<top+height`).
-    public static func read(_ image: RGBAImage, x: Int, top: Int = 0, height: Int? = nil) -> Int {
+    /// The counter shown at column `x` of `image` (`bits` bands spread over rows `top..<top+height`).
+    public static func read(_ image: RGBAImage, x: Int, top: Int = 0, height: Int? = nil, bits: Int = 8) -> Int {
         let h = height ?? image.height - top
         var k = 0
-        for bit in 0..<8 {
-            let y = top + (bit * h + h / 2) / 8
+        for bit in 0..<bits {
+            let y = top + (bit * h + h / 2) / bits
             if image[x, y].g > 128 { k |= 1 << bit }
         }
         return k
