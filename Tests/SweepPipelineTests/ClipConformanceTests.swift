@@ -81,12 +81,7 @@ struct ClipRow: Sendable, CustomStringConvertible {
 
     /// A spec holding the split in the middle, nothing drawn over the pictures.
     func spec(_ before: String, _ after: String?) -> RenderSpec {
-        var s = RenderSpec(
-            before: .file(before), after: after.map { .file($0) },
-            animation: Animation(
-                position: Track(constant: 0.5), before: Track(constant: .identity), after: Track(constant: .identity), loop: .forever))
-        s.style.showHandle = false
-        s.style.showLabels = false
+        var s = splitSpec(before, after)
         s.width = 96
         s.height = 64
         return s
