@@ -172,7 +172,7 @@ enum OptionTable {
             .output, help: "frames per second (default 30; with video inputs, the before clip's)",
             [
                 D("fps", "N", acts: Rule(acts: [.gif, .video, .frames]), field: .fps, setByFormats: true) { o, v in
-                    o.spec.fps = try v.double(1...240)
+                    o.spec.fps = try v.double(FrameRateRange.values)
                 }
             ]),
         OptionGroup(

@@ -95,7 +95,7 @@ package final class AnimatedWebPDecoder: ClipDecoder {
             }
         }
         let seconds = Double(max(total, 1)) / 1000
-        frameRate = min(240, max(1, Double(frames) / seconds))
+        frameRate = min(FrameRateRange.highest, max(FrameRateRange.lowest, Double(frames) / seconds))
         guard startMS < max(total, 1) else {
             WebPAnimDecoderDelete(made)
             throw SweepError(

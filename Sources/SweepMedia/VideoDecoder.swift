@@ -290,7 +290,7 @@ package final class VideoDecoder {
     }
 
     /// The rate a clip is meant to play at: the stream's nominal rate (`r_frame_rate`, the
-    /// rate its timestamps are laid out on) when it is a plausible frame rate (1…240) within
+    /// rate its timestamps are laid out on) when it is a plausible frame rate (``FrameRateRange``) within
     /// 5 % of the average over its length, else the average, else 25. The average of a
     /// phone's 15 fps clip with one late frame is 14.99; played at 14.99 the output would drop
     /// one frame and double another. Further apart, the nominal rate is not the rate frames
@@ -300,7 +300,7 @@ package final class VideoDecoder {
         func plausible(_ r: AVRational) -> Double? {
             guard r.num > 0, r.den > 0 else { return nil }
             let v = av_q2d(r)
-            return v.isFinite && v >= 1 && v <= 240 ? v : nil
+            return FrameRateRange.contains(v) ? v : nil
         }
         let nominal = plausible(real), mean = plausible(average)
         let rate: Double
@@ -370,7 +370,7 @@ package final class VideoDecoder {
         let frameTime = near.reduce(0, +) / Double(near.count)
         let standard = [24, 25, 30, 48, 50, 60, 120].flatMap { [Double($0), Double($0 * 1000) / 1001] } + stated
         let rate = standard.filter { $0 > 0 && abs(1 / $0 - frameTime) <= tolerance }.max() ?? 1 / shortest
-        guard rate >= 1, rate <= 240 else { return nil }
+        guard FrameRateRange.contains(rate) else { return nil }
         let onGrid = steadyGaps.allSatisfy { abs($0 * rate - ($0 * rate).rounded()) / rate <= 2 * tolerance }
         return (rate, onGrid)
     }

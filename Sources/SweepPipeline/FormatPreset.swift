@@ -47,7 +47,7 @@ public struct FormatPreset: Sendable, Decodable {
         width = w
         height = parts[1].isEmpty ? nil : Int(parts[1])
         fps = try c.decodeIfPresent(Double.self, forKey: .fps)
-        if let fps { try StrictJSON.check(fps, "fps", in: 1...240, decoder: decoder) }
+        if let fps { try StrictJSON.check(fps, "fps", in: FrameRateRange.values, decoder: decoder) }
         duration = try c.decodeIfPresent(Double.self, forKey: .duration)
         if let duration { try StrictJSON.check(duration, "duration", in: 0.1...3600, decoder: decoder) }
         fileExtension = try c.decode(String.self, forKey: .fileExtension)

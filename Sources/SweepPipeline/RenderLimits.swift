@@ -52,8 +52,8 @@ package enum RenderLimits {
                 .usage, "output size \(spec.width ?? 0)x\(spec.height ?? 0) is out of range",
                 fix: "use 2…\(maxSide) pixels per side", field: .size)
         }
-        guard spec.fps.isFinite, spec.fps > 0, spec.fps <= 240 else {
-            throw SweepError(.usage, "frame rate \(spec.fps) is out of range", fix: "use 1…240", field: .fps)
+        guard FrameRateRange.contains(spec.fps) else {
+            throw SweepError(.usage, "frame rate \(spec.fps) is out of range", fix: "use \(FrameRateRange.text)", field: .fps)
         }
         if !countFrames { return 1 }
         let pass = spec.animation.passDuration

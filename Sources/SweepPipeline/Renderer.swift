@@ -241,7 +241,7 @@ package enum Renderer {
             }
             let timeline = try ClipTimeline(
                 animation: anim, clip: spec.clip, available: available, clipRate: rate, fps: spec.fps,
-                maxFPS: kind == .gif ? GIFTiming.maxFPS : 240, reduceMotion: spec.reduceMotion)
+                maxFPS: kind == .gif ? GIFTiming.maxFPS : FrameRateRange.highest, reduceMotion: spec.reduceMotion)
             spec.fps = timeline.fps
             states = timeline.states
             clipTimes = timeline.clipTimes

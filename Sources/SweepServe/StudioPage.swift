@@ -1,6 +1,7 @@
 import Foundation
 import SweepCLI
 import SweepPipeline
+import SweepSupport
 import SweepTimeline
 import SweepWeb
 
@@ -54,7 +55,7 @@ package struct StudioPage: Sendable {
             "A social format: its size, frame rate, length and file-size limit (story, og-image, …). "
             + "The picture is cropped to its shape, as the preview shows.",
         "size": "The output's size in pixels, WxH (640x640), or one side (640x) with the other from the picture.",
-        "fps": "Frames per second of a GIF or video, 1…240.",
+        "fps": "Frames per second of a GIF or video, \(FrameRateRange.text).",
         "quality": "GIF and still quality, 1…100: lower is smaller.",
     ]
 
