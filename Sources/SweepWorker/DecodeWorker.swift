@@ -40,9 +40,7 @@ public enum DecodeWorker {
     /// has one thread; later, or with other threads running, it does nothing (a fork then
     /// could copy a lock another thread holds) and the first decode starts a helper instead.
     public static func startAtLaunch() {
-        guard !isRunning, entries(in: "/proc/self/task") == 1 else { return }
-        var pair: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else { return }
+        guard !isRunning, entries(in: "/proc/self/task") == 1, let pair = socketPair() else { return }
         let parent = getpid()
         let pid = fork()
         if pid == 0 {
@@ -77,10 +75,7 @@ public enum DecodeWorker {
                 .internalError, "cannot start the decode worker (\(what): \(String(cString: strerror(code))))", subject: name,
                 fix: "call DecodeWorker.startAtLaunch() first thing in main, or decode in process (.inProcess) only files you trust")
         }
-        var pair: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
-            throw failed("socketpair", errno)
-        }
+        guard let pair = socketPair() else { throw failed("socketpair", errno) }
         defer { close(pair[1]) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -184,12 +179,11 @@ public enum DecodeWorker {
         let gone = SweepError(
             .internalError, "the decode worker service has stopped", subject: request.name,
             fix: "run sweep again; if it persists, report it")
-        var pair: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else { throw gone }
+        let service = try service(for: request.name)
+        guard let pair = socketPair() else { throw gone }
         defer { close(pair[0]) }
         let body = try JSONEncoder().encode(request)
         let fds = [pair[1], memory]
-        let service = try service(for: request.name)
         let sent = body.withUnsafeBytes { sweep_send_with_fds(service, $0.baseAddress, $0.count, fds, 2) }
         close(pair[1])
         guard sent == body.count else { throw gone }
@@ -200,6 +194,13 @@ public enum DecodeWorker {
         guard n == MemoryLayout.size(ofValue: answer), let outcome = WorkerService.Outcome(rawValue: answer.outcome), outcome != .notStarted
         else { throw gone }
         return (outcome, answer.status)
+    }
+
+    /// A connected pair of close-on-exec packet sockets (messages keep their bounds, and carry
+    /// descriptors), or nil with `errno` set.
+    private static func socketPair() -> [Int32]? {
+        var pair: [Int32] = [-1, -1]
+        return socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 ? pair : nil
     }
 
     /// The number of entries in the folder at `path` (`/proc/self/task`: the threads), or nil
