@@ -47,13 +47,16 @@ let package = Package(
             name: "CWorker", path: "Sources/CWorker",
             providers: [.apt(["libseccomp-dev"])]),
 
+        // System calls glibc has no wrapper for (openat2: opening beneath a folder).
+        .systemLibrary(name: "CSystem", path: "Sources/CSystem"),
+
         // libmicrohttpd: the render service's HTTP server (sweep serve).
         .systemLibrary(
             name: "CMicroHTTPD", path: "Sources/CMicroHTTPD",
             providers: [.apt(["libmicrohttpd-dev"])]),
 
-        // Shared plumbing: typed errors, atomic output files. Pure Swift.
-        .target(name: "SweepSupport"),
+        // Shared plumbing: typed errors, atomic output files, confined folders.
+        .target(name: "SweepSupport", dependencies: ["CSystem"]),
         // Imaging core: pixels, resampling, adjustments, the slider look (Pango/Cairo for vectors and text).
         .target(name: "SweepImaging", dependencies: ["CPangoCairo", "CLCMS2", "SweepSupport"]),
         // Timeline: keyframes, easing, springs, sampling. Pure Swift.
@@ -119,6 +122,7 @@ let package = Package(
             name: "SweepCLITests",
             dependencies: [
                 "SweepTestSupport", "SweepCLI", "SweepPipeline", "SweepGIF", "SweepImaging", "SweepTimeline", "SweepSupport", "SweepMedia",
+                "SweepWorker",
             ]),
         .testTarget(
             name: "SweepServeTests",

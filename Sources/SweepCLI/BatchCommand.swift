@@ -73,7 +73,9 @@ enum BatchCommand {
         for _ in 0..<min(workers, max(1, total)) {
             DispatchQueue.global().async(group: group) {
                 while let job = state.next() {
-                    let record = execute(job, library: library, resume: resume, memory: DecoderMemory.defaultBudget / workers)
+                    let record = execute(
+                        job, library: library, resume: resume, memory: DecoderMemory.defaultBudget / workers,
+                        folders: (inputRoot, root), file: file)
                     results.append(record)
                     if record["status"] as? String == "failed" { state.fail() }
                     if !quiet {
@@ -181,12 +183,20 @@ enum BatchCommand {
     ///
     /// - Parameter memory: the most the job's clip decoders may take: the batch's jobs run at
     ///   once and share the machine, and a job line may lower it, never raise it.
-    static func execute(_ planned: Planned, library: PresetLibrary, resume: Bool, memory: Int) -> [String: Any] {
+    /// - Parameter folders: the batch's input and output folders, beneath which the job's
+    ///   files are opened when it starts (``JobFiles``).
+    static func execute(
+        _ planned: Planned, library: PresetLibrary, resume: Bool, memory: Int,
+        folders: (inputs: JobFolder, outputs: JobFolder), file: String
+    ) -> [String: Any] {
         let start = Date()
         var record: [String: Any] = ["line": planned.line]
         do {
             let (job, output) = try planned.job.get()
             record["output"] = output  // where it is written, not merely what the line says
+            let files = try JobFiles(
+                reads: job.reads, output: output, inputs: folders.inputs, outputs: folders.outputs, at: "\(file):\(planned.line)")
+            defer { withExtendedLifetime(files) {} }
             let sidecar = Sidecar(output: output, job: planned.text, reads: job.reads)
             if resume, sidecar.isComplete() {
                 record["status"] = "skipped"
@@ -198,7 +208,7 @@ enum BatchCommand {
             try o.resolveLooks(library)
             (o.lenient, o.spec.lenient) = (true, true)
             o.spec.clip.maxMemory = min(o.spec.clip.maxMemory, memory)
-            try makeFolder(of: output)
+            if folders.outputs.confined == nil { try makeFolder(of: output) }
             let results = try SweepCommand.perform(&o, progress: nil)
             record["status"] = "ok"
             // The job's output alone, as --resume reads it back from the record beside it.

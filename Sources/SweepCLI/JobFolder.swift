@@ -13,7 +13,9 @@ import SweepSupport
 /// `--allow-absolute` lifts the restriction: a job can neither write over nor read (nor
 /// learn whether there is) a file outside its folders. Paths are compared after resolving
 /// everything that exists (symlinks included); the rest is taken lexically, as it will be
-/// created.
+/// created. The check is made again when a job runs, by opening its files beneath the folder
+/// (``open(_:at:)``, ``openFolder(of:at:)``), so a folder swapped for a link in between
+/// changes nothing.
 struct JobFolder {
     /// What the folder holds, for messages and the rule on absolute paths.
     enum Role: String { case input, output }
@@ -25,6 +27,8 @@ struct JobFolder {
     let canonical: String
     /// `--allow-absolute`: any path is accepted.
     let allowAbsolute: Bool
+    /// The folder, open: what a job's paths are opened beneath (nil with `--allow-absolute`).
+    let confined: ConfinedFolder?
 
     /// The output folder `folder` (default: the current folder), created when missing.
     ///
@@ -39,6 +43,7 @@ struct JobFolder {
             throw SweepError(.cannotCreate, "cannot create the output folder", subject: path, fix: "choose a folder you can write to")
         }
         canonical = Self.canonical(path)
+        confined = allowAbsolute ? nil : try Self.open(path, option: "--out-dir")
     }
 
     /// The input folder `folder`, which must exist.
@@ -53,6 +58,72 @@ struct JobFolder {
         role = .input
         self.allowAbsolute = allowAbsolute
         canonical = Self.canonical(path)
+        confined = allowAbsolute ? nil : try Self.open(path, option: "--in-dir")
+    }
+
+    private static func open(_ path: String, option: String) throws -> ConfinedFolder {
+        guard let folder = ConfinedFolder(path: path) else {
+            throw SweepError(
+                .noInput, "cannot open the folder \(path) (\(String(cString: strerror(errno))))", subject: option,
+                fix: "give a folder you can read")
+        }
+        return folder
+    }
+
+    /// Opens the file `joined` (a path ``resolve(_:at:)`` returned) beneath the folder, as a
+    /// path-only descriptor, or nil with `--allow-absolute`.
+    ///
+    /// - Throws: `.dataError` naming `at` when it leaves the folder now (through a link made
+    ///   since the check); the errors of opening a file (`.noInput`) otherwise.
+    func open(_ joined: String, at: String) throws -> Int32? {
+        guard let confined else { return nil }
+        let fd = confined.openPathOnly(try relative(joined, at: at))
+        guard fd >= 0 else { throw failure(errno, joined, at: at) }
+        return fd
+    }
+
+    /// Creates the folder of the output `joined` beneath this folder (as a batch lays out
+    /// many outputs, `out/2026/a.gif`) and opens it, or nil with `--allow-absolute`.
+    ///
+    /// - Throws: `.dataError` naming `at` when the way leaves the folder now; `.cannotCreate`
+    ///   when a folder cannot be made.
+    func openFolder(of joined: String, at: String) throws -> Int32? {
+        guard let confined else { return nil }
+        let name = try relative(joined, at: at)
+        let folder = name.lastIndex(of: "/").map { String(name[..<$0]) } ?? "."
+        let fd = confined.makeFolders(folder)
+        guard fd >= 0 else {
+            if errno == EXDEV { throw failure(errno, joined, at: at) }
+            throw AtomicOutput.creationFailure(
+                errno, creating: "a folder", in: path, subject: URL(fileURLWithPath: joined).deletingLastPathComponent().path,
+                fix: "check that its parent is writable")
+        }
+        return fd
+    }
+
+    /// `joined` relative to the folder, as it was joined (an absolute input named inside the
+    /// folder, as given or by its real path).
+    private func relative(_ joined: String, at: String) throws -> String {
+        if !joined.hasPrefix("/") {
+            if path == "." { return joined }
+            let base = path.hasSuffix("/") ? path : path + "/"
+            if joined.hasPrefix(base) { return String(joined.dropFirst(base.count)) }
+        }
+        let key = OpenedFiles.key(joined)
+        for base in [OpenedFiles.key(path), canonical] {
+            if key == base { return "." }
+            if Self.contains(base, key) { return String(key.dropFirst(base == "/" ? 1 : base.count + 1)) }
+        }
+        throw failure(EXDEV, joined, at: at)
+    }
+
+    /// Why opening `joined` beneath the folder failed: leaving it (EXDEV), or an ordinary
+    /// failure to open.
+    private func failure(_ err: Int32, _ joined: String, at: String) -> SweepError {
+        guard err == EXDEV else { return FileBytes.openFailure(err, joined) }
+        return SweepError(
+            .dataError, "the \(role.rawValue) \(joined) leaves the \(role.rawValue) folder (\(path))", subject: at,
+            fix: "keep \(role.rawValue)s inside it (no .. or symlinks out), or pass --allow-absolute")
     }
 
     /// Where the job's path `name` is: joined to the folder when relative, checked.

@@ -17,7 +17,7 @@ struct Sidecar {
 
     /// The record as written, or nil when there is none or it is not JSON.
     private var record: [String: Any]? {
-        guard let d = FileManager.default.contents(atPath: path) else { return nil }
+        guard let d = FileManager.default.contents(atPath: OpenedFiles.shared.physical(path)) else { return nil }
         return try? JSONSerialization.jsonObject(with: d) as? [String: Any]
     }
 
@@ -53,7 +53,7 @@ struct Sidecar {
     func inputStamps() -> [[String: Any]] {
         reads.map { file in
             var info = stat()
-            guard stat(file, &info) == 0 else { return ["path": file, "bytes": -1, "mtime": 0] }
+            guard stat(OpenedFiles.shared.physical(file), &info) == 0 else { return ["path": file, "bytes": -1, "mtime": 0] }
             let ns = Int(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int(info.st_mtim.tv_nsec)
             return ["path": file, "bytes": Int(info.st_size), "mtime": ns]
         }
@@ -66,7 +66,7 @@ struct Sidecar {
     /// The size and FNV-1a checksum of the regular file at `path`, read in 1 MiB pieces so
     /// that a gigabyte output is never held in memory; nil when it is not a readable file.
     static func digest(of path: String) -> (bytes: Int, fnv1a: UInt64)? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = open(OpenedFiles.shared.physical(path), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var info = stat()

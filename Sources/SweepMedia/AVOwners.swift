@@ -225,7 +225,7 @@ package struct InputFormatContext: ~Copyable {
     /// a user's clip, for its frames or its sound, goes through here.
     package init(untrusted path: String, what: String, fix: String? = nil) throws {
         try self.init(
-            url: path, what: what, subject: path, fix: fix,
+            url: OpenedFiles.shared.physical(path), what: what, subject: path, fix: fix,
             options: [("protocol_whitelist", "file"), ("format_whitelist", VideoDecoder.containers.joined(separator: ","))])
     }
 

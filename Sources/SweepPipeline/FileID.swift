@@ -1,3 +1,5 @@
+import SweepSupport
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -16,7 +18,7 @@ struct FileID: Hashable, Sendable {
     /// The identity of the file at `path` (following symlinks), if it exists.
     init?(path: String) {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard stat(OpenedFiles.shared.physical(path), &info) == 0 else { return nil }
         self.init(info)
     }
 }

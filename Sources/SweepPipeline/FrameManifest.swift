@@ -36,7 +36,7 @@ struct FrameManifest: Sendable {
     /// The stamp of a regular file (not following a symbolic link), or nil.
     static func stamp(of path: String) -> Stamp? {
         var info = stat()
-        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard lstat(OpenedFiles.shared.physical(path), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Stamp(
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
             seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int64(info.st_mtim.tv_nsec))

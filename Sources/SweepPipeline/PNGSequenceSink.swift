@@ -66,7 +66,7 @@ struct PNGSequenceSink: FrameSink, ~Copyable {
         while i < RenderLimits.maxFrames {
             let name = path(i)
             var info = stat()
-            guard lstat(name, &info) == 0 else {
+            guard lstat(OpenedFiles.shared.physical(name), &info) == 0 else {
                 if i >= count { return }
                 i += 1
                 continue
@@ -113,7 +113,7 @@ struct PNGSequenceSink: FrameSink, ~Copyable {
         try checkNames(count: framesWritten)  // again: a file may have appeared while it rendered
         var record = FrameManifest()
         for i in 0..<framesWritten {
-            guard rename(staging.path(i), path(i)) == 0 else {
+            guard rename(staging.path(i), OpenedFiles.shared.physical(path(i))) == 0 else {
                 throw SweepError(
                     .ioError, "cannot move frame \(i) into place (\(String(cString: strerror(errno))))",
                     subject: path(i), fix: "check the folder's permissions")
@@ -123,16 +123,20 @@ struct PNGSequenceSink: FrameSink, ~Copyable {
         // Frames of an older, longer sequence would play on after this one: every one the
         // record vouches for goes, and with `overwrite` whatever is at the names as far as
         // they run on (never an input).
-        for i in written.indices where i >= framesWritten && written.wrote(path(i), index: i) { unlink(path(i)) }
+        for i in written.indices where i >= framesWritten && written.wrote(path(i), index: i) {
+            unlink(OpenedFiles.shared.physical(path(i)))
+        }
         var i = framesWritten
-        while overwrite, i < RenderLimits.maxFrames, FileID(path: path(i)).map(keeping.contains) == false, unlink(path(i)) == 0 {
+        while overwrite, i < RenderLimits.maxFrames, FileID(path: path(i)).map(keeping.contains) == false,
+            unlink(OpenedFiles.shared.physical(path(i))) == 0
+        {
             i += 1
         }
         // The record goes last and whole (renamed into place): without it, the next run
         // refuses to touch these frames rather than trusting a half-written one.
         let staged = staging.path + "/record"
         if (try? FileBytes.write(record.bytes, to: staged, reportAs: pattern)) != nil {
-            rename(staged, FrameManifest.path(for: pattern))
+            rename(staged, OpenedFiles.shared.physical(FrameManifest.path(for: pattern)))
         }
     }
 }

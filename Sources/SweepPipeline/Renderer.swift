@@ -142,7 +142,7 @@ package enum Renderer {
         if inputs.isEmpty { return }
         for output in outputs {
             var out = stat()
-            guard stat(output, &out) == 0 else { continue }
+            guard stat(OpenedFiles.shared.physical(output), &out) == 0 else { continue }
             if let side = inputs.first(where: { $0.id == FileID(out) })?.side {
                 throw SweepError(
                     .usage, "the output is \(side), which the render would replace", subject: output,
@@ -168,9 +168,10 @@ package enum Renderer {
     /// - Throws: `.usage` for an input, `.cannotCreate` otherwise; `field` names the setting.
     package static func checkExtraOutput(_ spec: RenderSpec, path: String, field: SweepError.Field? = nil) throws {
         try refuseInputAsOutput(spec, output: path)
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let physical = OpenedFiles.shared.physical(path)
+        let folder = URL(fileURLWithPath: physical).deletingLastPathComponent().path
         var info = stat()
-        if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+        if stat(physical, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
             throw SweepError(.cannotCreate, "the path is a folder", subject: path, fix: "move the folder away", field: field)
         }
         guard stat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, access(folder, W_OK) == 0 else {

@@ -20,10 +20,13 @@ final class StagingFolder: Sendable {
     /// - Parameter createFolder: create `name`'s folder when it is missing but its own
     ///   parent exists (one level: a mistyped deeper path still fails).
     init(beside name: String, reportAs subject: String, createFolder: Bool = false) throws {
-        let folder = URL(fileURLWithPath: name).deletingLastPathComponent().path
+        // Created in the folder held for `name`, if any (see OpenedFiles): never through a path
+        // that may have changed since it was checked.
+        let physical = OpenedFiles.shared.physical(name)
+        let folder = URL(fileURLWithPath: physical).deletingLastPathComponent().path
         var info = stat()
         createdFolder = createFolder && stat(folder, &info) != 0 && mkdir(folder, 0o777) == 0 ? folder : nil
-        path = AtomicOutput.temporaryName(beside: name)
+        path = AtomicOutput.temporaryName(beside: physical)
         switch TempFileRegistry.shared.createFolder(path) {
         case .created: break
         case .failed(let err):

@@ -12,8 +12,12 @@ import Foundation
 /// without a commit removes the temporary file. The SIGINT/SIGTERM handler removes it too
 /// (see ``TempFileRegistry``).
 package struct AtomicOutput: ~Copyable {
-    /// The final path.
+    /// The final path, as the user gave it (for messages).
     package let destination: String
+    /// What is renamed over: ``destination`` through its folder's descriptor when a batch
+    /// holds that folder (``OpenedFiles``), so a folder swapped for a link after the checks
+    /// changes nothing; otherwise ``destination`` itself.
+    private let target: String
     /// The temporary file's name, renamed to ``destination`` on commit.
     package let temporaryPath: String
     /// The path a writer opens to write the output: the temporary file through its open
@@ -37,24 +41,25 @@ package struct AtomicOutput: ~Copyable {
     /// - Throws: ``SweepError/Code/cannotCreate`` when the folder is missing or unwritable.
     package init(destination: String) throws {
         self.destination = destination
-        let url = URL(fileURLWithPath: destination)
-        let dir = url.deletingLastPathComponent().path
+        target = OpenedFiles.shared.physical(destination)
+        let named = URL(fileURLWithPath: destination).deletingLastPathComponent().path
+        let dir = URL(fileURLWithPath: target).deletingLastPathComponent().path
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
             throw SweepError(
                 .cannotCreate, "the output folder does not exist", subject: destination,
-                fix: "create \(dir) first or choose another path")
+                fix: "create \(named) first or choose another path")
         }
         var isDirDest: ObjCBool = false
-        if FileManager.default.fileExists(atPath: destination, isDirectory: &isDirDest), isDirDest.boolValue {
+        if FileManager.default.fileExists(atPath: target, isDirectory: &isDirDest), isDirDest.boolValue {
             throw SweepError(
                 .cannotCreate, "the output path is a folder", subject: destination,
                 fix: "give a file name such as \(destination)/out.gif")
         }
         if Self.writesDirectly(to: destination) {
             isDirect = true
-            temporaryPath = destination
-            writePath = destination
+            temporaryPath = target
+            writePath = target
             descriptor = -1
             finalMode = -1
             return
@@ -65,7 +70,7 @@ package struct AtomicOutput: ~Copyable {
                 fix: "choose a folder you can write to")
         }
         // Same folder, so the final rename is atomic; hidden, so a crash leaves no look-alike.
-        let path = Self.temporaryName(beside: destination)
+        let path = Self.temporaryName(beside: target)
         switch TempFileRegistry.shared.createFile(path) {
         case .created(let fd):
             // Writers reopen the file through its descriptor's path, which checks its mode: a
@@ -77,7 +82,7 @@ package struct AtomicOutput: ~Copyable {
             finalMode = Self.ownerReadWrite(fd)
             writePath = Self.hasProcFDs ? "/proc/self/fd/\(fd)" : path
         case .failed(let err):
-            throw Self.creationFailure(err, creating: "a file", in: dir, subject: destination, fix: "choose a folder you can write to")
+            throw Self.creationFailure(err, creating: "a file", in: named, subject: destination, fix: "choose a folder you can write to")
         case .refused:
             throw Self.interrupted(subject: destination)
         }
@@ -133,7 +138,7 @@ package struct AtomicOutput: ~Copyable {
         let folder = standard.deletingLastPathComponent().path
         if folder == "/dev" || folder == "/dev/fd" || standard.path.hasPrefix("/proc/") { return true }
         var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
+        return stat(OpenedFiles.shared.physical(path), &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
     }
 
     /// A fresh hidden name in `path`'s folder, `.NAME.PID.N.tmp`, with NAME cut to its first
@@ -160,7 +165,7 @@ package struct AtomicOutput: ~Copyable {
         var failure: SweepError?
         if synced == EIO || synced == ENOSPC || synced == EDQUOT || synced == EFBIG {
             failure = .writeFailed("writing failed", errno: synced, subject: destination)
-        } else if rename(temporaryPath, destination) != 0 {
+        } else if rename(temporaryPath, target) != 0 {
             failure = SweepError(
                 .cannotCreate, "cannot move the finished file into place (\(String(cString: strerror(errno))))",
                 subject: destination, fix: "check the folder's permissions")

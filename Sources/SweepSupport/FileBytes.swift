@@ -7,7 +7,7 @@
 package enum FileBytes {
     /// Writes `bytes` to `path`; errors name `reportAs`, the path the user gave.
     package static func write(_ bytes: [UInt8], to path: String, reportAs: String) throws {
-        guard let f = fopen(path, "wb") else {
+        guard let f = fopen(OpenedFiles.shared.physical(path), "wb") else {
             throw SweepError(
                 .cannotCreate, "cannot create the file (\(String(cString: strerror(errno))))", subject: reportAs,
                 fix: "check the folder exists and is writable")
@@ -33,7 +33,7 @@ package enum FileBytes {
         -> [UInt8]
     {
         let name = reportAs ?? path
-        let fd = open(path, O_RDONLY | O_CLOEXEC | (regularFileOnly ? O_NONBLOCK : 0))
+        let fd = open(OpenedFiles.shared.physical(path), O_RDONLY | O_CLOEXEC | (regularFileOnly ? O_NONBLOCK : 0))
         guard fd >= 0 else { throw openFailure(errno, name) }
         defer { close(fd) }
         var info = stat()
@@ -88,7 +88,7 @@ package enum FileBytes {
     /// The first `count` bytes of the regular file at `path` (fewer when it is shorter), with
     /// the errors of ``checkReadable(_:)``: enough to tell what kind of file it is.
     package static func prefix(_ path: String, count: Int) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = open(OpenedFiles.shared.physical(path), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw openFailure(errno, path) }
         defer { close(fd) }
         var info = stat()
@@ -111,7 +111,7 @@ package enum FileBytes {
     /// Why `open` failed, in words and with a fix, one case per errno: each cause a user can
     /// act on (a missing file, a loop of symbolic links, a permission) is told apart from the
     /// others, where one catch-all line would send them looking for the wrong thing.
-    static func openFailure(_ e: Int32, _ name: String) -> SweepError {
+    package static func openFailure(_ e: Int32, _ name: String) -> SweepError {
         let (what, fix): (String, String) =
             switch e {
             case ENOENT: ("no such file", "check the path")
@@ -127,7 +127,7 @@ package enum FileBytes {
     /// The size of the file at `path` in bytes, 0 when there is none (a device reports 0 too).
     package static func size(_ path: String) -> Int {
         var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return 0 }
+        guard stat(OpenedFiles.shared.physical(path), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return 0 }
         return Int(info.st_size)
     }
 }

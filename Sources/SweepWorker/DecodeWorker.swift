@@ -149,7 +149,10 @@ public enum DecodeWorker {
         // While the worker decodes, the shared pages the picture will fill (as its header
         // promises) are allocated here: allocating and zeroing them is most of a copy's cost,
         // and here it overlaps the decode.
-        let (outcome, status) = try run(request, memory: memory) {
+        // A file a batch opened beneath its folder goes to the worker as that descriptor, never
+        // as a path that may have changed since (OpenedFiles).
+        let held = OpenedFiles.shared.descriptor(of: absolute)
+        let (outcome, status) = try run(request, memory: memory, input: held) {
             if let target {
                 _ = posix_fallocate(memory, 0, off_t(WorkerReply.headerBytes + target.width * target.height * 4))
                 return
@@ -173,9 +176,12 @@ public enum DecodeWorker {
             subject: path, fix: "re-export it from the original, or give another file")
     }
 
-    /// Sends `request` to the service and waits for how the worker ended.
-    /// `meanwhile` runs after the request is sent, while the worker decodes.
-    private static func run(_ request: WorkerRequest, memory: Int32, meanwhile: () -> Void) throws -> (WorkerService.Outcome, Int32) {
+    /// Sends `request` (with the input's descriptor, when one is held) to the service and waits
+    /// for how the worker ended. `meanwhile` runs after the request is sent, while the worker
+    /// decodes.
+    private static func run(
+        _ request: WorkerRequest, memory: Int32, input: Int32?, meanwhile: () -> Void
+    ) throws -> (WorkerService.Outcome, Int32) {
         let gone = SweepError(
             .internalError, "the decode worker service has stopped", subject: request.name,
             fix: "run sweep again; if it persists, report it")
@@ -183,8 +189,8 @@ public enum DecodeWorker {
         guard let pair = socketPair() else { throw gone }
         defer { close(pair[0]) }
         let body = try JSONEncoder().encode(request)
-        let fds = [pair[1], memory]
-        let sent = body.withUnsafeBytes { sweep_send_with_fds(service, $0.baseAddress, $0.count, fds, 2) }
+        let fds = [pair[1], memory] + (input.map { [$0] } ?? [])
+        let sent = body.withUnsafeBytes { sweep_send_with_fds(service, $0.baseAddress, $0.count, fds, Int32(fds.count)) }
         close(pair[1])
         guard sent == body.count else { throw gone }
         meanwhile()

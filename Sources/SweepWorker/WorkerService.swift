@@ -37,8 +37,13 @@ enum WorkerService {
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { _exit(0) }
             let received = Array(fds[0..<Int(count)])
-            if received.count == 2, let request = try? JSONDecoder().decode(WorkerRequest.self, from: Data(buffer[0..<n])) {
-                if fork() == 0 { monitor(request, reply: received[0], memory: received[1], folder: folder, control: control) }
+            if received.count == 2 || received.count == 3,
+                let request = try? JSONDecoder().decode(WorkerRequest.self, from: Data(buffer[0..<n]))
+            {
+                if fork() == 0 {
+                    let input = received.count == 3 ? received[2] : -1
+                    monitor(request, reply: received[0], memory: received[1], input: input, folder: folder, control: control)
+                }
             }
             received.forEach { close($0) }
         }
@@ -51,12 +56,14 @@ enum WorkerService {
 
     /// Forks the worker, waits for it at most its deadline (then kills it), and sends how it
     /// ended and its wait status on `reply`.
-    private static func monitor(_ request: WorkerRequest, reply: Int32, memory: Int32, folder: Int32, control: Int32) -> Never {
+    private static func monitor(
+        _ request: WorkerRequest, reply: Int32, memory: Int32, input: Int32, folder: Int32, control: Int32
+    ) -> Never {
         _ = sweep_die_with_parent()
         close(control)
         signal(SIGCHLD, SIG_DFL)
         let worker = fork()
-        if worker == 0 { work(request, memory: memory, folder: folder) }
+        if worker == 0 { work(request, memory: memory, input: input, folder: folder) }
         var answer: (outcome: Int32, status: Int32) = (Outcome.notStarted.rawValue, 0)
         if worker > 0 {
             answer.outcome = Outcome.ended.rawValue
@@ -82,12 +89,22 @@ enum WorkerService {
     }
 
     /// Decodes under limits and the system-call filter, and writes the answer into `memory`.
-    private static func work(_ request: WorkerRequest, memory: Int32, folder: Int32) -> Never {
+    /// `input`, when not -1, is the file already opened for `request.path` (a batch opened it
+    /// beneath its folder): it is what the decoders read.
+    private static func work(_ request: WorkerRequest, memory: Int32, input: Int32, folder: Int32) -> Never {
         _ = sweep_die_with_parent()
-        // Nothing open but the input (opened below) and the answer's shared memory, as fd 3.
+        // Nothing open but the answer's shared memory as fd 3, the input as fd 4 when it came
+        // open, and the input the decoder opens.
         if folder < 0 || fchdir(folder) != 0 { _ = chdir("/") }
+        let high = input >= 0 ? fcntl(input, F_DUPFD, 16) : -1
+        if input >= 0 && high < 0 { _exit(71) }
         if memory != 3 && dup2(memory, 3) != 3 { _exit(71) }
-        if sweep_close_from(4) != 0 { for fd in Int32(4)..<1024 { close(fd) } }
+        if high >= 0 {
+            if dup2(high, 4) != 4 { _exit(71) }
+            OpenedFiles.shared.hold(4, for: request.path, isFolder: false)
+        }
+        let keep: Int32 = high >= 0 ? 5 : 4
+        if sweep_close_from(UInt32(keep)) != 0 { for fd in keep..<1024 { close(fd) } }
         // A crash ends the worker at once: the runtime's backtracer would try to run a
         // program, which the filter refuses, and the monitor reports the signal anyway.
         for s in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT, SIGSYS] { signal(s, SIG_DFL) }
@@ -101,7 +118,7 @@ enum WorkerService {
         limit(RLIMIT_FSIZE, soft: 0, hard: 0)
         limit(RLIMIT_CORE, soft: 0, hard: 0)
         _ = sweep_seccomp_lockdown()
-        injectFault(for: request.path)
+        injectFault(for: request.path, held: high >= 0)
         if !WorkerReply.write(decode(request), to: 3, size: request.replyBytes) { _exit(71) }
         _exit(0)
     }
@@ -168,7 +185,7 @@ enum WorkerService {
     /// `segv`, `abort`, `kill` and `hang` misbehave; `write:PATH`, `socket`, `fds` and `hog`
     /// abort if the worker could create a file, open a socket, holds a descriptor beyond 0–3,
     /// or could map 8 GiB.
-    private static func injectFault(for path: String) {
+    private static func injectFault(for path: String, held: Bool) {
         guard var kind = getenv("SWEEP_TEST_DECODE_FAULT").map({ String(cString: $0) }) else { return }
         if let at = kind.lastIndex(of: "@") {
             guard path.hasSuffix(kind[kind.index(after: at)...]) else { return }
@@ -184,8 +201,9 @@ enum WorkerService {
             if mmap(nil, 8 << 30, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) != MAP_FAILED { abort() }
         case "socket": if socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0) >= 0 { abort() }
         case "fds":
-            // 0–3, the input, and opendir's own descriptor while it counts.
-            if (DecodeWorker.entries(in: "/proc/self/fd") ?? .max) > 5 { abort() }
+            // 0–3, the held input (4), the input the decoder opens, and opendir's own
+            // descriptor while it counts.
+            if (DecodeWorker.entries(in: "/proc/self/fd") ?? .max) > (held ? 6 : 5) { abort() }
         default:
             if kind.hasPrefix("write:") {
                 let fd = open(String(kind.dropFirst(6)), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
