@@ -29,7 +29,7 @@ build: deps
 presets:
 	scripts/embed-presets.sh
 
-# The man page's OPTIONS are written from Sources/SweepCLI/OptionTable.swift. Run after
+# The man page's OPTIONS are written from Sources/SweepRequest/OptionTable.swift. Run after
 # editing the table (a test fails while the two differ).
 man: deps
 	SWEEP_WRITE_MAN=1 swift test $(TEST_BUILD) --build-path .build/test --filter manOptionsFromTable

@@ -77,20 +77,28 @@ let package = Package(
         // The embedding API: one import for apps.
         .target(
             name: "SweepKit", dependencies: ["SweepPipeline", "SweepImaging", "SweepTimeline", "SweepSupport", "SweepWorker", "SweepMedia"]),
+        // A render request, whichever door it comes through: the option table (flags, batch
+        // keys, the service's spec keys, the studio's controls), parsing, resolution, running.
+        .target(
+            name: "SweepRequest",
+            dependencies: ["SweepPipeline", "SweepImaging", "SweepMedia", "SweepTimeline", "SweepGIF", "SweepSupport", "SweepWorker"]),
         // CLI library and the tiny executable.
         .target(
             name: "SweepCLI",
-            dependencies: ["SweepPipeline", "SweepImaging", "SweepMedia", "SweepTimeline", "SweepGIF", "SweepSupport", "SweepWorker"]),
-        // The render service (sweep serve): HTTP through libmicrohttpd, renders through SweepCLI's batch path.
+            dependencies: [
+                "SweepRequest", "SweepPipeline", "SweepImaging", "SweepMedia", "SweepTimeline", "SweepGIF", "SweepSupport", "SweepWorker",
+            ]),
+        // The render service (sweep serve): HTTP through libmicrohttpd, renders through SweepRequest.
         .target(
             name: "SweepServe",
             dependencies: [
-                "CMicroHTTPD", "SweepCLI", "SweepPipeline", "SweepMedia", "SweepSupport", "SweepWeb", "SweepImaging", "SweepTimeline",
+                "CMicroHTTPD", "SweepRequest", "SweepPipeline", "SweepMedia", "SweepSupport", "SweepWeb", "SweepImaging", "SweepTimeline",
             ]),
         .executableTarget(name: "sweep", dependencies: ["SweepCLI", "SweepServe", "SweepWorker"]),
         // libFuzzer entry point (Fuzz/run.sh builds it with -sanitize=fuzzer; not a product).
         .target(
-            name: "SweepFuzz", dependencies: ["SweepCLI", "SweepMedia", "SweepImaging", "SweepPipeline", "SweepSupport", "SweepWorker"],
+            name: "SweepFuzz",
+            dependencies: ["SweepRequest", "SweepMedia", "SweepImaging", "SweepPipeline", "SweepSupport", "SweepWorker"],
             path: "Fuzz",
             exclude: ["run.sh", "seeds.sh"]),
         // Benchmarks of the imaging core (the side-by-side runs with peers are Benchmarks/run.sh).
@@ -121,13 +129,15 @@ let package = Package(
         .testTarget(
             name: "SweepCLITests",
             dependencies: [
-                "SweepTestSupport", "SweepCLI", "SweepPipeline", "SweepGIF", "SweepImaging", "SweepTimeline", "SweepSupport", "SweepMedia",
-                "SweepWorker",
+                "SweepTestSupport", "SweepCLI", "SweepRequest", "SweepPipeline", "SweepGIF", "SweepImaging", "SweepTimeline",
+                "SweepSupport",
+                "SweepMedia", "SweepWorker",
             ]),
         .testTarget(
             name: "SweepServeTests",
             dependencies: [
-                "SweepTestSupport", "SweepServe", "SweepCLI", "SweepImaging", "SweepMedia", "SweepSupport", "SweepPipeline", "SweepWeb",
+                "SweepTestSupport", "SweepServe", "SweepCLI", "SweepRequest", "SweepImaging", "SweepMedia", "SweepSupport", "SweepPipeline",
+                "SweepWeb",
             ]),
     ]
 )

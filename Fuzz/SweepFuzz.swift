@@ -8,10 +8,10 @@
 // webp-anim (animated WebP), audio (sound probed and carried into a video), and job-clip
 // (batch lines with clip options, checked through render's parse).
 import Foundation
-import SweepCLI
 import SweepImaging
 import SweepMedia
 import SweepPipeline
+import SweepRequest
 import SweepSupport
 import SweepWorker
 

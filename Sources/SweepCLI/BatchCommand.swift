@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SweepMedia
 import SweepPipeline
+import SweepRequest
 import SweepSupport
 
 #if canImport(Glibc)

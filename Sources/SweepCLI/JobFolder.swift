@@ -1,4 +1,6 @@
 import Foundation
+import SweepPipeline
+import SweepRequest
 import SweepSupport
 
 #if canImport(Glibc)
@@ -182,5 +184,24 @@ struct JobFolder {
             }
         }
         return current.isEmpty ? "/" : current
+    }
+}
+
+extension BatchJob {
+    /// The job with every file it reads (its inputs, and preset, look and format files)
+    /// resolved in `folder`.
+    ///
+    /// - Throws: `.dataError` naming `at` for a file outside the folder.
+    func reading(from folder: JobFolder, at: String) throws -> BatchJob {
+        var job = self
+        job.inputs = try inputs.map { try folder.resolve($0, at: at) }
+        job.options = try options.map { option in
+            for key in Self.fileOptions where option.hasPrefix("--\(key)=") {
+                let value = String(option.dropFirst(key.count + 3))
+                if PresetLibrary.isPath(value) { return "--\(key)=" + (try folder.resolve(value, at: at)) }
+            }
+            return option
+        }
+        return job
     }
 }

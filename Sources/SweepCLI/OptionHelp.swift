@@ -1,4 +1,6 @@
 import Foundation
+import SweepRequest
+import SweepSupport
 
 /// `--help`'s option sections and the man page's OPTIONS, both written from ``OptionTable``.
 enum OptionHelp {

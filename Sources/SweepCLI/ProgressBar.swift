@@ -1,5 +1,6 @@
 import Foundation
 import SweepPipeline
+import SweepSupport
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Foundation
+import SweepRequest
 import SweepSupport
 
 #if canImport(Glibc)

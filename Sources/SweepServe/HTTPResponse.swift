@@ -1,6 +1,6 @@
 import Foundation
-import SweepCLI
 import SweepPipeline
+import SweepRequest
 import SweepSupport
 
 /// An HTTP answer: a status, headers and a body.

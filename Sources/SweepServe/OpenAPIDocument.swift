@@ -1,6 +1,6 @@
 import Foundation
-import SweepCLI
 import SweepPipeline
+import SweepRequest
 
 /// The OpenAPI 3.0 document served at `/v1/openapi.json`: every route, its answers and
 /// their schemas.

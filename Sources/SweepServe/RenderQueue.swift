@@ -1,12 +1,12 @@
 import Dispatch
 import Foundation
-import SweepCLI
 import SweepPipeline
+import SweepRequest
 import SweepSupport
 import Synchronization
 
 /// The renders the service knows: at most `jobs` running, at most `limit` waiting, each run
-/// through batch's code path (`SweepCommand.perform`, lenient) into its own folder.
+/// through the batch path (`RenderRun.perform`, lenient) into its own folder.
 ///
 /// Only unfinished renders' records are held in memory. A finished one's lives in its
 /// `record.json` alone, with its end time here for expiry, so the service's memory follows
@@ -242,7 +242,7 @@ package final class RenderQueue: Sendable {
             }
         }
         do {
-            var results = try SweepCommand.perform(&options, progress: progress)
+            var results = try RenderRun.perform(&options, progress: progress)
             let path = options.output ?? ""
             results[0].output = URL(fileURLWithPath: path).lastPathComponent
             results[0].seconds = (results[0].seconds * 1000).rounded() / 1000

@@ -1,7 +1,7 @@
 import Foundation
-import SweepCLI
 import SweepMedia
 import SweepPipeline
+import SweepRequest
 import SweepSupport
 import Synchronization
 
@@ -314,7 +314,7 @@ package final class RenderService: HTTPHandler {
             var o = try spec(upload, still: true).options
             guard queue.beginPreview() else { return busy() }
             defer { queue.endPreview() }
-            let results = try SweepCommand.perform(&o, progress: nil)
+            let results = try RenderRun.perform(&o, progress: nil)
             let path = o.output ?? ""
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             var info = stat()

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import SweepCLI
+import SweepRequest
 import SweepSupport
 
 #if canImport(Glibc)

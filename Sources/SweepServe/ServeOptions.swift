@@ -1,6 +1,6 @@
 import Foundation
-import SweepCLI
 import SweepMedia
+import SweepRequest
 import SweepSupport
 
 /// `sweep serve`'s options, parsed from the command line. Pure: it throws, never prints.

@@ -1,7 +1,7 @@
 import Foundation
-import SweepCLI
 import SweepMedia
 import SweepPipeline
+import SweepRequest
 import SweepSupport
 
 /// A request's `spec`: a batch job's keys, checked so that none names a path on the server,

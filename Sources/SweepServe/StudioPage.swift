@@ -1,6 +1,6 @@
 import Foundation
-import SweepCLI
 import SweepPipeline
+import SweepRequest
 import SweepSupport
 import SweepTimeline
 import SweepWeb

@@ -1,7 +1,7 @@
 import Foundation
-import SweepCLI
 import SweepMedia
 import SweepPipeline
+import SweepRequest
 import SweepSupport
 import SweepWeb
 

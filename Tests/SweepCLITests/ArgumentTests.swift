@@ -5,6 +5,7 @@ import SweepTimeline
 import Testing
 
 @testable import SweepCLI
+@testable import SweepRequest
 
 func parse(_ args: [String]) throws -> RenderOptions {
     try RenderOptions.interpret(ArgumentSplitter(RenderOptions.common).split(args))

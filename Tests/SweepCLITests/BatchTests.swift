@@ -7,6 +7,7 @@ import SweepTestSupport
 import Testing
 
 @testable import SweepCLI
+@testable import SweepRequest
 
 /// A folder with a small input photo and a jobs file of `count` tiny GIF renders, their
 /// outputs relative to the folder (run with `--out-dir dir`).

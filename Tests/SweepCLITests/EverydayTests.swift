@@ -9,6 +9,7 @@ import SweepTimeline
 import Testing
 
 @testable import SweepCLI
+@testable import SweepRequest
 
 /// A folder with `before.png` and `after.png` (two colours, 90×60) and `wide.png` (2000×100).
 func everydayInputs() throws -> String {

@@ -5,6 +5,8 @@ import SweepTestSupport
 import Testing
 
 @testable import SweepCLI
+@testable import SweepRequest
+@testable import SweepSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -5,6 +5,7 @@ import SweepSupport
 import Testing
 
 @testable import SweepCLI
+@testable import SweepRequest
 
 /// Job lines written by strangers: a batch writes only its declared outputs, under its
 /// output folder, and refuses clashes before anything renders.

@@ -3,6 +3,7 @@ import SweepSupport
 import Testing
 
 @testable import SweepCLI
+@testable import SweepRequest
 
 /// The README's scale-out recipes, read from the README itself, checked against what sweep
 /// reads: the Kubernetes Indexed Job manifest and the Slurm job-array script. No cluster

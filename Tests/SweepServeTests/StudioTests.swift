@@ -1,6 +1,7 @@
 import Foundation
 import SweepCLI
 import SweepPipeline
+import SweepRequest
 import SweepSupport
 import SweepTestSupport
 import SweepWeb

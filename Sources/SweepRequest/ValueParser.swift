@@ -7,7 +7,7 @@ import SweepTimeline
 /// Parses and range-checks option values; every error names the option and the range.
 package enum ValueParser {
     /// A time in a clip: seconds (`12.5`), or `M:SS(.s)` / `H:MM:SS(.s)`.
-    static func seconds(_ s: String, option: String) throws -> Double {
+    package static func seconds(_ s: String, option: String) throws -> Double {
         let parts = s.split(separator: ":", omittingEmptySubsequences: false)
         // Decimal digits and one point per part: Double() would also take 0x10 or 1e2.
         let decimal = parts.allSatisfy { p in
@@ -33,7 +33,7 @@ package enum ValueParser {
         return total
     }
 
-    static func double(_ s: String, option: String, range: ClosedRange<Double>) throws -> Double {
+    package static func double(_ s: String, option: String, range: ClosedRange<Double>) throws -> Double {
         guard let v = Double(s), v.isFinite else {
             throw SweepError(.usage, "'\(s)' is not a number", subject: option, fix: "give a number in \(fmt(range))")
         }
@@ -58,7 +58,7 @@ package enum ValueParser {
     }
 
     /// The largest byte count taken (1 TB): far past any output, and exact in a `Double`.
-    static let maxBytes = 1e12
+    package static let maxBytes = 1e12
 
     /// A byte count: 15000000, 15MB, 10MiB, 500KB, 4GB.
     package static func bytes(_ s: String, option: String, minimum: Double = 1024) throws -> Int {
@@ -91,7 +91,7 @@ package enum ValueParser {
     /// A size as people write it: `1080x1080`, `1080×1080` (as the README's tables print
     /// it), `1080` (a square), `640x` or `x480` (the other side from the before image's
     /// aspect ratio, `nil` here).
-    static func size(_ s: String, option: String = "--size") throws -> (Int?, Int?) {
+    package static func size(_ s: String, option: String = "--size") throws -> (Int?, Int?) {
         let text = s.lowercased().replacingOccurrences(of: "×", with: "x").trimmingCharacters(in: .whitespaces)
         let parts = text.split(separator: "x", omittingEmptySubsequences: false)
         let bad = SweepError(
@@ -115,7 +115,7 @@ package enum ValueParser {
         return (sides[0], sides[1])
     }
 
-    static func curve(_ s: String, option: String = "--ease") throws -> Curve {
+    package static func curve(_ s: String, option: String = "--ease") throws -> Curve {
         if let c = Curve.named[s] { return c }
         let hint =
             Suggestion.nearest(s, in: Array(Curve.named.keys).sorted()).map { "did you mean \($0)?" }
@@ -123,7 +123,7 @@ package enum ValueParser {
         throw SweepError(.usage, "unknown curve '\(s)'", subject: option, fix: hint)
     }
 
-    static func loop(_ s: String) throws -> LoopMode {
+    package static func loop(_ s: String) throws -> LoopMode {
         switch s {
         case "once": return .once
         case "forever": return .forever
@@ -134,7 +134,8 @@ package enum ValueParser {
         }
     }
 
-    static func choice<T: RawRepresentable & CaseIterable>(_ s: String, option: String, as: T.Type) throws -> T where T.RawValue == String {
+    package static func choice<T: RawRepresentable & CaseIterable>(_ s: String, option: String, as: T.Type) throws -> T
+    where T.RawValue == String {
         if let v = T(rawValue: s) { return v }
         let all = T.allCases.map(\.rawValue)
         let hint = Suggestion.nearest(s, in: all).map { "did you mean \($0)?" } ?? "use one of \(all.joined(separator: ", "))"
@@ -142,7 +143,7 @@ package enum ValueParser {
     }
 
     /// A colour as #RRGGBB, #RRGGBBAA, or a few names.
-    static func color(_ s: String, option: String) throws -> RGBA8 {
+    package static func color(_ s: String, option: String) throws -> RGBA8 {
         let named: [String: RGBA8] = ["white": .white, "black": .black, "transparent": .clear]
         if let c = named[s.lowercased()] { return c }
         var hex = s
@@ -156,11 +157,11 @@ package enum ValueParser {
     }
 
     /// `minimum` as people write it: 1024 → "1 KiB (1024 bytes)".
-    static func byteText(_ minimum: Double) -> String {
+    package static func byteText(_ minimum: Double) -> String {
         minimum == 1024 ? "1 KiB (1024 bytes)" : "\(Int(minimum)) bytes"
     }
 
-    static func fmt(_ r: ClosedRange<Double>) -> String {
+    package static func fmt(_ r: ClosedRange<Double>) -> String {
         func f(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
         return "\(f(r.lowerBound))…\(f(r.upperBound))"
     }

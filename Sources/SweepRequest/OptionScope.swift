@@ -6,9 +6,9 @@ import SweepSupport
 /// output". An option given where it would do nothing is refused (exit 64), naming the kind
 /// of output it is for and the option that does the same here; set by a batch job, it is a
 /// note instead, so that one file of jobs can serve GIFs and videos alike.
-enum OptionScope {
+package enum OptionScope {
     /// The kinds of output, as options see them.
-    enum Output: Hashable, CaseIterable, Sendable {
+    package enum Output: Hashable, CaseIterable, Sendable {
         case gif, video, page, frames, still
 
         init(_ kind: OutputKind) {
@@ -34,28 +34,28 @@ enum OptionScope {
     }
 
     /// Where an option acts, and what does its job elsewhere.
-    struct Rule: Sendable {
-        let acts: Set<Output>
+    package struct Rule: Sendable {
+        package let acts: Set<Output>
         /// The option that does the same on another output (`--quality` on a video: `--crf`).
-        var instead: [Output: String] = [:]
+        package var instead: [Output: String] = [:]
     }
 
     /// Among videos, the codecs an option acts on, and what does its job on the others.
-    struct CodecRule: Sendable {
-        let acts: Set<String>
-        var instead: [String: String] = [:]
+    package struct CodecRule: Sendable {
+        package let acts: Set<String>
+        package var instead: [String: String] = [:]
     }
 
     /// Options missing here act on every output (from ``OptionTable``).
-    static let rules: [String: Rule] = OptionTable.declarations.reduce(into: [:]) { rules, d in rules[d.name] = d.scope }
+    package static let rules: [String: Rule] = OptionTable.declarations.reduce(into: [:]) { rules, d in rules[d.name] = d.scope }
 
     /// Among videos, the codecs an option acts on (from ``OptionTable``).
-    static let codecs: [String: CodecRule] = OptionTable.declarations.reduce(into: [:]) { rules, d in rules[d.name] = d.codecs }
+    package static let codecs: [String: CodecRule] = OptionTable.declarations.reduce(into: [:]) { rules, d in rules[d.name] = d.codecs }
 
     /// The options in `given` that cannot act on `output`, each as the error a command line
     /// gets; `video` is the codec and container, for what only some videos hold (sound), and
     /// `lossless` says a still is a PNG (which has no quality to set).
-    static func misfits(
+    package static func misfits(
         _ given: Set<String>, output: Output, video: (codec: VideoCodec, container: String)? = nil, lossless: Bool = false
     ) -> [SweepError] {
         var found: [SweepError] = []

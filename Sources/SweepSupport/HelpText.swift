@@ -81,7 +81,7 @@ package struct HelpText: Sendable {
     }
 
     /// A command's lines: its words wrapped at `width`, each line but the last ending in ` \`.
-    static func command(_ words: [String], indent: Int, width: Int) -> [String] {
+    package static func command(_ words: [String], indent: Int, width: Int) -> [String] {
         let hang = indent + 4
         let lines = wrap(words, width: width - hang, first: width - indent, reserve: 2)
         return lines.enumerated().map { i, line in
@@ -91,7 +91,7 @@ package struct HelpText: Sendable {
 
     /// One entry: its term, wrapped; its text at `column`, on the term's last line when the
     /// term leaves two spaces before the column, else on the lines below.
-    static func entry(_ entry: Entry, column: Int, width: Int) -> [String] {
+    package static func entry(_ entry: Entry, column: Int, width: Int) -> [String] {
         // A piece too wide for a line of its own (`[--reduce-motion cut|dissolve|auto]` on a
         // narrow terminal) is broken at its spaces after all.
         let pieces = entry.pieces.flatMap { piece in
@@ -118,7 +118,7 @@ package struct HelpText: Sendable {
     /// it picks the one with the fewest lines of a single word (none, when the paragraph has
     /// two words or more and any layout allows it), then the fewest lines, then the smallest
     /// sum of the squared gaps at the end of the lines but the last.
-    static func wrap(_ words: [String], width: Int, first: Int? = nil, reserve: Int = 0) -> [String] {
+    package static func wrap(_ words: [String], width: Int, first: Int? = nil, reserve: Int = 0) -> [String] {
         let n = words.count
         guard n > 1 else { return [words.first ?? ""] }
         // cost[i]: the best layout of words i..<n as (single-word lines, lines, raggedness),
@@ -153,7 +153,7 @@ package struct HelpText: Sendable {
 
     /// `text` split at spaces, except inside brackets (`[--jobs N]` is one word) and after an
     /// option that takes a value (`-o OUT` is one word).
-    static func words(_ text: String) -> [String] {
+    package static func words(_ text: String) -> [String] {
         var words: [String] = []
         var current = ""
         var depth = 0

@@ -22,11 +22,11 @@ package struct BatchJob: Sendable, Equatable {
     package let output: String
     /// The input images, as written (`before`, then `after` when given), or as resolved by
     /// ``reading(from:at:)``.
-    package private(set) var inputs: [String]
+    package var inputs: [String]
     /// True when the job also writes a poster beside its output.
     package let poster: Bool
     /// The options, each `--name=value` or `--flag`.
-    package private(set) var options: [String]
+    package var options: [String]
 
     /// Parses one JSONL line.
     ///
@@ -92,28 +92,11 @@ package struct BatchJob: Sendable, Equatable {
     }
 
     /// Options whose value may name a file the job reads (a preset, look or format file).
-    static let fileOptions = ["format", "preset", "before-look", "look"]
-
-    /// The job with every file it reads (its inputs, and preset, look and format files)
-    /// resolved in `folder`.
-    ///
-    /// - Throws: `.dataError` naming `at` for a file outside the folder.
-    func reading(from folder: JobFolder, at: String) throws -> BatchJob {
-        var job = self
-        job.inputs = try inputs.map { try folder.resolve($0, at: at) }
-        job.options = try options.map { option in
-            for key in Self.fileOptions where option.hasPrefix("--\(key)=") {
-                let value = String(option.dropFirst(key.count + 3))
-                if PresetLibrary.isPath(value) { return "--\(key)=" + (try folder.resolve(value, at: at)) }
-            }
-            return option
-        }
-        return job
-    }
+    package static let fileOptions = ["format", "preset", "before-look", "look"]
 
     /// `render`'s options a job may set, by long name (not the output, which is the job's
     /// own key, nor anything ``OptionTable`` keeps to the command line).
-    static let options: [String: ArgumentSplitter.Option] = Dictionary(
+    package static let options: [String: ArgumentSplitter.Option] = Dictionary(
         uniqueKeysWithValues: OptionTable.declarations.filter(\.inBatch).map { ($0.name, $0.splitterOption) })
 
     /// The argument list for `render`, writing to `output` (the job's output under the
@@ -126,7 +109,7 @@ package struct BatchJob: Sendable, Equatable {
     package var arguments: [String] { arguments(output: output) }
 
     /// Every file the job reads: its inputs, then the preset, look and format files it names.
-    var reads: [String] {
+    package var reads: [String] {
         inputs
             + options.compactMap { option in
                 Self.fileOptions.lazy.compactMap { key -> String? in

@@ -4,9 +4,9 @@ import SweepSupport
 /// One option of `render`, `preview` and `demo`, declared once: its spelling, its value's
 /// parser, where it acts, and who may set it. The argument splitter, `interpret`, the scope
 /// check, batch keys and error spellings all read it from ``OptionTable``.
-struct OptionDeclaration: Sendable {
+package struct OptionDeclaration: Sendable {
     /// The value as the parser sees it, with the option's spelling for its messages.
-    struct Value {
+    package struct Value {
         /// The text given (empty for a switch).
         let text: String
         /// `--name`, as messages spell it.
@@ -23,27 +23,27 @@ struct OptionDeclaration: Sendable {
     }
 
     /// Stores a parsed value (or a switch) into the options.
-    typealias Apply = @Sendable (inout RenderOptions, Value) throws -> Void
+    package typealias Apply = @Sendable (inout RenderOptions, Value) throws -> Void
 
-    let name: String
-    let short: Character?
+    package let name: String
+    package let short: Character?
     /// The value's placeholder in help (`N`, `WxH`), or nil for a switch.
-    let placeholder: String?
+    package let placeholder: String?
     /// The outputs it acts on, and what does its job elsewhere; nil acts on every output.
-    let scope: OptionScope.Rule?
+    package let scope: OptionScope.Rule?
     /// Among videos, the codecs it acts on, and what does its job on the others.
-    let codecs: OptionScope.CodecRule?
+    package let codecs: OptionScope.CodecRule?
     /// The library's neutral name for it, which errors from below the CLI carry.
-    let field: SweepError.Field?
+    package let field: SweepError.Field?
     /// A batch job line may set it (as a key of the same name).
-    let inBatch: Bool
+    package let inBatch: Bool
     /// A social format may set it too; given on the command line, it wins.
-    let setByFormats: Bool
+    package let setByFormats: Bool
     /// Every value counts (`--codec-opt a=1 --codec-opt b=2`), not the last one.
-    let repeatable: Bool
-    let apply: Apply
+    package let repeatable: Bool
+    package let apply: Apply
 
-    init(
+    package init(
         _ name: String, short: Character? = nil, _ placeholder: String? = nil, acts scope: OptionScope.Rule? = nil,
         codecs: OptionScope.CodecRule? = nil, field: SweepError.Field? = nil, inBatch: Bool = true, setByFormats: Bool = false,
         repeatable: Bool = false, apply: @escaping Apply
@@ -61,8 +61,8 @@ struct OptionDeclaration: Sendable {
     }
 
     /// What the argument splitter needs to know of it.
-    var splitterOption: ArgumentSplitter.Option { .init(name, short: short, value: placeholder != nil) }
+    package var splitterOption: ArgumentSplitter.Option { .init(name, short: short, value: placeholder != nil) }
 
     /// `-s, --size WxH`, as help and the man page head it.
-    var synopsis: String { (short.map { "-\($0), " } ?? "") + "--" + name + (placeholder.map { " " + $0 } ?? "") }
+    package var synopsis: String { (short.map { "-\($0), " } ?? "") + "--" + name + (placeholder.map { " " + $0 } ?? "") }
 }

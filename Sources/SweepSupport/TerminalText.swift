@@ -12,7 +12,7 @@ import Foundation
 package enum TerminalText {
     /// `s` with control characters (C0, DEL, C1) and the bidirectional overrides written as
     /// `\n`, `\t`, `\r` or `\u{…}`; a backslash itself stays as it is.
-    static func escape(_ s: String) -> String {
+    package static func escape(_ s: String) -> String {
         if !s.unicodeScalars.contains(where: needsEscape) { return s }
         var out = ""
         for u in s.unicodeScalars {
@@ -27,7 +27,7 @@ package enum TerminalText {
         return out
     }
 
-    static func needsEscape(_ u: Unicode.Scalar) -> Bool {
+    package static func needsEscape(_ u: Unicode.Scalar) -> Bool {
         u.value < 0x20 || (0x7F...0x9F).contains(u.value) || (0x202A...0x202E).contains(u.value)
             || (0x2066...0x2069).contains(u.value)
     }
@@ -44,7 +44,7 @@ package enum TerminalText {
 
     /// True when everything printed on stdout so far has arrived: flushes it and checks its
     /// error flag (set by any earlier failed write, say to a full disk or a closed pipe).
-    static func stdoutIsIntact() -> Bool {
+    package static func stdoutIsIntact() -> Bool {
         // C's `stdout` is a mutable global Swift 6 will not read directly; its address from
         // the C library is the same stream that `print` writes to.
         guard let symbol = dlsym(nil, "stdout") else { return fflush(nil) == 0 }
@@ -55,7 +55,7 @@ package enum TerminalText {
     /// Writes `s` as it is to file descriptor `fd` with write(2), retrying short writes. A
     /// closed or broken descriptor loses the text quietly: FileHandle would raise an
     /// uncatchable exception there, and a message is not worth a crash.
-    static func write(_ s: String, to fd: Int32 = 2) {
+    package static func write(_ s: String, to fd: Int32 = 2) {
         let bytes = Array(s.utf8)
         var done = 0
         while done < bytes.count {

@@ -1,12 +1,12 @@
 /// Options explained together (`--start T, --end T`): one entry in `--help` and one in the
 /// man page, under one section.
-struct OptionGroup: Sendable {
+package struct OptionGroup: Sendable {
     /// Where a group stands in help and the man page, in this order.
-    enum Section: CaseIterable, Sendable {
+    package enum Section: CaseIterable, Sendable {
         case animation, videoInputs, output, encoders, page, look, messages
 
         /// The heading in `--help`.
-        var helpTitle: String {
+        package var helpTitle: String {
             switch self {
             case .animation: "animation"
             case .videoInputs: "video inputs"
@@ -19,7 +19,7 @@ struct OptionGroup: Sendable {
         }
 
         /// The heading in the man page.
-        var manualTitle: String {
+        package var manualTitle: String {
             switch self {
             case .animation: "Animation"
             case .videoInputs: "Video inputs"
@@ -32,7 +32,7 @@ struct OptionGroup: Sendable {
         }
 
         /// The man page's paragraph under the heading, if any.
-        var manualIntro: String? {
+        package var manualIntro: String? {
             switch self {
             case .videoInputs:
                 """
@@ -47,14 +47,14 @@ struct OptionGroup: Sendable {
         }
     }
 
-    let section: Section
-    let options: [OptionDeclaration]
+    package let section: Section
+    package let options: [OptionDeclaration]
     /// The explanation in `--help`, one paragraph wrapped there to the terminal's width.
-    let help: String
+    package let help: String
     /// The man page's paragraph; `--name` words are set in bold. Nil: the help line.
-    let manual: String?
+    package let manual: String?
 
-    init(_ section: Section, help: String, manual: String? = nil, _ options: [OptionDeclaration]) {
+    package init(_ section: Section, help: String, manual: String? = nil, _ options: [OptionDeclaration]) {
         self.section = section
         self.help = help
         self.manual = manual

@@ -2,7 +2,7 @@
 enum JobValue: Decodable, Equatable {
     case flag(Bool), string(String), number(String), list([JobValue])
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         if let b = try? c.decode(Bool.self) { self = .flag(b); return }
         if let i = try? c.decode(Int.self) { self = .number(String(i)); return }
@@ -12,5 +12,5 @@ enum JobValue: Decodable, Equatable {
     }
 
     /// A list stands for a repeated option (e.g. several codec-opt values).
-    var items: [JobValue] { if case let .list(l) = self { return l } else { return [self] } }
+    package var items: [JobValue] { if case let .list(l) = self { return l } else { return [self] } }
 }

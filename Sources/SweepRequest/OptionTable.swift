@@ -11,13 +11,13 @@ import SweepWorker
 /// the man page's options and the flag names in messages are all made from this table, so
 /// that they cannot drift apart. Declarations apply in the table's order (a video's encoder
 /// options reach the encoder in that order).
-enum OptionTable {
+package enum OptionTable {
     private typealias D = OptionDeclaration
     private typealias Rule = OptionScope.Rule
 
     private static let animations: Set<OptionScope.Output> = [.gif, .video, .page, .frames]
 
-    static let groups: [OptionGroup] = [
+    package static let groups: [OptionGroup] = [
         // Animation.
         OptionGroup(
             .animation,
@@ -388,11 +388,11 @@ enum OptionTable {
     ]
 
     /// Every declaration, in the order they apply.
-    static let declarations: [OptionDeclaration] = groups.flatMap(\.options)
+    package static let declarations: [OptionDeclaration] = groups.flatMap(\.options)
 
     /// Declarations by long name.
-    static let byName: [String: OptionDeclaration] = Dictionary(uniqueKeysWithValues: declarations.map { ($0.name, $0) })
+    package static let byName: [String: OptionDeclaration] = Dictionary(uniqueKeysWithValues: declarations.map { ($0.name, $0) })
 
     /// What the argument splitter knows of them.
-    static let splitterOptions: [ArgumentSplitter.Option] = declarations.map(\.splitterOption)
+    package static let splitterOptions: [ArgumentSplitter.Option] = declarations.map(\.splitterOption)
 }
