@@ -16,8 +16,18 @@ import SweepTimeline
 /// Renders are streamed frame by frame, and an output appears only when it is complete: a
 /// failed or cancelled render leaves nothing behind and keeps any file already there.
 public struct Comparison: Sendable {
-    /// Everything the renderer needs; the properties below are views of it.
+    /// Everything the renderer needs but the timing; the properties below are views of it.
     package var spec: RenderSpec
+
+    /// The sweep as asked, made into keyframes when the comparison renders, after its format
+    /// (``resolved()``); nil once ``animation`` was given keyframes of its own.
+    public var timing: SweepTiming? = SweepTiming()
+
+    /// Each side's look under the asked sweep (``timing``).
+    private var looks = (before: Adjustments.identity, after: Adjustments.identity)
+
+    /// The format's settings the app keeps its own of (``apply(_:keeping:)``).
+    private var kept: Set<SweepError.Field> = []
 
     /// A comparison of two image or video files (decoded by content: JPEG, PNG, WebP, TIFF,
     /// HEIC, AVIF, MP4, MOV, WebM, …).
@@ -33,6 +43,25 @@ public struct Comparison: Sendable {
     /// One photo against itself in another look.
     public init(photo: URL, look: Adjustments) {
         spec = RenderSpec(before: .file(photo.path), after: nil, animation: RenderSpec.sweep(after: look))
+        looks.after = look
+    }
+
+    /// What is rendered: the spec with the keyframes made from ``timing`` for a pass of its
+    /// own duration, else the format's, else 4 s (holds as asked, at most a quarter of the
+    /// pass each, as `sweep render --hold` gives); keyframes given to ``animation`` are
+    /// stretched to the format's duration instead. Made at render time, so the order in which
+    /// the timing and the format were set does not matter.
+    package func resolved() -> RenderSpec {
+        var s = spec
+        let formatPass = kept.contains(.duration) ? nil : format?.duration
+        if let t = timing {
+            s.animation = RenderSpec.sweep(
+                from: t.from, to: t.to, duration: t.duration ?? formatPass ?? 4, hold: t.hold, curve: t.curve,
+                before: looks.before, after: looks.after, loop: t.loop)
+        } else if let formatPass {
+            s.animation = s.animation.withPass(formatPass)
+        }
+        return s
     }
 
     /// The output's size; nil takes the before image's, within 800 px for a GIF and 1920 px
@@ -71,10 +100,15 @@ public struct Comparison: Sendable {
         }
     }
 
-    /// The animation: split position and each side's look over time.
+    /// The animation: split position and each side's look over time, as it will render (made
+    /// from ``timing`` when there is one). Setting it gives keyframes of the app's own, and
+    /// ``timing`` becomes nil; a format's duration then stretches them.
     public var animation: Animation<Adjustments> {
-        get { spec.animation }
-        set { spec.animation = newValue }
+        get { resolved().animation }
+        set {
+            spec.animation = newValue
+            timing = nil
+        }
     }
 
     /// Reduced motion: a cut or a cross-fade instead of the moving split.
@@ -141,8 +175,11 @@ public struct Comparison: Sendable {
     /// comparison.apply(try PresetLibrary.locate().format("instagram-square"))
     /// ```
     public mutating func apply(_ format: FormatPreset, keeping kept: Set<SweepError.Field> = []) {
-        format.apply(to: &spec, keeping: kept)
+        // The duration is applied when rendering (``resolved()``), after the timing, whenever
+        // that was set.
+        format.apply(to: &spec, keeping: kept.union([.duration]))
         self.format = format
+        self.kept = kept
     }
 
     /// A simple sweep lasting `duration` seconds, holds included (as `--duration`): hold on
@@ -160,7 +197,8 @@ public struct Comparison: Sendable {
     /// - Throws: ``SweepError`` naming the file and the fix.
     @discardableResult
     public func render(to url: URL) throws -> RenderResult {
-        try Self.write(spec, format: format, to: url, progress: nil)
+        let job = try prepared(for: url)
+        return try Self.write(job, spec: job.spec, progress: nil)
     }
 
     /// Renders to a file on a thread of its own, reporting progress after each frame.
@@ -168,16 +206,18 @@ public struct Comparison: Sendable {
     /// and nothing is left behind.
     @discardableResult
     public func render(to url: URL, progress: (@Sendable (RenderProgress) -> Void)? = nil) async throws -> RenderResult {
-        let format = format
-        return try await Self.cancellable(spec) { spec in try Self.write(spec, format: format, to: url, progress: progress) }
+        let job = try prepared(for: url)
+        return try await Self.cancellable(job.spec) { spec in try Self.write(job, spec: spec, progress: progress) }
     }
 
     /// Renders into memory: the bytes of the file `render(to:)` would write with this
     /// extension (`gif`, `mp4`, `webm`, `webp`, …), for a server that answers with them.
     public func data(as fileExtension: String, progress: (@Sendable (RenderProgress) -> Void)? = nil) async throws -> Data {
-        let format = format
-        return try await Self.inMemory(spec, fileExtension: fileExtension) { spec, url in
-            try Self.write(spec, format: format, to: url, progress: progress)
+        let comparison = self
+        return try await Self.inMemory(resolved(), fileExtension: fileExtension) { spec, url in
+            var job = try comparison.prepared(for: url)
+            job.spec.cancellation = spec.cancellation
+            return try Self.write(job, spec: job.spec, progress: progress)
         }
     }
 
@@ -185,12 +225,12 @@ public struct Comparison: Sendable {
     /// .png, .jpg or .webp.
     @discardableResult
     public func still(at position: Double, to url: URL) throws -> RenderResult {
-        try Renderer.preview(spec, position: position, to: url.path)
+        try Renderer.preview(resolved(), position: position, to: url.path)
     }
 
     /// One still in memory (`png`, `jpg` or `webp`): an og:image for a server.
     public func stillData(at position: Double, as fileExtension: String) async throws -> Data {
-        try await Self.inMemory(spec, fileExtension: fileExtension) { spec, url in
+        try await Self.inMemory(resolved(), fileExtension: fileExtension) { spec, url in
             try Renderer.preview(spec, position: position, to: url.path)
         }
     }
@@ -200,14 +240,42 @@ public struct Comparison: Sendable {
     /// Frames are streamed: `body` must copy a frame it wants to keep.
     @discardableResult
     public func frames(_ body: (_ index: Int, _ frame: RGBAImage) throws -> Void) throws -> RenderResult {
-        try Renderer.frames(spec, body)
+        try Renderer.frames(resolved(), body)
     }
 
-    /// The one way a comparison is written: a still format's still, else the animation.
-    private static func write(_ spec: RenderSpec, format: FormatPreset?, to url: URL, progress: Renderer.Progress?) throws -> RenderResult {
-        let path = format?.outputPath(url.path) ?? url.path
-        if format?.still == true { return try Renderer.preview(spec, position: Renderer.restingPosition, to: path) }
-        return try Renderer.render(spec, to: path, progress: progress)
+    /// What a render to `url` writes: the resolved spec, the path (with a still format's
+    /// extension when it has none), whether it is a still, and the notes the command line
+    /// gives for the same request. The format is fitted to the output's kind by the rule the
+    /// command line follows (``FormatPreset/fit(output:spec:codecGiven:capGiven:called:)``).
+    private struct Job: Sendable {
+        var spec: RenderSpec
+        var path: String
+        var still: Bool
+        var notes: [String]
+    }
+
+    private func prepared(for url: URL) throws -> Job {
+        var job = Job(spec: resolved(), path: format?.outputPath(url.path) ?? url.path, still: format?.still == true, notes: [])
+        if let format, !job.still,
+            let note = try format.fit(
+                output: job.path, spec: &job.spec, codecGiven: kept.contains(.codec), capGiven: kept.contains(.maxBytes),
+                called: format.name ?? "the format")
+        {
+            job.notes.append(note)
+        }
+        return job
+    }
+
+    /// The one way a comparison is written: a still format's still (JPEG and WebP at quality
+    /// 90, under the format's cap), else the animation; `spec` is the job's, with the
+    /// render's cancellation.
+    private static func write(_ job: Job, spec: RenderSpec, progress: Renderer.Progress?) throws -> RenderResult {
+        var result =
+            job.still
+            ? try Renderer.preview(spec, position: Renderer.restingPosition, to: job.path, quality: 90, maxBytes: spec.maxBytes)
+            : try Renderer.render(spec, to: job.path, progress: progress)
+        result.notes.insert(contentsOf: job.notes, at: 0)
+        return result
     }
 
     /// Runs `work` on a thread of its own (a render is long and CPU-bound: not a job for the

@@ -1,5 +1,6 @@
 import Foundation
 import SweepImaging
+import SweepMedia
 import SweepSupport
 
 /// A social format (`presets/formats/NAME.json`), version 1: output size, frame rate,
@@ -93,6 +94,30 @@ public struct FormatPreset: Sendable, Decodable {
         if !kept.contains(.codec), let codec { spec.codec = codec }
         if !kept.contains(.maxBytes) { spec.maxBytes = maxBytes }
         if let safeInsets { spec.safeInsets = safeInsets }
+    }
+
+    /// Fits an animated output named `output` to this format, one rule for every door: an
+    /// output named for another kind of file (x.gif under a video format) follows its name,
+    /// unless `codecGiven` (the codec was asked for by name); then the platform's limits no
+    /// longer apply, and its cap is dropped unless `capGiven`. Returns the note that says so,
+    /// naming the format as `called`, or nil when the output is the format's own kind.
+    ///
+    /// - Throws: what ``OutputKind/infer(path:still:codec:)`` throws for a name it cannot write.
+    package func fit(output: String, spec: inout RenderSpec, codecGiven: Bool, capGiven: Bool, called: String) throws -> String? {
+        if !codecGiven, (try? OutputKind.infer(path: output, codec: spec.codec)) == nil { spec.codec = nil }
+        let chosen: String? =
+            switch try OutputKind.infer(path: output, codec: spec.codec) {
+            case .gif: "gif"
+            case let .video(c, _): c.name
+            default: nil
+            }
+        guard let wanted = codec, let chosen, chosen != wanted else { return nil }
+        var note = "\(called) is made for \(wanted); this is \(chosen), so the platform's own limits no longer apply"
+        if !capGiven, let m = maxBytes {
+            spec.maxBytes = nil
+            note += " (its \(m)-byte cap is not enforced)"
+        }
+        return note
     }
 
     /// `path`, with the format's extension when it has none.

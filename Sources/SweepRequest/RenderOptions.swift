@@ -113,25 +113,11 @@ package struct RenderOptions: Sendable {
                 }
                 output = out + "." + ext
             }
-            if let out = output, !still {
-                // Options win over the format: an output named for another kind (x.gif for a
-                // video format) follows its extension, and --codec its codec.
-                if !given.contains("codec"), (try? OutputKind.infer(path: out, codec: spec.codec)) == nil { spec.codec = nil }
-                let chosen = try OutputKind.infer(path: out, codec: spec.codec)
-                let name: String? =
-                    switch chosen {
-                    case .gif: "gif";
-                    case let .video(c, _): c.name;
-                    default: nil
-                    }
-                if let wanted = f.codec, let name, name != wanted {
-                    var note = "\(format) is made for \(wanted); this is \(name), so the platform's own limits no longer apply"
-                    if !given.contains("max-bytes"), let m = f.maxBytes {
-                        spec.maxBytes = nil
-                        note += " (its \(m)-byte cap is not enforced)"
-                    }
-                    notes.append(note)
-                }
+            if let out = output, !still,
+                let note = try f.fit(
+                    output: out, spec: &spec, codecGiven: given.contains("codec"), capGiven: given.contains("max-bytes"), called: format)
+            {
+                notes.append(note)
             }
         }
         if let preset {

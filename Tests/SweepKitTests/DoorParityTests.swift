@@ -1,0 +1,105 @@
+import Foundation
+import SweepImaging
+import SweepKit
+import SweepMedia
+import SweepTestSupport
+import Testing
+
+/// Requests that the command line and SweepKit once resolved apart (issue 57): each now gives
+/// the same bytes, or the same refusal, through both (and a batch job where it has a key).
+@Suite("The same request through the CLI, a batch job and SweepKit")
+struct DoorParityTests {
+    /// Two pictures and the formats the cases use, in a fresh folder.
+    func inputs() throws -> String {
+        let dir = try Scratch.folder("door-parity")
+        try StillEncoder.write(Resampler.resize(DemoScenes.flatLandscape(), width: 320, height: 240), to: dir + "/before.png", format: .png)
+        try StillEncoder.write(
+            Resampler.resize(DemoScenes.gradedLandscape(), width: 320, height: 240), to: dir + "/after.png", format: .png)
+        let formats = [
+            "long": #"{"version": 1, "size": "96x72", "fps": 5, "duration": 8, "extension": "gif", "codec": "gif"}"#,
+            "card": #"{"version": 1, "size": "200x100", "extension": "png", "still": true, "maxBytes": 1024}"#,
+            "h264": #"{"version": 1, "size": "96x72", "fps": 5, "duration": 1, "extension": "mp4", "codec": "h264", "maxBytes": 5000000}"#,
+        ]
+        for (name, text) in formats { try Data(text.utf8).write(to: URL(fileURLWithPath: dir + "/\(name).json")) }
+        return dir
+    }
+
+    func comparison(_ dir: String) -> Comparison {
+        Comparison(before: URL(fileURLWithPath: dir + "/before.png"), after: URL(fileURLWithPath: dir + "/after.png"))
+    }
+
+    func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+
+    @Test("A hold under a format's duration: 1.5 s through every door, whichever was set first")
+    func holdUnderFormat() throws {
+        let dir = try inputs()
+        let cli = try runSweep([
+            "render", dir + "/before.png", dir + "/after.png", "-o", dir + "/cli.gif", "--format", dir + "/long.json", "--hold", "1.5",
+            "-q",
+        ])
+        #expect(cli.code == 0, "\(cli.stderr)")
+        try Data(#"{"before": "before.png", "after": "after.png", "output": "batch.gif", "format": "long.json", "hold": 1.5}"#.utf8)
+            .write(to: URL(fileURLWithPath: dir + "/jobs.jsonl"))
+        #expect(try runSweep(["batch", dir + "/jobs.jsonl", "--out-dir", dir, "--quiet"]).code == 0)
+        let format = try PresetLibrary.locate().format(dir + "/long.json")
+        var first = comparison(dir)
+        first.timing = SweepTiming(hold: 1.5)
+        first.apply(format)
+        var second = comparison(dir)
+        second.apply(format)
+        second.timing = SweepTiming(hold: 1.5)
+        let kit = try first.render(to: URL(fileURLWithPath: dir + "/kit.gif"))
+        try second.render(to: URL(fileURLWithPath: dir + "/kit2.gif"))
+        // The pass is the format's 8 s with the asked holds: 1.5 s, 5 s of sweep, 1.5 s.
+        let times = first.animation.position.keyframes.map(\.time)
+        #expect(times.count == 4 && abs(times[1] - 1.5) < 1e-9 && abs(times[2] - 6.5) < 1e-9 && abs(kit.duration - 8) < 1e-9, "\(times)")
+        let reference = try bytes(dir + "/cli.gif")
+        #expect(try bytes(dir + "/batch.gif") == reference)
+        #expect(try bytes(dir + "/kit.gif") == reference)
+        #expect(try bytes(dir + "/kit2.gif") == reference)
+    }
+
+    @Test("Keyframes given before or after the format are stretched to its duration alike")
+    func keyframesAndFormat() throws {
+        let dir = try inputs()
+        let format = try PresetLibrary.locate().format(dir + "/long.json")
+        var before = comparison(dir)
+        before.animation = Comparison.sweep(duration: 2, hold: 0.25)
+        before.apply(format)
+        var after = comparison(dir)
+        after.apply(format)
+        after.animation = Comparison.sweep(duration: 2, hold: 0.25)
+        let a = try before.render(to: URL(fileURLWithPath: dir + "/a.gif"))
+        let b = try after.render(to: URL(fileURLWithPath: dir + "/b.gif"))
+        #expect(abs(a.duration - 8) < 1e-9 && abs(b.duration - 8) < 1e-9 && a.frames == 40, "\(a) / \(b)")
+        #expect(try bytes(dir + "/a.gif") == bytes(dir + "/b.gif"))
+    }
+
+    @Test("A still format over its cap is refused through both doors, with the same code and words, and nothing written")
+    func stillOverCap() throws {
+        let dir = try inputs()
+        let cli = try runSweep([
+            "render", dir + "/before.png", dir + "/after.png", "-o", dir + "/cli", "--format", dir + "/card.json", "-q",
+        ])
+        var kit = comparison(dir)
+        kit.apply(try PresetLibrary.locate().format(dir + "/card.json"))
+        let error = try #require(throws: SweepError.self) { try kit.render(to: URL(fileURLWithPath: dir + "/kit")) }
+        #expect(cli.code == error.code.exitCode && cli.code != 0, "CLI \(cli.code): \(cli.stderr); kit: \(error)")
+        #expect(cli.stderr.contains(error.message), "CLI: \(cli.stderr); kit: \(error.message)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/cli.png") && !FileManager.default.fileExists(atPath: dir + "/kit.png"))
+    }
+
+    @Test("A video format written as .gif: the same GIF and the same note through both doors")
+    func videoFormatAsGIF() throws {
+        let dir = try inputs()
+        let cli = try runSweep(["render", dir + "/before.png", dir + "/after.png", "-o", dir + "/cli.gif", "--format", dir + "/h264.json"])
+        #expect(cli.code == 0, "\(cli.stderr)")
+        var kit = comparison(dir)
+        kit.apply(try PresetLibrary.locate().format(dir + "/h264.json"))
+        let result = try kit.render(to: URL(fileURLWithPath: dir + "/kit.gif"))
+        let note = try #require(result.notes.first { $0.contains("is made for h264; this is gif") }, "\(result.notes)")
+        #expect(note.contains("5000000-byte cap is not enforced"))
+        #expect((cli.stdout + cli.stderr).contains(note), "CLI said: \(cli.stdout) \(cli.stderr)")
+        #expect(try bytes(dir + "/kit.gif") == bytes(dir + "/cli.gif"))
+    }
+}
