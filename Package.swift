@@ -136,7 +136,8 @@ let package = Package(
         .testTarget(
             name: "SweepServeTests",
             dependencies: [
-                "SweepTestSupport", "SweepServe", "SweepCLI", "SweepRequest", "SweepImaging", "SweepMedia", "SweepSupport", "SweepPipeline",
+                "SweepTestSupport", "SweepServe", "SweepCLI", "SweepRequest", "SweepKit", "SweepImaging", "SweepMedia", "SweepSupport",
+                "SweepPipeline",
                 "SweepWeb",
             ]),
     ]
