@@ -1,6 +1,8 @@
+import Dispatch
 import Foundation
 import SweepKit
 import SweepTestSupport
+import Synchronization
 import Testing
 
 /// One request through the four doors that take it: the command line, a batch job, the render
@@ -47,5 +49,157 @@ struct ServeParityTests {
         let note = try #require(result.notes.first { $0.contains("story is made for h264; this is gif") }, "\(result.notes)")
         #expect(cli.stderr.contains(note), "CLI: \(cli.stderr)")
         #expect((record["notes"] as? [String])?.contains(note) == true, "service: \(record)")
+    }
+
+    /// One request of the matrix: its settings as `key=value` (CLI flags, batch keys and the
+    /// service's spec keys are the same names), and its output's extension.
+    struct Request: CustomStringConvertible {
+        var settings: [(key: String, value: String)]
+        var ext: String
+        var description: String { settings.map { "\($0.key)=\($0.value)" }.joined(separator: " ") + " ." + ext }
+        func value(_ key: String) -> String? { settings.first { $0.key == key }?.value }
+    }
+
+    /// Formats (none, a video one, a GIF one, a still one) × holds × durations × eases ×
+    /// outputs × caps: 288 requests, small (48x36 at 4 fps) so that all four doors run them.
+    static let matrix: [Request] = {
+        var all: [Request] = []
+        for format in [nil, "story", "github-readme", "og-image"] {
+            for hold in [nil, "0", "1.5"] {
+                for duration in [nil, "3"] {
+                    for ease in [nil, "spring", "ease-in"] {
+                        for ext in ["gif", "mp4"] {
+                            for cap in [nil, "2000"] {
+                                var settings: [(key: String, value: String)] = [("size", "48x36"), ("fps", "4")]
+                                for (key, value) in [
+                                    ("format", format), ("hold", hold), ("duration", duration), ("ease", ease), ("max-bytes", cap),
+                                ] {
+                                    if let value { settings.append((key, value)) }
+                                }
+                                all.append(Request(settings: settings, ext: ext))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return all
+    }()
+
+    /// How one door ended: the output's bytes, or the exit code and the error's words.
+    enum Outcome {
+        case wrote(Data)
+        case refused(code: Int, message: String)
+    }
+
+    /// The request through SweepKit, set as an app would.
+    func kit(_ r: Request, _ a: String, _ b: String, to path: String) throws -> Outcome {
+        var kit = Comparison(before: URL(fileURLWithPath: a), after: URL(fileURLWithPath: b))
+        var timing = SweepTiming()
+        if let hold = r.value("hold") { timing.hold = Double(hold)! }
+        if let duration = r.value("duration") { timing.duration = Double(duration)! }
+        if let ease = r.value("ease") { timing.curve = try #require(Curve.named[ease]) }
+        kit.timing = timing
+        var kept: Set<SweepError.Field> = [.size, .fps]
+        if r.value("max-bytes") != nil { kept.insert(.maxBytes) }
+        if let format = r.value("format") { kit.apply(try PresetLibrary.locate().format(format), keeping: kept) }
+        kit.size = .exact(width: 48, height: 36)
+        kit.fps = 4
+        kit.maxBytes = r.value("max-bytes").map { Int($0)! }
+        do {
+            let result = try kit.render(to: URL(fileURLWithPath: path))
+            return .wrote(try Data(contentsOf: URL(fileURLWithPath: result.output)))
+        } catch let e as SweepError {
+            return .refused(code: Int(e.code.exitCode), message: e.message)
+        }
+    }
+
+    @Test("A matrix of 288 requests: the same bytes, or the same refusal, through the CLI, a batch job, the service and SweepKit")
+    func matrixThroughEveryDoor() throws {
+        let (a, b) = try fixtures(width: 96, height: 72)
+        let dir = URL(fileURLWithPath: a).deletingLastPathComponent().path
+        let requests = Self.matrix
+        #expect(requests.count >= 200)
+
+        // SweepKit, in this process.
+        let kits = try requests.enumerated().map { n, r in try kit(r, a, b, to: dir + "/kit-\(n).\(r.ext)") }
+
+        // The command line, two at a time.
+        let cli = Mutex<[Int: (code: Int32, stderr: String)]>([:])
+        DispatchQueue.concurrentPerform(iterations: 2) { lane in
+            for n in stride(from: lane, to: requests.count, by: 2) {
+                let r = requests[n]
+                let args = ["render", a, b, "-o", dir + "/cli-\(n).\(r.ext)", "-q"] + r.settings.flatMap { ["--" + $0.key, $0.value] }
+                let run = try? runSweep(args)
+                cli.withLock { $0[n] = (run?.code ?? -1, run?.stderr ?? "did not run") }
+            }
+        }
+
+        // One batch of every request.
+        let lines = requests.enumerated().map { n, r in
+            let fields =
+                [#""before": "a.png""#, #""after": "b.png""#, #""output": "batch-\#(n).\#(r.ext)""#]
+                + r.settings.map { #""\#($0.key)": "\#($0.value)""# }
+            return "{" + fields.joined(separator: ", ") + "}"
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: dir + "/matrix.jsonl", atomically: true, encoding: .utf8)
+        _ = try runSweep(["batch", dir + "/matrix.jsonl", "--out-dir", dir, "--quiet", "--jobs", "2"])
+        let batch = Dictionary(
+            uniqueKeysWithValues: try String(contentsOfFile: dir + "/matrix.results.jsonl", encoding: .utf8).split(separator: "\n")
+                .compactMap {
+                    line -> (Int, [String: Any])? in
+                    guard let o = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+                    return ((o["line"] as? Int ?? 0) - 1, o)
+                })
+
+        // The service: every request queued at once, then each awaited.
+        let server = try ServeProcess(["--queue", "400", "--jobs", "2"])
+        defer { server.stop() }
+        // A request the service can refuse before any work is answered at once (400 with the
+        // exit code and the words); that answer is its outcome.
+        var ids: [Int: String] = [:]
+        var answered: [Int: [String: Any]] = [:]
+        for (n, r) in requests.enumerated() {
+            let fields = [#""output": "svc-\#(n).\#(r.ext)""#] + r.settings.map { #""\#($0.key)": "\#($0.value)""# }
+            let posted = try curl(form(a, b, spec: "{" + fields.joined(separator: ",") + "}") + [server.url + "/v1/renders"])
+            if let id = posted.json["id"] as? String {
+                ids[n] = id
+            } else if posted.status == 400 {
+                answered[n] = posted.json
+            } else {
+                Issue.record("request \(n) (\(r)): \(posted.status) \(posted.text)")
+            }
+        }
+
+        var agreed = 0
+        for (n, r) in requests.enumerated() {
+            let c = try #require(cli.withLock { $0[n] })
+            let j = batch[n] ?? [:]
+            let record = try ids[n].map { try waitFor($0, at: server.url) } ?? answered[n] ?? [:]
+            switch kits[n] {
+            case .wrote(let bytes):
+                let svc = try ids[n].map { try curl([server.url + "/v1/renders/\($0)/output"]).body }
+                let cliBytes = try? Data(contentsOf: URL(fileURLWithPath: dir + "/cli-\(n).\(r.ext)"))
+                let batchBytes = (j["output"] as? String).flatMap { try? Data(contentsOf: URL(fileURLWithPath: $0)) }
+                let same =
+                    c.code == 0 && cliBytes == bytes && j["status"] as? String == "ok" && batchBytes == bytes
+                    && record["state"] as? String == "done" && svc == bytes
+                #expect(
+                    same,
+                    "request \(n) (\(r)): SweepKit wrote \(bytes.count) bytes; CLI \(c.code) \(c.stderr) \(cliBytes?.count ?? -1) bytes; batch \(j); service \(record)"
+                )
+                if same { agreed += 1 }
+            case let .refused(code, message):
+                let same =
+                    Int(c.code) == code && c.stderr.contains(message)
+                    && j["exit"] as? Int == code && (j["error"] as? String)?.contains(message) == true
+                    && record["exit"] as? Int == code && (record["error"] as? String)?.contains(message) == true
+                #expect(
+                    same,
+                    "request \(n) (\(r)): SweepKit refused (\(code)) \(message); CLI \(c.code) \(c.stderr); batch \(j); service \(record)")
+                if same { agreed += 1 }
+            }
+        }
+        #expect(agreed == requests.count)
     }
 }
