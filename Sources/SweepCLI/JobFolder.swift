@@ -124,8 +124,9 @@ struct JobFolder {
     private func failure(_ err: Int32, _ joined: String, at: String) -> SweepError {
         guard err == EXDEV else { return FileBytes.openFailure(err, joined) }
         return SweepError(
-            .dataError, "the \(role.rawValue) \(joined) leaves the \(role.rawValue) folder (\(path))", subject: at,
-            fix: "keep \(role.rawValue)s inside it (no .. or symlinks out), or pass --allow-absolute")
+            .dataError,
+            "the \(role.rawValue) \(joined) leaves the \(role.rawValue) folder (\(path)), or reaches into it by an absolute symbolic link",
+            subject: at, fix: "keep \(role.rawValue)s inside it (no .. or symlinks out; links inside relative), or pass --allow-absolute")
     }
 
     /// Where the job's path `name` is: joined to the folder when relative, checked.

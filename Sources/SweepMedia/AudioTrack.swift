@@ -89,7 +89,7 @@ final class AudioTrack {
                 field: .audio)
         }
         duration = audio.duration
-        guard FileManager.default.fileExists(atPath: audio.path) else {
+        guard FileManager.default.fileExists(atPath: OpenedFiles.shared.physical(audio.path)) else {
             throw SweepError(.noInput, "no such file", subject: audio.path, field: .audio)
         }
         input = try InputFormatContext(untrusted: audio.path, what: "cannot open the audio input")

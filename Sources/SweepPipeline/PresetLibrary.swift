@@ -88,7 +88,7 @@ public struct PresetLibrary: Sendable {
         data: Data, label: String
     ) {
         if Self.isPath(nameOrPath) {
-            guard FileManager.default.fileExists(atPath: nameOrPath) else {
+            guard FileManager.default.fileExists(atPath: OpenedFiles.shared.physical(nameOrPath)) else {
                 throw SweepError(.noInput, "no such preset file", subject: nameOrPath, fix: "check the path")
             }
             return (try Self.read(nameOrPath), nameOrPath)

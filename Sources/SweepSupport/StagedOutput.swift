@@ -15,6 +15,9 @@ package struct StagedOutput: ~Copyable {
     package let destination: String
     /// The hidden file the versions are written to (an ``AtomicOutput`` destination).
     package let path: String
+    /// What is created, renamed and removed: ``path`` and ``destination`` through their
+    /// folder's descriptor when a batch holds it (``OpenedFiles``), as ``AtomicOutput`` does.
+    private let stage: String, target: String
     private var done = false
 
     /// Creates the hidden, empty stage file beside `destination`.
@@ -23,8 +26,10 @@ package struct StagedOutput: ~Copyable {
     ///   folder cannot take it.
     package init(destination: String) throws {
         self.destination = destination
-        let stage = AtomicOutput.temporaryName(beside: destination)
+        let name = AtomicOutput.temporaryName(beside: destination)
         let folder = URL(fileURLWithPath: destination).deletingLastPathComponent().path
+        stage = OpenedFiles.shared.physical(name)
+        target = OpenedFiles.shared.physical(destination)
         switch TempFileRegistry.shared.createFile(stage) {
         case .created(let fd): close(fd)
         case .failed(let err):
@@ -32,7 +37,7 @@ package struct StagedOutput: ~Copyable {
                 err, creating: "a file", in: folder, subject: destination, fix: "choose a folder you can write to")
         case .refused: throw AtomicOutput.interrupted(subject: destination)
         }
-        path = stage
+        path = name
     }
 
     /// Moves the stage, as last written, into place.
@@ -41,9 +46,9 @@ package struct StagedOutput: ~Copyable {
     ///   removed and the destination untouched.
     package consuming func commit() throws {
         done = true
-        let failed = rename(path, destination) != 0 ? errno : 0
-        if failed != 0 { unlink(path) }
-        TempFileRegistry.shared.remove(path)
+        let failed = rename(stage, target) != 0 ? errno : 0
+        if failed != 0 { unlink(stage) }
+        TempFileRegistry.shared.remove(stage)
         if failed != 0 {
             throw SweepError(
                 .cannotCreate, "cannot move the finished file into place (\(String(cString: strerror(failed))))",
@@ -53,7 +58,7 @@ package struct StagedOutput: ~Copyable {
 
     deinit {
         guard !done else { return }
-        unlink(path)
-        TempFileRegistry.shared.remove(path)
+        unlink(stage)
+        TempFileRegistry.shared.remove(stage)
     }
 }
