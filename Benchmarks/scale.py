@@ -2,12 +2,13 @@
 """Scale: a 4K60 phone-like clip pair wiped to a 1080p MP4, sweep against the FFmpeg CLI doing
 the same decode, scale and encode, same run; and sweep's peak memory on the pair and on 8K.
 
-Usage: scale.py [runs]   (Benchmarks/run.sh scale)
+Usage: scale.py [runs] [h264|hevc] [seconds]   (Benchmarks/run.sh scale: 3 runs, H.264, 10 s)
 
 The clips: 10 s, 3840x2160, 60 fps, H.264 High (tagged BT.709, a key frame a second, as a phone's
 "most compatible" setting writes it): a pan over photo pair A with fresh grain on every frame, so
 that each frame codes like a camera's; the after clip is the graded photo on the same path. The
-8K clip: 2 s of the same at 7680x4320, 30 fps.
+8K clip: 2 s of the same at 7680x4320, 30 fps. With `hevc`, the 4K pair is HEVC Main (x265
+`ultrafast`, 'hvc1', as most phones record by default) instead; `seconds` sets the pair's length.
 The output: MP4 at 1920x1080, x264 medium CRF 20, yuv420p, a linear wipe over the whole clip
 with no handle or labels.
 - sweep: `sweep render before.mp4 after.mp4 -o x.mp4 --size 1920x1080 --hold 0 --ease linear
@@ -28,7 +29,11 @@ OPTS = ("--size 1920x1080 --hold 0 --ease linear --no-handle --no-labels --hard-
         "--encoder-preset medium --quiet")
 
 
-def clip(photo, out, width, height, fps, seconds):
+CODERS = {"h264": "-c:v libx264 -preset ultrafast -crf 23",
+          "hevc": "-c:v libx265 -preset ultrafast -crf 24 -x265-params log-level=error -tag:v hvc1"}
+
+
+def clip(photo, out, width, height, fps, seconds, codec="h264"):
     """A pan across the photo at width x height, with per-frame grain, coded as a phone does (H.264)."""
     if os.path.exists(out):
         return
@@ -43,7 +48,7 @@ def clip(photo, out, width, height, fps, seconds):
        f"-vf \"loop=loop={frames - 1}:size=1,setpts=N/{fps}/TB,crop={width}:{height}:x='{travel}*t/{seconds}':y='(ih-{height})/2',"
        f"scale=out_color_matrix=bt709:out_range=tv,format=yuv420p,noise=alls=8:allf=t\" -r {fps} -frames:v {frames} "
        f"-colorspace bt709 -color_primaries bt709 -color_trc bt709 "
-       f"-c:v libx264 -preset ultrafast -crf 23 -g {fps} {out}")
+       f"{CODERS[codec]} -g {fps} {out}")
     os.remove(still)
 
 
@@ -53,18 +58,19 @@ def run(cmd):
     return float(wall), float(user) + float(system), int(peak)
 
 
-def main(runs=3):
+def main(runs=3, codec="h264", seconds=10):
     os.makedirs(WORK, exist_ok=True)
     d = WORK
     a, b = os.path.join(PHOTOS, "bythewater.jpg"), os.path.join(PHOTOS, "bythewater-graded.jpg")
-    bef, aft = f"{d}/before-4k60.mp4", f"{d}/after-4k60.mp4"
-    clip(a, bef, 3840, 2160, 60, 10)
-    clip(b, aft, 3840, 2160, 60, 10)
+    tag = ("" if codec == "h264" else f"-{codec}") + ("" if seconds == 10 else f"-{seconds}s")
+    bef, aft = f"{d}/before-4k60{tag}.mp4", f"{d}/after-4k60{tag}.mp4"
+    clip(a, bef, 3840, 2160, 60, seconds, codec)
+    clip(b, aft, 3840, 2160, 60, seconds, codec)
     big = f"{d}/before-8k.mp4"
     clip(a, big, 7680, 4320, 30, 2)
     ours = f"{SWEEP} render {bef} {aft} -o {d}/ours.mp4 {OPTS}"
     peer = (f"ffmpeg -v error -y -i {bef} -i {aft} -filter_complex "
-            f"'[0:v]scale=1920:1080[a];[1:v]scale=1920:1080[b];[a][b]xfade=transition=wipeleft:duration=10:offset=0' "
+            f"'[0:v]scale=1920:1080[a];[1:v]scale=1920:1080[b];[a][b]xfade=transition=wipeleft:duration={seconds}:offset=0' "
             f"{X264} {d}/peer.mp4")
     t = {"sweep": [], "ffmpeg": []}
     for _ in range(runs):  # interleaved, so that the machine's moods fall on both alike
@@ -76,7 +82,7 @@ def main(runs=3):
     rss8k = run(f"{SWEEP} render {big} {big} -o {d}/ours-8k.mp4 {OPTS}")[2]
     frames = sh(f"ffprobe -v error -count_packets -select_streams v:0 -show_entries stream=nb_read_packets "
                 f"-of csv=p=0 {d}/ours.mp4").stdout.strip()
-    print(f"Scale: two 3840x2160 60 fps 10 s H.264 clips -> 1920x1080 MP4, linear wipe, x264 medium CRF 20; "
+    print(f"Scale: two 3840x2160 60 fps {seconds} s {'H.264' if codec == 'h264' else 'HEVC'} clips -> 1920x1080 MP4, linear wipe, x264 medium CRF 20; "
           f"median of {runs} runs (sweep wrote {frames} frames)")
     print(f"{'who':7} {'bytes':>9} {'wall s, each run':>26} {'wall s':>7} {'CPU s':>7} {'peak RSS MB':>12}")
     for who, out in (("sweep", "ours"), ("ffmpeg", "peer")):
@@ -87,4 +93,5 @@ def main(runs=3):
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 3)
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 3, sys.argv[2] if len(sys.argv) > 2 else "h264",
+         int(sys.argv[3]) if len(sys.argv) > 3 else 10)
