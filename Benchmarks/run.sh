@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Side-by-side benchmarks: sweep against the FFmpeg CLI (and gifsicle), same inputs, same run.
-#   Benchmarks/run.sh [gif] [gifcurves] [mp4] [codecs] [memory] [frame] [video] [hdr] [decode]    (default: all but gifcurves, hdr and decode)
+#   Benchmarks/run.sh [gif] [gifcurves] [mp4] [codecs] [memory] [frame] [video] [hdr] [decode] [scale]    (default: all but gifcurves, hdr, decode and scale)
 # Needs: ffmpeg, gifsicle, python3 with numpy (pip install numpy; hdr also pillow and scikit-image). Results: Benchmarks/work/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +15,7 @@ for w in $what; do
     video) python3 Benchmarks/video.py ;;
     hdr) python3 Benchmarks/hdr.py ;;
     decode) python3 Benchmarks/decode.py ;;
+    scale) python3 Benchmarks/scale.py ;;
     gifcurves) python3 Benchmarks/gifcurves.py --json Benchmarks/work/gifcurves.json --plot docs/gif-curves.png ;;
     *) python3 Benchmarks/compare.py "$w" ;;
   esac

@@ -204,18 +204,6 @@ package final class VideoDecoder {
         // or OBS's recording often has sound running past its last frame.
         let stated = streamDuration ?? (ctx.pointee.nb_streams == 1 ? formatDuration : nil)
         var rate = Self.nominalRate(real: st.pointee.r_frame_rate, average: st.pointee.avg_frame_rate)
-        // The packets set the length, read to their end without decoding: a header's length
-        // may be bogus (a fragmented MP4 saying 0xFFFFFFFF ticks) or outlast a file cut short.
-        let scan = try Self.scanLength(
-            path, stream: index, timeBase: timeBase, start: Ticks.sane(st.pointee.start_time), near: stated ?? formatDuration)
-        var length = stated ?? 0
-        if scan.length > 0, length <= 0 || abs(scan.length - length) > Self.lengthSlack(rate: rate) {
-            if length > scan.length {
-                statedEnd = (frames: scan.length, stated: length)
-                if let last = scan.lastPacket { packetLimit = last }
-            }
-            length = scan.length
-        }
         // Frames that do not come at one rate (a phone alternating 30 and 24 fps, a rate that
         // drifts down in the dark, pauses): the stated and the average rate part (or, where the
         // container does not count its frames, the average is a guess from the first few), and
@@ -233,6 +221,21 @@ package final class VideoDecoder {
                 if parted || abs(steady.rate - rate) > rate * 0.01 { rate = steady.rate }
                 steadyGrid = steady.onGrid
             }
+        }
+        // The packets set the length, read to their end without decoding: a header's length
+        // may be bogus (a fragmented MP4 saying 0xFFFFFFFF ticks) or outlast a file cut short.
+        // A packet lasts at least one frame at the clip's rate: FLV and Matroska store 1 ms
+        // or nothing for the last one, which would leave its frame no time on screen.
+        let scan = try Self.scanLength(
+            path, stream: index, timeBase: timeBase, start: Ticks.sane(st.pointee.start_time), near: stated ?? formatDuration,
+            shortestFrame: Ticks.of(seconds: 1 / rate, in: st.pointee.time_base))
+        var length = stated ?? 0
+        if scan.length > 0, length <= 0 || abs(scan.length - length) > Self.lengthSlack(rate: rate) {
+            if length > scan.length {
+                statedEnd = (frames: scan.length, stated: length)
+                if let last = scan.lastPacket { packetLimit = last }
+            }
+            length = scan.length
         }
         if st.pointee.nb_frames <= 0, rate > 60, length * rate > Self.countedAbove {
             // A high rate a container states without counting its frames (Matroska, WebM, TS:
@@ -272,9 +275,9 @@ package final class VideoDecoder {
             origin += startTicks
             try advance(to: 0)
             length -= start
-        } else {
-            length -= Double(first - origin) * timeBase
         }
+        // The stated and scanned lengths count from the stream's start, the clip's time 0: frames
+        // at its head that cannot be decoded (a transport stream cut mid-GOP) leave its end where it is.
         if length <= 0 { length = 1 / frameRate }
         duration = length
     }
@@ -400,14 +403,16 @@ package final class VideoDecoder {
     }
 
     /// The length of a stream: the end of its last whole packet (one the demuxer did not flag
-    /// cut), read without decoding, from the stream's first timestamp.
+    /// cut), read without decoding, from the stream's first timestamp. Packets an edit list
+    /// leaves out (flagged discard: an iPhone clip's frame past its edit) do not count; each
+    /// packet lasts at least `shortestFrame` ticks.
     ///
     /// Given the stream's `start` and a length to look near (`near`, seconds: the header's),
     /// only the packets from the key frame 1 s before it on are read; when the seek finds
     /// none there (the header says more than the file holds), the stream is read from its start.
-    static func scanLength(_ path: String, stream: Int32, timeBase: Double, start: Int64? = nil, near: Double? = nil) throws
-        -> PacketScan
-    {
+    static func scanLength(
+        _ path: String, stream: Int32, timeBase: Double, start: Int64? = nil, near: Double? = nil, shortestFrame: Int64 = 0
+    ) throws -> PacketScan {
         func scan(seek: Bool) throws -> (first: Int64?, end: Int64, last: Int64?, packets: Int) {
             let input = try InputFormatContext(untrusted: path, what: "not a video sweep can read")
             let packet = try PacketHandle()
@@ -419,10 +424,11 @@ package final class VideoDecoder {
             while av_read_frame(input.ptr, packet.ptr) >= 0 {
                 defer { av_packet_unref(packet.ptr) }
                 let p = packet.ptr.pointee
-                guard p.stream_index == stream, p.flags & AV_PKT_FLAG_CORRUPT == 0, let pts = Ticks.sane(p.pts) else { continue }
+                guard p.stream_index == stream, p.flags & (AV_PKT_FLAG_CORRUPT | AV_PKT_FLAG_DISCARD) == 0, let pts = Ticks.sane(p.pts)
+                else { continue }
                 packets += 1
                 first = min(first ?? pts, pts)
-                end = max(end, pts + min(max(0, p.duration), Ticks.bound))
+                end = max(end, pts + min(max(0, p.duration, shortestFrame), Ticks.bound))
                 last = Ticks.sane(p.dts) ?? pts
             }
             return (first, end, last, packets)

@@ -60,7 +60,9 @@ struct ClipTimeline {
             notes.append(String(format: "frame rate %g → %g fps (the most this output shows)", fps, maxFPS))
             fps = maxFPS
         }
-        let frames = max(1, (length * fps).rounded())
+        // One frame for each frame time that starts within the length: a clip whose edit list
+        // ends it 0.2 frames into its last frame still shows that frame.
+        let frames = max(1, (length * fps - 1e-6).rounded(.up))
         guard frames <= Double(RenderLimits.maxFrames) else {
             throw SweepError(
                 .usage, "the render would take \(Int(frames)) frames, over the limit of \(RenderLimits.maxFrames)",

@@ -227,7 +227,7 @@ import Testing
         try whole.prefix(whole.count * 6 / 10).write(to: URL(fileURLWithPath: dir + "/cut.mp4"))
         let cut = try Renderer.render(spec(dir + "/cut.mp4", nil), to: dir + "/cut-out.mp4")
         let end = try #require(cut.cutShort?.first, "\(cut)")
-        #expect(end.stated == 4 && end.framesEnd < 3 && cut.frames == Int((end.framesEnd * 25).rounded()), "\(cut)")
+        #expect(end.stated == 4 && end.framesEnd < 3 && cut.frames == Int((end.framesEnd * 25 - 1e-6).rounded(.up)), "\(cut)")
         // Sound only.
         try ClipMaker.ffmpeg(["-f", "lavfi", "-i", "sine=duration=1", dir + "/sound.m4a"])
         let sound = #expect(throws: SweepError.self) { try Renderer.render(spec(dir + "/sound.m4a", nil), to: dir + "/o.mp4") }
