@@ -292,6 +292,7 @@ package final class GIFWriter {
                 let p = y * width + x
                 if whole || changed[p] {
                     (bytes[o], bytes[o + 1]) = (indices[p], codes[p])
+                    recording.count(code: codes[p])
                 } else {
                     bytes[o + 1] = QuantizedFrames.unchanged
                 }

@@ -86,6 +86,19 @@ package final class QuantizedFrames {
     package var bytesSpilled: Int { fd >= 0 ? size : 0 }
     /// Frames recorded.
     package var frameCount: Int { frames.count }
+    /// The mean texture of the pixels recorded, 0 (smooth) to 1 (textured all over): how far
+    /// a larger lossy budget can shrink the file (``FrameQuantizer/latitudeCode``).
+    package var texture: Double { texturePixels == 0 ? 0 : Double(textureSum) / Double(texturePixels) / 6 }
+    private var textureSum = 0, texturePixels = 0
+
+    /// Counts a recorded pixel's latitude code towards ``texture``.
+    @inline(__always)
+    func count(code: UInt8) {
+        let level = code & 0x7F
+        guard level != Self.recalled else { return }
+        textureSum += level <= 6 ? Int(level) : 0
+        texturePixels += 1
+    }
 
     /// Adds a frame whose per-pixel bytes are `bytes`.
     func append(rect: PixelRect, delay: Int, screenTime: ScreenTime?, palette: GIFPalette?, whole: Bool, bytes: [UInt8]) throws {

@@ -121,11 +121,11 @@ struct SizeCap {
         // from its quantization at a fraction of a render's cost.
         var lossyNote: String?
         if best == nil, let recording, recording.replayable, recording.complete, let over = tries.last?.bytes,
-            let base = firstResult
+            let base = firstResult, let depth = Self.lossyDepth(texture: recording.texture, over: over, cap: bytes)
         {
             let from = 100 - attempt.quality
             best = try tries.searchLossy(
-                attempt, recording: recording, base: base, from: from, over: over, then: after(attempt, colors: nil))
+                attempt, recording: recording, base: base, from: from, over: over, depth: depth, then: after(attempt, colors: nil))
             if let l = best?.spec.lossy { lossyNote = "lossy LZW \(from) → \(l) (quality \(attempt.quality)'s palette and dithering kept)" }
         }
         // Quality first, searched rather than stepped, so that the file uses the budget.
@@ -488,8 +488,11 @@ struct SizeCap {
         /// coded again from it; nil when none does. Each guess interpolates log bytes between
         /// the nearest attempts either side of the budget along ``SizeCap/typicalLossyCurve``
         /// (aiming 3 % under it), so one or two codings find it.
+        ///
+        /// `depth` is log2 of the bytes at the ceiling over those at `from`, as the picture's
+        /// texture says (``SizeCap/lossyDepth(texture:over:cap:)``): the curve's first scale.
         mutating func searchLossy(
-            _ spec: RenderSpec, recording: QuantizedFrames, base: RenderResult, from: Int, over: Int, then: Int
+            _ spec: RenderSpec, recording: QuantizedFrames, base: RenderResult, from: Int, over: Int, depth: Double, then: Int
         ) throws -> Fit? {
             let ceiling = SizeCap.lossyCeiling
             var hi = (l: from, bytes: over)  // over the budget
@@ -504,7 +507,7 @@ struct SizeCap {
                 // Until one fits, the curve is scaled to what the attempts over the budget
                 // made: a smooth picture's bytes hardly fall (a UI page: 4 % from 10 to 60, a
                 // photo 65 %), and when even the ceiling would be over, the search ends.
-                var scale = 1.0
+                var scale = depth / SizeCap.typicalLossyCurve[SizeCap.typicalLossyCurve.count - 1].log2
                 if lo == nil, hi.l > from {
                     scale = max(
                         0.05,
@@ -729,6 +732,17 @@ struct SizeCap {
     static let typicalLossyCurve: [(l: Int, log2: Double)] = [
         (10, 0), (15, -0.405), (20, -0.735), (25, -0.99), (40, -1.35), (60, -1.5),
     ]
+    /// Log2 of the bytes a larger lossy budget, up to the ceiling, can take off a first
+    /// attempt of `over` bytes, from its mean texture (``QuantizedFrames/texture``): about
+    /// −(0.25 + 1.5 × texture). Four dissolves: a photo (texture 0.83) −1.70, a sky (0.80)
+    /// −1.37, a smooth photo (0.14) −0.47, a UI page (0.006) −0.06. Nil when even a
+    /// little more than that (−(0.3 + 1.6 × texture)) would leave the first attempt over the
+    /// cap: no lossy budget is tried, and the quality search starts at once.
+    static func lossyDepth(texture: Double, over: Int, cap: Int) -> Double? {
+        guard log2(0.97 * Double(cap) / Double(over)) >= -(0.3 + 1.6 * texture) else { return nil }
+        return -(0.25 + 1.5 * texture)
+    }
+
     /// Bytes at the ceiling, read off the curve scaled to the attempts over the budget (see
     /// ``Attempts/searchLossy``), over this share of the target say that no lossy budget fits.
     static let ceilingMargin = 1.05
