@@ -20,7 +20,7 @@ import SweepSupport
 /// may choose its table from them; such a recording is not ``replayable``.
 ///
 /// Per frame written it holds ``bytesPerPixel`` bytes a pixel of its changed rectangle and
-/// its source (4 bytes a pixel): an 800×500 photo dissolve (31 frames stored) about 74 MB. Past
+/// its source (4 bytes a pixel): an 800×500 photo dissolve (31 frames stored) about 71 MB. Past
 /// `limit` bytes the frames go to a temporary file, unlinked as soon as it is opened, so that
 /// it is gone on every path (an error, a signal, a crash) once its descriptor is closed.
 package final class QuantizedFrames {
