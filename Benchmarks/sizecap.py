@@ -3,6 +3,12 @@
 file uses, and how long the fit takes (every attempt is a whole render).
 
 usage: SWEEPS=old:/path/a,new:.build/release/sweep python3 Benchmarks/sizecap.py [--pairs H,A,C,D] [--shares 0.75,0.5,0.3,0.1] [--runs 3]
+       SWEEPS=... python3 Benchmarks/sizecap.py --dissolve [--shares 0.6] [--runs 1]
+
+--dissolve: the 4 s dissolves of capfit.py (photos, a sky, a UI page; 800 px, 30 fps), each
+capped at shares of its own uncapped size; prints, per binary, the time of the capped render
+over one uncapped render of the same binary (in the same run), the bytes, and the bytes
+against the first binary's.
 
 Each pair renders at 720x720 with the default look (handle, tags, easing, 30 fps) once without a
 cap; the caps are shares of that file's size. Binaries run in turn (alternating, for a noisy
@@ -25,13 +31,63 @@ def render(binary, a, b, out, cap=None):
     return os.path.getsize(out), dt, note.split(": ", 2)[-1] if note else "nothing given up"
 
 
+def timed(cmd):
+    t = time.perf_counter()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    dt = time.perf_counter() - t
+    if p.returncode != 0:
+        sys.exit(f"failed ({p.returncode}): {' '.join(cmd)}\n{p.stderr}")
+    note = next((l.split(": ", 2)[-1] for l in p.stderr.splitlines() if "to fit under" in l), "nothing given up")
+    return dt, note
+
+
+def dissolve(sweeps, shares, runs):
+    import capfit
+    work = tempfile.mkdtemp(prefix="sizecap-")
+    print("| pair | cap | " + " | ".join(f"{n}: capped / uncapped, bytes, given up" for n, _ in sweeps) + " |")
+    print("| --- | --- | " + " | ".join("---" for _ in sweeps) + " |")
+    ratios = {n: [] for n, _ in sweeps}
+    for name, (a, b) in capfit.PAIRS.items():
+        a, b = os.path.join(capfit.FIX, a), os.path.join(capfit.FIX, b)
+        base = [a, b] if a != b else [a, "--look", "vivid"]
+        base += ["--reduce-motion", "dissolve", "--duration", "4"]
+        out = {n: os.path.join(work, f"{n}.gif") for n, _ in sweeps}
+        free = {n: [] for n, _ in sweeps}
+        for _ in range(runs):
+            for n, binary in sweeps:
+                free[n].append(timed([binary, "render"] + base + ["-o", out[n]])[0])
+        size = os.path.getsize(out[sweeps[0][0]])
+        for share in shares:
+            cap = int(size * share)
+            cells = []
+            first = None
+            for n, binary in sweeps:
+                capped = []
+                for _ in range(runs):
+                    dt, note = timed([binary, "render"] + base + ["-o", out[n], "--max-bytes", str(cap)])
+                    capped.append(dt)
+                got = os.path.getsize(out[n])
+                first = first or got
+                r = statistics.median(capped) / statistics.median(free[n])
+                ratios[n].append(r)
+                cells.append(f"{statistics.median(capped):.1f} s / {statistics.median(free[n]):.1f} s = **{r:.2f}x**, "
+                             f"{got} ({100 * got / cap:.1f} % of cap, {got / first:.3f} of {sweeps[0][0]}'s), {note}")
+            print(f"| {name} | {cap} ({share:g} of {size}) | " + " | ".join(cells) + " |", flush=True)
+    for n, _ in sweeps:
+        print(f"\n{n}: capped / uncapped median {statistics.median(ratios[n]):.2f}x, from {min(ratios[n]):.2f}x to {max(ratios[n]):.2f}x")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pairs", default="H,A,C,D")
-    ap.add_argument("--shares", default="0.75,0.5,0.3,0.1")
+    ap.add_argument("--shares", default="")
     ap.add_argument("--runs", type=int, default=1)
+    ap.add_argument("--dissolve", action="store_true")
     args = ap.parse_args()
     sweeps = [s.split(":", 1) for s in os.environ.get("SWEEPS", f"sweep:{g.SWEEP}").split(",")]
+    if args.dissolve:
+        return dissolve(sweeps, [float(x) for x in (args.shares or "0.6").split(",")], args.runs)
+    args.shares = args.shares or "0.75,0.5,0.3,0.1"
     gen = os.path.join(HERE, "work", "gifcurves", "gen")
     work = tempfile.mkdtemp(prefix="sizecap-")
     print("| pair | cap | " + " | ".join(f"{n}: bytes (share of cap), given up, time" for n, _ in sweeps) + " |")

@@ -241,6 +241,13 @@ package enum SweepCommand {
 
     static func render(_ args: [String]) throws {
         var o = try parse(args)
+        if !o.quiet {
+            // Said at once, over the progress bar's line (which the next frame draws again).
+            o.spec.advise = { a in
+                if isatty(2) == 1 { TerminalText.write("\r\u{1B}[K") }
+                printError("sweep: note: " + adviceLine(a))
+            }
+        }
         let results: [RenderResult]
         do {
             // Cleared on failure too, so that the error line does not start mid-bar.
@@ -394,6 +401,13 @@ package enum SweepCommand {
         return String(
             format: "wrote %@ (%@, %dx%d, %@, %@%@) in %.2f s%@", TerminalText.escape(r.output), size, r.width, r.height, frames, length,
             TerminalText.escape(sound), r.seconds, TerminalText.escape(cuts))
+    }
+
+    /// A size cap's advice (``CapAdvice``) with the options that would take it, e.g. "… would
+    /// keep them (--end 19.5 or --size 368x208)".
+    static func adviceLine(_ a: CapAdvice) -> String {
+        let options = (a.end.map { [String(format: "--end %g", $0)] } ?? []) + ["--size \(a.width)x\(a.height)"]
+        return a.message + " (" + options.joined(separator: " or ") + ")"
     }
 
     /// Prints one message line on stderr, control characters escaped (see ``TerminalText``);

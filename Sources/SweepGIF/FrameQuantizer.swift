@@ -32,6 +32,15 @@ struct FrameQuantizer {
     /// How long the next frame's pixels stay on screen (``ScreenTime``): their budgets scale
     /// with it. Nil keeps every budget as the texture sets it.
     var screenTime: ScreenTime?
+    /// Per pixel of the last quantized pixels, its latitude's code (``latitudeCode``), kept
+    /// only while ``records`` (empty otherwise).
+    private(set) var codes: [UInt8] = []
+    /// Whether ``codes`` are kept: a recording (``QuantizedFrames``) needs them.
+    var records: Bool {
+        get { !codes.isEmpty }
+        set { codes = newValue ? [UInt8](repeating: 0, count: width * height) : [] }
+    }
+
     /// Error rows for diffusion (current and next), reused across frames.
     private var err0: [Float]
     private var err1: [Float]
@@ -305,17 +314,51 @@ struct FrameQuantizer {
     /// The squared lossy LZW latitude of pixel `o / 4` (byte offset `o`): none on and next to
     /// the overlay; in texture it grows with the least activity around the pixel (texture
     /// masks the error), scaled by how long the pixel stays on screen (``ScreenTime``, never
-    /// past ``GIFQuality/largestBudget``).
+    /// past ``GIFQuality/largestBudget``). What does not depend on the budgets is its code
+    /// (``latitudeCode(_:_:x:y:width:height:activity:area:protected:mapper:gap:)``), kept so
+    /// that a recorded frame can be coded again with another budget (``QuantizedFrames``).
     @inline(__always)
     static func latitude(
         _ px: UnsafeBufferPointer<UInt8>, _ o: Int, x: Int, y: Int, width w: Int, height h: Int,
         activity act: UnsafeMutableBufferPointer<Int32>, area: PixelRect, protected: [UInt32],
         budgets: (lzw: Float, smooth: Float), screenTime: ScreenTime?, mapper: PaletteMapper, gap: inout Float?
-    ) -> Float {
-        if !protected.isEmpty && nearOverlay(px, protected, x: x, y: y, width: w, height: h) { return 0 }
+    ) -> (budget: Float, code: UInt8) {
+        let code = latitudeCode(
+            px, o, x: x, y: y, width: w, height: h, activity: act, area: area, protected: protected, mapper: mapper, gap: &gap)
+        return (latitude(code: code, x: x, y: y, budgets: budgets, screenTime: screenTime), code)
+    }
+
+    /// The part of a pixel's latitude that the budgets do not change: how textured it is,
+    /// 0…``maskRange`` (0 where no texture masks the error), or ``QuantizedFrames/noBudget``
+    /// where it gets none (on and next to the overlay; a flat patch or vertical edge of a
+    /// colour the palette holds).
+    @inline(__always)
+    static func latitudeCode(
+        _ px: UnsafeBufferPointer<UInt8>, _ o: Int, x: Int, y: Int, width w: Int, height h: Int,
+        activity act: UnsafeMutableBufferPointer<Int32>, area: PixelRect, protected: [UInt32], mapper: PaletteMapper,
+        gap: inout Float?
+    ) -> UInt8 {
+        if !protected.isEmpty && nearOverlay(px, protected, x: x, y: y, width: w, height: h) { return QuantizedFrames.noBudget }
         let range = activityRange(act, area, x: x, y: y, width: w, height: h)
-        var texture = min(1, max(0, Float(range.least - maskFloor) / maskRange))
-        if texture > 0 && isFlatEdge(act, area, x: x, y: y) { texture = 0 }
+        var level = min(Int(maskRange), max(0, range.least - maskFloor))
+        if level > 0 && isFlatEdge(act, area, x: x, y: y) { level = 0 }
+        if level == 0 {
+            // A flat patch, or an edge down the rows (``lineRun``), of a colour the palette
+            // holds keeps none.
+            let distance = gap ?? Self.gap(px, o, mapper)
+            gap = distance
+            if distance == 0 && (range.most == 0 || onVerticalEdge(px, o / 4, x: x, y: y, width: w, height: h)) {
+                return QuantizedFrames.noBudget
+            }
+        }
+        return UInt8(level)
+    }
+
+    /// The squared latitude of a pixel at (x, y) whose ``latitudeCode`` is `code`, under `budgets`.
+    @inline(__always)
+    static func latitude(code: UInt8, x: Int, y: Int, budgets: (lzw: Float, smooth: Float), screenTime: ScreenTime?) -> Float {
+        if code == QuantizedFrames.noBudget { return 0 }
+        let texture = Float(code) / maskRange
         // The smooth budget only ever tightens with screen time, since there a stray colour
         // shows as a streak, however briefly.
         let scale = screenTime?.scale(x: x, y: y) ?? 1
@@ -323,16 +366,11 @@ struct FrameQuantizer {
         var b = min(budgets.lzw * texture * scale, GIFQuality.largestBudget)
         // Where no texture masks it (gradients, edges, anti-aliased text) a pixel gets a small
         // budget; the carried error keeps each area's mean colour, as dithering would. A flat
-        // patch of a colour the palette holds exactly (UI fills) keeps none; the overlay is
-        // protected above. A little texture gets at least the smooth budget, never less: the
-        // budget rises from it to the full one as texture grows.
+        // patch of a colour the palette holds exactly (UI fills) keeps none (its code says so);
+        // the overlay is protected. A little texture gets at least the smooth budget, never
+        // less: the budget rises from it to the full one as texture grows.
         if texture == 0 {
-            let distance = gap ?? Self.gap(px, o, mapper)
-            gap = distance
-            // A flat patch, or an edge down the rows (``lineRun``), of a colour the palette
-            // holds keeps none.
-            let kept = distance == 0 && (range.most == 0 || onVerticalEdge(px, o / 4, x: x, y: y, width: w, height: h))
-            if !kept { b = smooth }
+            b = smooth
         } else {
             b = max(b, smooth)
         }
@@ -360,6 +398,20 @@ struct FrameQuantizer {
         }
         if e + fwd >= 0 && e + fwd + 2 < err1.count {
             err1[e + fwd] += er / 16; err1[e + fwd + 1] += eg / 16; err1[e + fwd + 2] += eb / 16
+        }
+    }
+
+    /// Sets the budgets of a recorded frame's changed pixels in `rect` (`changed` as in
+    /// ``quantize(_:rect:changed:history:into:)``) from their codes, as quantizing it again
+    /// would with this quantizer's budgets.
+    mutating func restoreBudgets(rect: PixelRect, changed: [Bool]?, codes: [UInt8]) {
+        let budgets = (lzwBudget, smoothBudget), screenTime = screenTime
+        for y in rect.y..<(rect.y + rect.height) {
+            for x in rect.x..<(rect.x + rect.width) {
+                let p = y * width + x
+                if let changed, !changed[p] { continue }
+                budget[p] = Self.latitude(code: codes[p] & 0x7F, x: x, y: y, budgets: budgets, screenTime: screenTime)
+            }
         }
     }
 
@@ -394,9 +446,14 @@ struct FrameQuantizer {
         let screenTime = screenTime
         let h = height
         // The buffers move out of `self` for the loop (no copies, no exclusivity checks).
-        var activity: [Int32] = [], budget: [Float] = [], err0: [Float] = [], err1: [Float] = []
+        var activity: [Int32] = [], budget: [Float] = [], err0: [Float] = [], err1: [Float] = [], codes: [UInt8] = []
         swap(&activity, &self.activity); swap(&budget, &self.budget); swap(&err0, &self.err0); swap(&err1, &self.err1)
-        defer { swap(&activity, &self.activity); swap(&budget, &self.budget); swap(&err0, &self.err0); swap(&err1, &self.err1) }
+        swap(&codes, &self.codes)
+        defer {
+            swap(&activity, &self.activity); swap(&budget, &self.budget); swap(&err0, &self.err0); swap(&err1, &self.err1)
+            swap(&codes, &self.codes)
+        }
+        let records = !codes.isEmpty
         frame.pixels.withUnsafeBufferPointer { px in
             activity.withUnsafeMutableBufferPointer { act in
                 budget.withUnsafeMutableBufferPointer { budget in
@@ -412,14 +469,23 @@ struct FrameQuantizer {
                                 let p = y * w + x
                                 if let changed, !changed[p] { continue }
                                 let o = p * 4
-                                if hasTransparent && px[o + 3] < 128 { indices[p] = transparent; continue }
+                                if hasTransparent && px[o + 3] < 128 {
+                                    indices[p] = transparent
+                                    if records { codes[p] = QuantizedFrames.noBudget }
+                                    continue
+                                }
+                                // A pixel coming back to a colour it showed, which this palette lacks,
+                                // is quantized afresh (a recording marks it: ``QuantizedFrames/returned``).
+                                var returned: UInt8 = 0
                                 if let history {
                                     let c = history.recall(p, PixelHistory.key(px[o], px[o + 1], px[o + 2], px[o + 3]))
                                     if c != 0, let k = mapper.exactIndex(key: c) {
                                         indices[p] = UInt8(k)
                                         budget[p] = 0
+                                        if records { codes[p] = QuantizedFrames.recalled }
                                         continue
                                     }
+                                    if c != 0 { returned = QuantizedFrames.returned }
                                 }
                                 var r = Float(px[o]), g = Float(px[o + 1]), b = Float(px[o + 2])
                                 switch dither {
@@ -444,9 +510,11 @@ struct FrameQuantizer {
                                 // exact search the frame's largest cost.
                                 let k = flat ? mapper.nearest(ri, gi, bi) : mapper.index(ri, gi, bi)
                                 if lzwBudget > 0 {
-                                    budget[p] = Self.latitude(
+                                    let l = Self.latitude(
                                         px, o, x: x, y: y, width: w, height: h, activity: act, area: area, protected: protected,
                                         budgets: (lzwBudget, smoothBudget), screenTime: screenTime, mapper: mapper, gap: &gap)
+                                    budget[p] = l.budget
+                                    if records { codes[p] = l.code | returned }
                                 }
                                 indices[p] = UInt8(k)
                                 if dither == .diffusion {

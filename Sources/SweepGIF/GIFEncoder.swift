@@ -35,6 +35,8 @@ package final class GIFEncoder {
     package let paletteColors: Int
     package var bytesWritten: Int { writer.bytesWritten }
     package var framesWritten: Int { writer.framesWritten }
+    /// Frames that coding a recording again had to quantize again (see ``QuantizedFrames``).
+    package var requantizedFrames: Int { writer.requantizedFrames }
 
     /// The frames the palettes are planned from: about twelve, spread evenly.
     package static func sampleIndices(frameCount: Int) -> [Int] {
@@ -49,9 +51,10 @@ package final class GIFEncoder {
 
     /// Plans the palettes from `samples` (the frames at ``sampleIndices(frameCount:)``) and
     /// `last` (when ``wantsLast(frameCount:quality:)``), then opens `path` and writes the header.
+    /// Given a `recording`, each frame's quantization is kept in it, for ``recode(_:lossy:path:destination:)``.
     package init(
         path: String, destination: String, width: Int, height: Int, frameCount count: Int, samples sampled: [RGBAImage],
-        last: RGBAImage?, settings: Settings
+        last: RGBAImage?, settings: Settings, recording: QuantizedFrames? = nil
     ) throws {
         let quality = settings.quality, reserved = settings.overlayColors
         let samples = sampled.map { (image: $0, weight: 1.0) }
@@ -101,8 +104,27 @@ package final class GIFEncoder {
             firstFrameShare: fittedToLater ? 1 : 0.8,
             darkFirst: Self.meanLuma(samples.dropFirst()) <= Self.meanLuma(samples.prefix(1)),
             usage: ColorUsage(samples: sampled, step: max(1, count / 12), palette: palette),
-            overlayColors: reserved, stretches: stretches)
+            overlayColors: reserved, stretches: stretches, recording: recording)
         paletteColors = palette.colors.count
+    }
+
+    private init(writer: GIFWriter) {
+        self.writer = writer
+        paletteColors = writer.palette.colors.count
+    }
+
+    /// Codes a finished encoder's `recording` again into `path` (normally an
+    /// ``AtomicOutput``'s temporary path) with the lossy budget of `--lossy lossy` (1…100),
+    /// without quantizing again: the same bytes as encoding the frames again with that
+    /// `lossy` (and the recording's other settings) would give. The recording must be
+    /// ``QuantizedFrames/replayable``. Returns the finished encoder (its bytes and frames).
+    /// `watch` is told the bytes written after each frame and how many frames are done; it
+    /// may throw to stop.
+    package static func recode(
+        _ recording: QuantizedFrames, lossy: Int, path: String, destination: String,
+        watch: ((_ bytes: Int, _ done: Int) throws -> Void)? = nil
+    ) throws -> GIFEncoder {
+        GIFEncoder(writer: try GIFWriter.recode(recording, lossy: lossy, path: path, destination: destination, watch: watch))
     }
 
     /// Codes `frame`, shown for `delay` centiseconds; `screenTime` scales its lossy latitude.

@@ -85,6 +85,30 @@ package final class GIFWriter {
     /// The quality setting: it sizes a textured band's table and says whether a smooth band
     /// may get one (``GIFQuality/allowsOwnTables``).
     private let quality: GIFQuality
+    /// Where each quantized frame is kept, to be coded again with another lossy budget
+    /// (``QuantizedFrames``); nil when not recording, or once the recording cannot be replayed.
+    private var recording: QuantizedFrames?
+    /// Per pixel, the latitude codes and the source colours (RGBA) of a replayed frame
+    /// (``replay(_:bytes:)``).
+    private var replayCodes: [UInt8] = []
+    private var replayPixels: [UInt8] = []
+    /// Frames a replay quantized again (see ``replay(_:bytes:)``).
+    package private(set) var requantizedFrames = 0
+
+    /// How a writer was set up: what one coding its recording again needs.
+    struct Plan {
+        let width: Int, height: Int
+        let palette: GIFPalette
+        let dither: DitherMode
+        let quality: GIFQuality
+        let loopCount: Int?
+        let firstFramePalette: GIFPalette?
+        let firstFrameShare: Double
+        let darkFirst: Bool
+        let usage: ColorUsage
+        let overlayColors: [RGBA8]
+        let stretches: StretchPalettes
+    }
 
     /// Opens `path` (normally an ``AtomicOutput``'s temporary path) and writes the header.
     ///
@@ -114,7 +138,7 @@ package final class GIFWriter {
         dither: DitherMode = .diffusion, quality: GIFQuality = .default, lossy: Int? = nil, loopCount: Int? = 0,
         firstFramePalette: GIFPalette? = nil, firstFrameShare: Double = 0.8, darkFirst: Bool = true, usage: ColorUsage = .unknown,
         overlayColors: [RGBA8] = [],
-        stretches: StretchPalettes = .none
+        stretches: StretchPalettes = .none, recording: QuantizedFrames? = nil
     ) throws {
         precondition(width > 0 && width <= 65535 && height > 0 && height <= 65535)
         self.width = width
@@ -149,6 +173,138 @@ package final class GIFWriter {
         file = try GIFStream(
             path: path, destination: destination ?? path, width: width, height: height, colors: fileColors,
             tableSize: palette.tableSize, loopCount: loopCount)
+        if let recording {
+            // Without a lossy budget there is nothing to code again differently, and the
+            // quantizer measures no latitude to keep.
+            if budget > 0 && history != nil && recording.frameCount == 0 {
+                recording.plan = Plan(
+                    width: width, height: height, palette: palette, dither: dither, quality: quality, loopCount: loopCount,
+                    firstFramePalette: firstFramePalette, firstFrameShare: firstFrameShare, darkFirst: darkFirst, usage: usage,
+                    overlayColors: overlayColors, stretches: stretches)
+                self.recording = recording
+                quantizer.records = true
+            } else {
+                recording.replayable = false
+            }
+        }
+    }
+
+    /// A writer coding `recording` again into `path` with the lossy budget of `--lossy
+    /// lossy` (1…100): the same file, byte for byte, as quantizing its frames again with that
+    /// budget would give, at the cost of the LZW coding alone.
+    /// `watch` is told the bytes written after each frame and how many frames are done; it
+    /// may throw to stop.
+    static func recode(
+        _ recording: QuantizedFrames, lossy: Int, path: String, destination: String? = nil,
+        watch: ((_ bytes: Int, _ done: Int) throws -> Void)? = nil
+    ) throws -> GIFWriter {
+        guard recording.replayable, recording.complete, let plan = recording.plan, lossy > 0 else {
+            preconditionFailure("only a replayable recording with a lossy budget is coded again")
+        }
+        let writer = try GIFWriter(
+            path: path, destination: destination, width: plan.width, height: plan.height, palette: plan.palette,
+            dither: plan.dither, quality: plan.quality, lossy: lossy, loopCount: plan.loopCount,
+            firstFramePalette: plan.firstFramePalette, firstFrameShare: plan.firstFrameShare, darkFirst: plan.darkFirst,
+            usage: plan.usage, overlayColors: plan.overlayColors, stretches: plan.stretches)
+        writer.replayCodes = [UInt8](repeating: 0, count: plan.width * plan.height)
+        writer.replayPixels = [UInt8](repeating: 0, count: 4 * plan.width * plan.height)
+        for (i, frame) in recording.frames.enumerated() {
+            try writer.replay(frame, bytes: recording.bytes(of: frame))
+            try watch?(writer.bytesWritten, i + 1)
+        }
+        try writer.finish()
+        return writer
+    }
+
+    /// Makes a recorded frame the pending one, as ``write(_:delay:screenTime:)`` made it.
+    private func replay(_ frame: QuantizedFrames.Frame, bytes: [UInt8]) throws {
+        framesAdded += 1
+        startCoding()
+        let rect = frame.rect
+        if rect.isEmpty {
+            pending?.delay += frame.delay
+            return
+        }
+        let n = QuantizedFrames.bytesPerPixel, area = rect.width * rect.height
+        let palette = frame.palette ?? self.palette
+        let mapper = frame.palette == nil ? globalMapper : PaletteMapper(palette: palette)
+        // The frame's source follows its pixels' indices and codes.
+        bytes.withUnsafeBufferPointer { b in
+            replayPixels.withUnsafeMutableBufferPointer { d in
+                _ = memcpy(d.baseAddress!, b.baseAddress! + n * area, 4 * width * height)
+            }
+        }
+        // Pixels coming back to a colour they showed take it again from the history kept
+        // here (see ``QuantizedFrames``); where the palette holds it under one budget and lacks
+        // it under the other, the frame is quantized again from its source.
+        var again = false
+        var o = 0
+        for y in rect.y..<(rect.y + rect.height) {
+            for x in rect.x..<(rect.x + rect.width) {
+                defer { o += n }
+                let p = y * width + x, code = bytes[o + 1]
+                let isChanged = code != QuantizedFrames.unchanged
+                if !frame.whole { changed[p] = isChanged }
+                guard isChanged else { continue }
+                guard code == QuantizedFrames.recalled || code & QuantizedFrames.returned != 0 else {
+                    (indices[p], replayCodes[p]) = (bytes[o], code)
+                    continue
+                }
+                let q = 4 * p
+                let c =
+                    history?.recall(p, PixelHistory.key(replayPixels[q], replayPixels[q + 1], replayPixels[q + 2], replayPixels[q + 3]))
+                    ?? 0
+                let k = c == 0 ? nil : mapper.exactIndex(key: c)
+                if code == QuantizedFrames.recalled, let k {
+                    (indices[p], replayCodes[p]) = (UInt8(k), QuantizedFrames.noBudget)
+                } else if code != QuantizedFrames.recalled, k == nil {
+                    (indices[p], replayCodes[p]) = (bytes[o], code & ~QuantizedFrames.returned)
+                } else {
+                    again = true
+                }
+            }
+        }
+        quantizer.screenTime = frame.screenTime
+        if again {
+            quantizer.mapper = mapper
+            let image = RGBAImage(width: width, height: height, pixels: replayPixels)
+            quantizer.quantize(
+                image, rect: rect, changed: frame.whole ? nil : changed, history: frame.whole ? nil : history, into: &indices)
+            requantizedFrames += 1
+        } else {
+            quantizer.restoreBudgets(rect: rect, changed: frame.whole ? nil : changed, codes: replayCodes)
+        }
+        try emit(
+            replayPixels, rect: rect, delay: frame.delay, first: framesWritten == 0 && pending == nil, palette: palette,
+            isLocal: frame.palette != nil)
+    }
+
+    /// Keeps the frame just quantized in the recording, or ends the recording when the frame
+    /// depended on what the coder wrote before.
+    private func record(_ frame: RGBAImage, rect: PixelRect, delay: Int, screenTime: ScreenTime?, whole: Bool) throws {
+        guard let recording else { return }
+        let n = QuantizedFrames.bytesPerPixel
+        var bytes = [UInt8](repeating: 0, count: n * rect.width * rect.height)
+        var o = 0
+        let codes = quantizer.codes
+        for y in rect.y..<(rect.y + rect.height) {
+            for x in rect.x..<(rect.x + rect.width) {
+                let p = y * width + x
+                if whole || changed[p] {
+                    (bytes[o], bytes[o + 1]) = (indices[p], codes[p])
+                    recording.count(code: codes[p])
+                } else {
+                    bytes[o + 1] = QuantizedFrames.unchanged
+                }
+                o += n
+            }
+        }
+        // The source, for a replay that must quantize the frame again.
+        bytes += frame.pixels
+        let mapper = quantizer.mapper
+        try recording.append(
+            rect: rect, delay: delay, screenTime: screenTime, palette: mapper === globalMapper ? nil : mapper.palette, whole: whole,
+            bytes: bytes)
     }
 
     /// OkLab of each of `colors` by index, padded with NaN to 256 entries.
@@ -235,6 +391,7 @@ package final class GIFWriter {
         if let marks = prepared.changed {
             if rect.isEmpty {
                 pending?.delay += delay
+                try recording?.append(rect: rect, delay: delay, screenTime: nil, palette: nil, whole: false, bytes: [])
                 return
             }
             changed = marks
@@ -242,6 +399,7 @@ package final class GIFWriter {
                 palette.isExact
                 ? globalMapper : choosePalette(prepared.band, returning: self.returning(frame, rect, count: prepared.count))
             quantizer.quantize(frame, rect: rect, changed: changed, history: history, into: &indices)
+            try record(frame, rect: rect, delay: delay, screenTime: screenTime, whole: false)
         } else {
             if let first = firstMapper {
                 // The first frame is the whole picture, coded once: a table of its own is
@@ -254,8 +412,12 @@ package final class GIFWriter {
                 firstMapper = nil
             }
             quantizer.quantize(frame, rect: rect, changed: nil, into: &indices)
+            try record(frame, rect: rect, delay: delay, screenTime: screenTime, whole: true)
         }
-        try emit(frame, rect: rect, delay: delay, first: framesWritten == 0 && pending == nil)
+        let mapper = quantizer.mapper
+        try emit(
+            frame.pixels, rect: rect, delay: delay, first: framesWritten == 0 && pending == nil, palette: mapper.palette,
+            isLocal: mapper !== globalMapper)
     }
 
     /// About how many of a band's pixels its table is fitted to (see ``choosePalette``).
@@ -381,6 +543,13 @@ package final class GIFWriter {
             }
         }
         guard hits * 4 > hits + misses else { return nil }
+        // The table chosen may then hold what the coder wrote: a recording cannot be coded
+        // again with another budget (``QuantizedFrames``).
+        if let recording {
+            recording.replayable = false
+            self.recording = nil
+            quantizer.records = false
+        }
         return Returning(colors: colors, sample: sample, others: others)
     }
 
@@ -391,14 +560,13 @@ package final class GIFWriter {
         let others: [UInt8]
     }
 
-    /// Turns the new index map of `frame` into the pending frame (flushing the old one first:
-    /// what it puts on screen decides what this one may leave transparent).
-    private func emit(_ frame: RGBAImage, rect: PixelRect, delay: Int, first: Bool) throws {
+    /// Turns the new index map of a frame (its RGBA `pixels`, read only for ``history``) into
+    /// the pending frame, its indices into `palette` (a local table when `isLocal`), flushing
+    /// the old one first: what it puts on screen decides what this one may leave transparent.
+    private func emit(_ pixels: [UInt8], rect: PixelRect, delay: Int, first: Bool, palette: GIFPalette, isLocal: Bool) throws {
         try flushPending()
-        let mapper = quantizer.mapper
-        let isLocal = mapper !== globalMapper
-        let colors = mapper.palette.colors
-        let t = mapper.palette.transparentIndex
+        let colors = palette.colors
+        let t = palette.transparentIndex
         let count = rect.width * rect.height
         var plain = [UInt8](repeating: 0, count: count)
         var masked = plain
@@ -415,7 +583,7 @@ package final class GIFWriter {
         var shown: [UInt32] = [], shownLab: [SIMD4<Float>] = [], history: PixelHistory? = nil
         swap(&shown, &self.shown); swap(&shownLab, &self.shownLab); swap(&history, &self.history)
         defer { swap(&shown, &self.shown); swap(&shownLab, &self.shownLab); swap(&history, &self.history) }
-        frame.pixels.withUnsafeBufferPointer { px in
+        pixels.withUnsafeBufferPointer { px in
             shown.withUnsafeMutableBufferPointer { shown in
                 shownLab.withUnsafeMutableBufferPointer { shownLab in
                     for y in 0..<rect.height {
@@ -479,7 +647,7 @@ package final class GIFWriter {
         var blocks: [GIFBlock] = []
         if plainPossible { blocks.append(GIFBlock(rect: rect, data: plain, transparent: first ? t : nil, localColors: local)) }
         if usesTransparency || blocks.isEmpty { blocks.append(GIFBlock(rect: rect, data: masked, transparent: t, localColors: local)) }
-        if !first && !isLocal { blocks += blocks.compactMap { $0.withLocalTable(palette) } }
+        if !first && !isLocal { blocks += blocks.compactMap { $0.withLocalTable(self.palette) } }
         if isLocal {
             blocks = blocks.map { $0.withUsedColors() ?? $0 }
             localPaletteFrames += 1
@@ -553,6 +721,7 @@ package final class GIFWriter {
         }
         try flushPending()
         try file.close()
+        recording?.complete = true
     }
 
     /// Bytes written so far.

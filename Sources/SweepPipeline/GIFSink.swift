@@ -14,7 +14,8 @@ struct GIFSink: FrameSink, ~Copyable {
     var framesWritten: Int { encoder.framesWritten }
     var paletteColors: Int? { encoder.paletteColors }
 
-    init(spec: RenderSpec, plan: FramePlan, destination: String) throws {
+    /// Given a `recording`, the encoder keeps each frame's quantization in it (``QuantizedFrames``).
+    init(spec: RenderSpec, plan: FramePlan, destination: String, recording: QuantizedFrames? = nil) throws {
         let output = try AtomicOutput(destination: destination)
         let count = plan.count
         let quality = GIFQuality(spec.quality)
@@ -37,7 +38,7 @@ struct GIFSink: FrameSink, ~Copyable {
             samples: samples, last: last,
             settings: GIFEncoder.Settings(
                 quality: quality, colors: spec.gifColors, dither: spec.dither, lossy: spec.lossy, loopCount: loopCount,
-                overlayColors: reserved))
+                overlayColors: reserved), recording: recording)
         delays = GIFTiming.delays(count: count, fps: plan.fps)
         self.output = output
     }

@@ -29,6 +29,9 @@ public struct RenderResult: Sendable, Equatable, Codable, CustomStringConvertibl
     public var sound: SoundOutcome? = nil
     /// Clips whose frames end before the length their files state (see ``ClipCut``); nil when none does.
     public var cutShort: [ClipCut]? = nil
+    /// For a GIF under a size cap that takes fewer colours or frames than quality 40 keeps:
+    /// the end or size that would keep them (``CapAdvice``); nil otherwise.
+    public var capAdvice: CapAdvice? = nil
 
     /// One line for a log: the file, its kind, size, frames and sound, e.g.
     /// `out.gif: gif, 600×800, 132 frames at 30 fps (4.4 s), 519012 bytes, no sound (…)`.

@@ -68,6 +68,8 @@ package struct RenderSpec: Sendable {
     package var maxFramePixels: Int?
     /// Set from another thread to stop the render at its next frame (SweepKit's async API).
     package var cancellation: CancellationFlag?
+    /// Told, before the long work, what would keep a capped GIF's look (``CapAdvice``).
+    package var advise: (@Sendable (CapAdvice) -> Void)?
 
     package init(before: InputSource, after: InputSource?, animation: Animation<Adjustments>) {
         self.before = before

@@ -196,10 +196,13 @@ package enum Renderer {
     ///   - position: for a still, the split position shown (default: the middle).
     ///   - watch: sees the bytes written after each frame (a GIF's), and throws to stop there.
     ///   - accept: throws to refuse the result; nothing is then written.
+    ///   - recording: for a GIF, keeps each frame's quantization (``QuantizedFrames``), so
+    ///     that the file can be coded again with another lossy budget.
     static func renderOnce(
         _ spec: RenderSpec, kind: OutputKind, to path: String, position: Double? = nil,
         quality: Int = 90, progress: Progress? = nil, watch: FrameObserver.Watch? = nil,
-        accept: (RenderResult) throws -> Void = { _ in }, handler: ((Int, RGBAImage) throws -> Void)? = nil
+        accept: (RenderResult) throws -> Void = { _ in }, handler: ((Int, RGBAImage) throws -> Void)? = nil,
+        recording: QuantizedFrames? = nil
     ) throws -> RenderResult {
         let start = Date()
         var spec = spec
@@ -309,7 +312,7 @@ package enum Renderer {
                 notes.append("a GIF has no sound: the \(spec.clip.audio.rawValue) clip's audio is left out")
             }
             silence = "a GIF holds no sound"
-            return try finish(GIFSink(spec: spec, plan: plan, destination: path))
+            return try finish(GIFSink(spec: spec, plan: plan, destination: path, recording: recording))
         case let .video(codec, container):
             // The sound lasts as long as the frames do (whole frames: a little over `length`).
             let frames = Double(states.count) / spec.fps

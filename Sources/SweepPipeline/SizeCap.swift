@@ -106,8 +106,28 @@ struct SizeCap {
             try tryLeast()
             tries.sampling = leastFit?.result.duration
         }
-        var best = try tries.render(attempt)
+        // The first attempt keeps its quantization, so that a lossy budget that fits is found by
+        // coding it again (``QuantizedFrames``) rather than by rendering again.
+        let recording = searches && !long ? QuantizedFrames() : nil
+        var best = try tries.render(attempt, recording: recording)
+        let firstResult = tries.lastWhole
+        // What would keep the look, said before the long work: from the first attempt's bytes
+        // (rendered whole, or estimated from a sample).
+        var advice: CapAdvice?
+        if best == nil, let over = tries.last?.bytes { advice = self.advice(first, source: source, over: over) }
+        if let advice { spec.advise?(advice) }
         if best == nil && cheap && leastFit == nil { try tryLeast() }
+        // A larger lossy budget on the first attempt's colours and dithering, coded again
+        // from its quantization at a fraction of a render's cost.
+        var lossyNote: String?
+        if best == nil, let recording, recording.replayable, recording.complete, let over = tries.last?.bytes,
+            let base = firstResult, let depth = Self.lossyDepth(texture: recording.texture, over: over, cap: bytes)
+        {
+            let from = 100 - attempt.quality
+            best = try tries.searchLossy(
+                attempt, recording: recording, base: base, from: from, over: over, depth: depth, then: after(attempt, colors: nil))
+            if let l = best?.spec.lossy { lossyNote = "lossy LZW \(from) → \(l) (quality \(attempt.quality)'s palette and dithering kept)" }
+        }
         // Quality first, searched rather than stepped, so that the file uses the budget.
         if best == nil && searches {
             best = try tries.searchQuality(attempt, top: attempt.quality, over: tries.last?.bytes, then: after(attempt, colors: nil))
@@ -159,6 +179,8 @@ struct SizeCap {
         // Every fit was committed as it came, each better than the one before: `best` is the file.
         guard var fit = best else { preconditionFailure("the loop ends with a fit") }
         if fit.spec.quality != first.quality { steps.insert("quality \(first.quality) → \(fit.spec.quality)", at: 0) }
+        if let lossyNote { steps.insert(lossyNote, at: 0) }
+        fit.result.capAdvice = advice
         if let by = first.clip.rateChosenBy, let rate = source.clipRate, fit.spec.fps != first.fps,
             abs(first.fps - rate) > 0.01 * rate
         {
@@ -169,6 +191,29 @@ struct SizeCap {
         fit.result.seconds = Date().timeIntervalSince(start)
         if let note = Renderer.fittedNote(spec, source) { fit.result.notes.insert(note, at: 0) }
         return fit.result
+    }
+
+    /// What would keep the look of `first` (the first attempt, `over` bytes) under the budget,
+    /// when its bytes at the quality floor with every colour, read off the typical curve, are
+    /// over it (the fit then takes fewer colours or frames): the end of a clip and a size at
+    /// which they would fit, aiming at 95 % of the budget. Nil when quality alone may do.
+    func advice(_ first: RenderSpec, source: FrameSource, over: Int) -> CapAdvice? {
+        let floorBytes = Double(over) * exp2(Self.typical(Self.qualityFloor) - Self.typical(first.quality))
+        guard Double(bytes) < floorBytes, let w = first.width, let h = first.height else { return nil }
+        let share = 0.95 * Double(bytes) / floorBytes
+        // Bytes grow about as the side (see ``impossible``), a clip's about as its length.
+        let size = (width: max(2, 2 * Int(Double(w) * share / 2)), height: max(2, 2 * Int(Double(h) * share / 2)))
+        var end: Double?
+        if let available = source.clipDuration {
+            let start = first.clip.start
+            end = ((start + ((first.clip.end ?? available) - start) * share) * 10).rounded(.down) / 10
+        }
+        let ways = (end.map { [String(format: "ending at %g s", $0)] } ?? []) + ["making it \(size.width)x\(size.height)"]
+        let message =
+            "fitting under \(ByteCount.text(bytes)) takes fewer colours or frames than quality \(Self.qualityFloor) keeps (about "
+            + ByteCount.text(Int(floorBytes)) + String(format: " at %g fps with every colour); ", first.fps)
+            + ways.joined(separator: " or ") + " would keep them"
+        return CapAdvice(message: message, end: end, width: size.width, height: size.height)
     }
 
     /// The bottom of the GIF ladder below `spec`: the quality floor, 15 colours, at most
@@ -266,6 +311,7 @@ struct SizeCap {
             return spec.videoOptions.last(where: { $0.0 == "crf" }).map { "CRF \($0.1)" } ?? ""
         }
         var parts = ["quality \(spec.quality)"]
+        if let l = spec.lossy { parts.append("lossy \(l)") }
         if spec.gifColors < 256 { parts.append("≤ \(spec.gifColors - 1) colours") }
         parts.append(String(format: "%g fps", spec.fps))
         if let w = spec.width, let h = spec.height { parts.append("\(w)x\(h)") }
@@ -300,6 +346,8 @@ struct SizeCap {
         private(set) var last: (bytes: Int, colors: Int?)?
         /// The smallest file an attempt rendered whole made.
         private(set) var smallest = Int.max
+        /// What the last attempt rendered whole made, fitting or not.
+        private(set) var lastWhole: RenderResult?
         /// The bytes written after each frame of the last attempt rendered whole, and its
         /// size: what a stopped attempt's size is estimated from (see ``SizeCap/estimate(_:frames:reference:)``).
         private var reference: (written: [Int], bytes: Int)?
@@ -342,7 +390,9 @@ struct SizeCap {
         /// Unless it `isReference`, a whole render leaves the last attempt and the reference for
         /// stopped attempts as they were (the least, rendered after the first attempt, is not
         /// a rung the ladder goes on from, nor shaped like the rest).
-        mutating func render(_ spec: RenderSpec, stopping: Bool = true, isReference: Bool = true) throws -> Fit? {
+        mutating func render(
+            _ spec: RenderSpec, stopping: Bool = true, isReference: Bool = true, recording: QuantizedFrames? = nil
+        ) throws -> Fit? {
             let cap = cap
             let reference = stopping ? reference : nil
             estimated = nil
@@ -372,17 +422,112 @@ struct SizeCap {
             do {
                 let r = try Renderer.renderOnce(
                     spec, kind: kind, to: target, progress: report, watch: watch,
-                    accept: { result in if result.bytes > cap { throw OverBudget(result: result) } })
+                    accept: { result in if result.bytes > cap { throw OverBudget(result: result) } }, recording: recording)
                 note(bytes: r.bytes, colors: r.colors, written: written, leading: isReference)
+                lastWhole = r
                 return (spec, r)
             } catch let over as OverBudget {
                 note(bytes: over.result.bytes, colors: over.result.colors, written: written, leading: isReference)
+                lastWhole = over.result
                 return nil
             } catch let stopped as Stopped {
                 last = (stopped.estimate, stopped.colors)
                 if let estimated, estimated > 0 { calibration = Double(stopped.estimate) / Double(estimated) }
                 return nil
             }
+        }
+
+        /// `recording` (the quantization of `base`, the first attempt) coded again with
+        /// `spec`'s lossy budget: the file that rendering `spec` would give, at the cost of the
+        /// LZW coding alone. Stops once its bytes pass the budget, as ``render(_:stopping:isReference:recording:)``.
+        ///
+        /// A `probe` codes only the first `probe` frames, nothing committed, and leaves the
+        /// whole file's bytes, estimated from the first attempt's growth, as the last.
+        mutating func recode(_ spec: RenderSpec, recording: QuantizedFrames, base: RenderResult, probe: Int? = nil) throws -> Fit? {
+            guard let lossy = spec.lossy else { preconditionFailure("a lossy budget is coded again") }
+            count += 1
+            bound = max(bound, count)
+            let trying = (probe == nil ? "" : "estimating ") + SizeCap.describe(spec, kind: kind)
+            let report = reporter(attempt: count, trying: trying)
+            let start = Date()
+            let (cap, total, reference, cancellation) = (cap, recording.frameCount, reference, spec.cancellation)
+            var written: [Int] = []
+            let output = try AtomicOutput(destination: target)
+            let encoder: GIFEncoder
+            do {
+                encoder = try GIFEncoder.recode(recording, lossy: lossy, path: output.writePath, destination: target) { bytes, done in
+                    if cancellation?.isCancelled == true { throw CancellationError() }
+                    report?(RenderProgress(done: done, total: total))
+                    written.append(bytes)
+                    if let probe, let reference, done >= probe {
+                        throw Stopped(estimate: SizeCap.estimate(written, frames: total, reference: reference), colors: base.colors)
+                    }
+                    if let reference, bytes > cap {
+                        throw Stopped(estimate: SizeCap.estimate(written, frames: total, reference: reference), colors: base.colors)
+                    }
+                }
+            } catch let stopped as Stopped {
+                output.discard()
+                last = (stopped.estimate, stopped.colors)
+                return nil
+            }
+            var result = base
+            (result.bytes, result.framesWritten) = (encoder.bytesWritten, encoder.framesWritten)
+            result.seconds = Date().timeIntervalSince(start)
+            note(bytes: result.bytes, colors: result.colors, written: written, leading: true)
+            guard result.bytes <= cap else {
+                output.discard()
+                return nil
+            }
+            try output.commit()
+            return (spec, result)
+        }
+
+        /// The smallest lossy budget from `from` + 1 up to ``SizeCap/lossyCeiling`` at which
+        /// `recording` (the first attempt, `base`, `over` bytes at `from`) fits, each attempt
+        /// coded again from it; nil when none does. Each guess interpolates log bytes between
+        /// the nearest attempts either side of the budget along ``SizeCap/typicalLossyCurve``
+        /// (aiming 3 % under it), so one or two codings find it.
+        ///
+        /// `depth` is log2 of the bytes at the ceiling over those at `from`, as the picture's
+        /// texture says (``SizeCap/lossyDepth(texture:over:cap:)``): the curve's first scale.
+        mutating func searchLossy(
+            _ spec: RenderSpec, recording: QuantizedFrames, base: RenderResult, from: Int, over: Int, depth: Double, then: Int
+        ) throws -> Fit? {
+            let ceiling = SizeCap.lossyCeiling
+            var hi = (l: from, bytes: over)  // over the budget
+            var lo: (l: Int, bytes: Int)?  // fits
+            var best: Fit?
+            let target = 0.97 * Double(cap)
+            for i in 0..<Self.searchTries {
+                tighten(Self.searchTries - i + 1 + then)
+                let above = lo?.l ?? ceiling + 1
+                if above - hi.l <= 1 { break }
+                if let lo, Double(lo.bytes) >= 0.95 * Double(cap) { break }  // close enough
+                // Until one fits, the curve is scaled to what the attempts over the budget
+                // made: a smooth picture's bytes hardly fall (a UI page: 4 % from 10 to 60, a
+                // photo 65 %), and when even the ceiling would be over, the search ends.
+                var scale = depth / SizeCap.typicalLossyCurve[SizeCap.typicalLossyCurve.count - 1].log2
+                if lo == nil, hi.l > from {
+                    scale = max(
+                        0.05,
+                        log2(Double(hi.bytes) / Double(over)) / (SizeCap.typicalLossy(Double(hi.l)) - SizeCap.typicalLossy(Double(from))))
+                    let atCeiling =
+                        Double(over) * exp2(scale * (SizeCap.typicalLossy(Double(ceiling)) - SizeCap.typicalLossy(Double(from))))
+                    if atCeiling > SizeCap.ceilingMargin * target { break }
+                }
+                let guess = SizeCap.nextLossy(hi: hi, lo: lo, target: target, scale: scale)
+                var attempt = spec
+                attempt.lossy = max(hi.l + 1, min(above - 1, Int(guess.rounded(.up))))
+                let made = try recode(attempt, recording: recording, base: base)
+                if let fit = made {
+                    (best, lo) = (fit, (attempt.lossy!, fit.result.bytes))
+                } else {
+                    hi = (attempt.lossy!, last?.bytes ?? hi.bytes)
+                    if attempt.lossy! >= ceiling { break }
+                }
+            }
+            return best
         }
 
         /// The bytes of the last whole render's header and first frame, which a shorter
@@ -572,6 +717,71 @@ struct SizeCap {
             return 40 + 5 * (Double(i) + (want - c[i]) / (c[i + 1] - c[i]))
         }
         return 100
+    }
+
+    /// The largest lossy budget the cap codes the first attempt again with (`--lossy 60`,
+    /// quality 40's budget in texture); past it, fewer colours cost less to see.
+    static let lossyCeiling = 60
+
+    /// Log2 of a photo dissolve's bytes at `--lossy` 10, 15, 20, 25, 40 and 60 against its
+    /// bytes at 10 (quality 90's budget), the colours and dithering of quality 90 kept. The
+    /// shape is the median of four pairs' (two photos, a sky, a UI page) with the fall from 10
+    /// to 60 scaled to 1 (0.27, 0.49, 0.66, 0.90 of it at 15, 20, 25, 40), the depth a
+    /// photo's (−1.5: 2.83× fewer bytes); a search scales it to the picture's own depth
+    /// (a sky −1.37, a smooth photo −0.47, a UI page −0.06).
+    static let typicalLossyCurve: [(l: Int, log2: Double)] = [
+        (10, 0), (15, -0.405), (20, -0.735), (25, -0.99), (40, -1.35), (60, -1.5),
+    ]
+    /// Log2 of the bytes a larger lossy budget, up to the ceiling, can take off a first
+    /// attempt of `over` bytes, from its mean texture (``QuantizedFrames/texture``): about
+    /// −(0.25 + 1.5 × texture). Four dissolves: a photo (texture 0.83) −1.70, a sky (0.80)
+    /// −1.37, a smooth photo (0.14) −0.47, a UI page (0.006) −0.06. Nil when even a
+    /// little more than that (−(0.3 + 1.6 × texture)) would leave the first attempt over the
+    /// cap: no lossy budget is tried, and the quality search starts at once.
+    static func lossyDepth(texture: Double, over: Int, cap: Int) -> Double? {
+        guard log2(0.97 * Double(cap) / Double(over)) >= -(0.3 + 1.6 * texture) else { return nil }
+        return -(0.25 + 1.5 * texture)
+    }
+
+    /// Bytes at the ceiling, read off the curve scaled to the attempts over the budget (see
+    /// ``Attempts/searchLossy``), over this share of the target say that no lossy budget fits.
+    static let ceilingMargin = 1.05
+
+    /// ``typicalLossyCurve`` at budget `l` (interpolated; flat past its ends).
+    static func typicalLossy(_ l: Double) -> Double {
+        let c = typicalLossyCurve
+        if l <= Double(c[0].l) { return c[0].log2 }
+        for i in 0..<(c.count - 1) where l <= Double(c[i + 1].l) {
+            let t = (l - Double(c[i].l)) / Double(c[i + 1].l - c[i].l)
+            return c[i].log2 + t * (c[i + 1].log2 - c[i].log2)
+        }
+        return c[c.count - 1].log2
+    }
+
+    /// The budget at which the typical curve puts `log2Ratio` (log2 of the bytes wanted over
+    /// those made at `l`) away from `l`'s bytes, the curve scaled by `scale`; the ceiling
+    /// past its end.
+    static func lossy(from l: Double, log2Ratio: Double, scale: Double = 1) -> Double {
+        let want = typicalLossy(l) + log2Ratio / max(scale, 0.05)
+        let c = typicalLossyCurve
+        for i in 0..<(c.count - 1) where want >= c[i + 1].log2 {
+            let t = (want - c[i].log2) / (c[i + 1].log2 - c[i].log2)
+            return max(l, Double(c[i].l) + t * Double(c[i + 1].l - c[i].l))
+        }
+        return Double(lossyCeiling)
+    }
+
+    /// A lossy search's next guess between the highest budget known to be over (`hi`) and
+    /// the lowest known to fit (`lo`), aiming at `target` bytes: read off the typical curve
+    /// from `hi` alone; between the two, interpolated along the curve, kept a quarter of the
+    /// way in from either end so that the bracket shrinks.
+    static func nextLossy(hi: (l: Int, bytes: Int), lo: (l: Int, bytes: Int)?, target: Double, scale: Double = 1) -> Double {
+        guard let lo else { return lossy(from: Double(hi.l), log2Ratio: log2(target / Double(hi.bytes)), scale: scale) }
+        let (a, b) = (typicalLossy(Double(hi.l)), typicalLossy(Double(lo.l)))
+        let scale = a > b ? log2(Double(hi.bytes) / Double(lo.bytes)) / (a - b) : 1
+        let along = lossy(from: Double(hi.l), log2Ratio: log2(target / Double(hi.bytes)), scale: scale)
+        let (q1, q3) = (Double(hi.l) + 0.25 * Double(lo.l - hi.l), Double(hi.l) + 0.75 * Double(lo.l - hi.l))
+        return min(q3, max(q1, along))
     }
 
     private func video(_ spec: RenderSpec, kind: OutputKind, to path: String, stage: String, progress: Renderer.Progress?) throws

@@ -1,0 +1,50 @@
+import Foundation
+import SweepImaging
+import SweepMedia
+import SweepTestSupport
+import Testing
+
+@Suite("--max-bytes: advice on what would keep the look")
+struct CapAdviceTests {
+    @Test("A cap that takes fewer colours or frames: one note line before the fit, with --size, and capAdvice in --json")
+    func adviceLineAndJSON() throws {
+        let dir = try scratchDir()
+        // Smooth light with a little grain: a photo's bytes fall with quality, and then colours.
+        for (name, shift) in [("a", 0), ("b", 50)] {
+            var img = RGBAImage(width: 240, height: 160)
+            for y in 0..<160 {
+                for x in 0..<240 {
+                    let i = (y * 240 + x) * 4, n = (x * 7 + y * 13 + shift) % 9
+                    img.pixels[i] = UInt8(40 + x * 150 / 240 + n)
+                    img.pixels[i + 1] = UInt8(60 + y * 120 / 160 + shift / 2)
+                    img.pixels[i + 2] = UInt8(200 - x * 80 / 240 + n)
+                    img.pixels[i + 3] = 255
+                }
+            }
+            try StillEncoder.write(img, to: dir + "/\(name).png", format: .png)
+        }
+        let base = ["render", dir + "/a.png", dir + "/b.png", "--duration", "1.5", "--fps", "20", "--json"]
+        func bytes(_ r: (code: Int32, stdout: String, stderr: String)) throws -> [String: Any] {
+            #expect(r.code == 0, "\(r.stderr)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        }
+        let floor = try bytes(runSweep(base + ["-o", dir + "/floor.gif", "--quality", "40", "--colors", "16"]))["bytes"] as! Int
+        let capped = try runSweep(base + ["-o", dir + "/capped.gif", "--max-bytes", String(floor - 1)])
+        let summary = try bytes(capped)
+        #expect((summary["bytes"] as! Int) < floor)
+        let advice = try #require(summary["capAdvice"] as? [String: Any], "\(summary)")
+        #expect(Set(advice.keys) == ["message", "width", "height"])  // pictures: no end
+        let (w, h) = (advice["width"] as! Int, advice["height"] as! Int)
+        #expect(w < 240 && h < 160)
+        // One line on stderr, naming the option that would keep the look, before the summary.
+        let lines = capped.stderr.split(separator: "\n").filter { $0.contains("fewer colours or frames") }
+        #expect(lines.count == 1, "\(capped.stderr)")
+        #expect(lines.first?.hasPrefix("sweep: note: fitting under") == true)
+        #expect(lines.first?.hasSuffix("(--size \(w)x\(h))") == true, "\(capped.stderr)")
+        #expect(lines.first?.contains(advice["message"] as! String) == true)
+        // --quiet says nothing; the summary still carries it.
+        let quiet = try runSweep(base + ["-o", dir + "/quiet.gif", "--max-bytes", String(floor - 1), "--quiet"])
+        #expect(!quiet.stderr.contains("fewer colours or frames"))
+        #expect(try bytes(quiet)["capAdvice"] != nil)
+    }
+}
