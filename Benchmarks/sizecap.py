@@ -17,6 +17,7 @@ import argparse, os, re, statistics, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import capfit  # noqa: E402
 import gifcurves as g  # noqa: E402
 
 
@@ -31,18 +32,7 @@ def render(binary, a, b, out, cap=None):
     return os.path.getsize(out), dt, note.split(": ", 2)[-1] if note else "nothing given up"
 
 
-def timed(cmd):
-    t = time.perf_counter()
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    dt = time.perf_counter() - t
-    if p.returncode != 0:
-        sys.exit(f"failed ({p.returncode}): {' '.join(cmd)}\n{p.stderr}")
-    note = next((l.split(": ", 2)[-1] for l in p.stderr.splitlines() if "to fit under" in l), "nothing given up")
-    return dt, note
-
-
 def dissolve(sweeps, shares, runs):
-    import capfit
     work = tempfile.mkdtemp(prefix="sizecap-")
     print("| pair | cap | " + " | ".join(f"{n}: capped / uncapped, bytes, given up" for n, _ in sweeps) + " |")
     print("| --- | --- | " + " | ".join("---" for _ in sweeps) + " |")
@@ -55,7 +45,7 @@ def dissolve(sweeps, shares, runs):
         free = {n: [] for n, _ in sweeps}
         for _ in range(runs):
             for n, binary in sweeps:
-                free[n].append(timed([binary, "render"] + base + ["-o", out[n]])[0])
+                free[n].append(capfit.run([binary, "render"] + base + ["-o", out[n]])[0])
         size = os.path.getsize(out[sweeps[0][0]])
         for share in shares:
             cap = int(size * share)
@@ -64,7 +54,7 @@ def dissolve(sweeps, shares, runs):
             for n, binary in sweeps:
                 capped = []
                 for _ in range(runs):
-                    dt, note = timed([binary, "render"] + base + ["-o", out[n], "--max-bytes", str(cap)])
+                    dt, note = capfit.run([binary, "render"] + base + ["-o", out[n], "--max-bytes", str(cap)])
                     capped.append(dt)
                 got = os.path.getsize(out[n])
                 first = first or got

@@ -102,7 +102,7 @@ enum BatchCommand {
         for j in jobs {
             guard case let .success((job, output)) = j.job else { continue }
             var paths = [output]
-            if job.poster { paths.append(SweepCommand.posterPath(for: output)) }
+            if job.poster { paths.append(RenderRun.posterPath(for: output)) }
             for path in paths { try outputs.claim(path, line: j.line, subject: "\(file):\(j.line)") }
         }
         var inputs: [(path: String, line: Int?)] = [(file, nil)]
@@ -210,7 +210,7 @@ enum BatchCommand {
             (o.lenient, o.spec.lenient) = (true, true)
             o.spec.clip.maxMemory = min(o.spec.clip.maxMemory, memory)
             if folders.outputs.confined == nil { try makeFolder(of: output) }
-            let results = try SweepCommand.perform(&o, progress: nil)
+            let results = try RenderRun.perform(&o, progress: nil)
             record["status"] = "ok"
             // The job's output alone, as --resume reads it back from the record beside it.
             record["bytes"] = results.first?.bytes ?? 0

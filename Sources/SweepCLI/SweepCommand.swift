@@ -253,18 +253,10 @@ package enum SweepCommand {
             // Cleared on failure too, so that the error line does not start mid-bar.
             let bar = ProgressBar(enabled: !o.quiet && !o.json, output: o.output ?? "")
             defer { bar.finish() }
-            results = try perform(&o, progress: bar.update)
+            results = try RenderRun.perform(&o, progress: bar.update)
         }
         for r in results { report(r, o) }
     }
-
-    /// Renders what parsed options ask for (``RenderRun/perform(_:progress:)``).
-    package static func perform(_ o: inout RenderOptions, progress: Renderer.Progress?) throws -> [RenderResult] {
-        try RenderRun.perform(&o, progress: progress)
-    }
-
-    /// The poster beside `output` (``RenderRun/posterPath(for:)``).
-    static func posterPath(for output: String) -> String { RenderRun.posterPath(for: output) }
 
     static func presets(_ args: [String]) throws {
         let library = PresetLibrary.locate()

@@ -11,10 +11,7 @@ import Testing
 struct DoorParityTests {
     /// Two pictures and the formats the cases use, in a fresh folder.
     func inputs() throws -> String {
-        let dir = try Scratch.folder("door-parity")
-        try StillEncoder.write(Resampler.resize(DemoScenes.flatLandscape(), width: 320, height: 240), to: dir + "/before.png", format: .png)
-        try StillEncoder.write(
-            Resampler.resize(DemoScenes.gradedLandscape(), width: 320, height: 240), to: dir + "/after.png", format: .png)
+        let dir = try OneRuleTests.pictures("door-parity")
         let formats = [
             "long": #"{"version": 1, "size": "96x72", "fps": 5, "duration": 8, "extension": "gif", "codec": "gif"}"#,
             "card": #"{"version": 1, "size": "200x100", "extension": "png", "still": true, "maxBytes": 1024}"#,

@@ -12,10 +12,7 @@ struct OneRuleTests {
     /// Two pictures and a format file (a GIF of 2.5 s at 12 fps, 160x120, with safe insets)
     /// in a fresh folder.
     func inputs() throws -> String {
-        let dir = try Scratch.folder("one-rule")
-        try StillEncoder.write(Resampler.resize(DemoScenes.flatLandscape(), width: 320, height: 240), to: dir + "/before.png", format: .png)
-        try StillEncoder.write(
-            Resampler.resize(DemoScenes.gradedLandscape(), width: 320, height: 240), to: dir + "/after.png", format: .png)
+        let dir = try Self.pictures("one-rule")
         try Data(
             #"{"version": 1, "size": "160x120", "fps": 12, "duration": 2.5, "extension": "gif", "codec": "gif", "maxBytes": 50000000, "safeInsets": {"top": 0.1}}"#
                 .utf8
@@ -23,6 +20,16 @@ struct OneRuleTests {
         try Data(
             #"{"version": 1, "size": "200x100", "extension": "png", "still": true}"#.utf8
         ).write(to: URL(fileURLWithPath: dir + "/card.json"))
+        return dir
+    }
+
+    /// A fresh folder named from `prefix` holding before.png and after.png, two 320x240
+    /// landscapes (a flat and a graded one).
+    static func pictures(_ prefix: String) throws -> String {
+        let dir = try Scratch.folder(prefix)
+        try StillEncoder.write(Resampler.resize(DemoScenes.flatLandscape(), width: 320, height: 240), to: dir + "/before.png", format: .png)
+        try StillEncoder.write(
+            Resampler.resize(DemoScenes.gradedLandscape(), width: 320, height: 240), to: dir + "/after.png", format: .png)
         return dir
     }
 
