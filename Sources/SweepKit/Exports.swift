@@ -13,6 +13,7 @@
 @_exported import struct SweepImaging.SliderStyle
 @_exported import enum SweepMedia.HDRHandling
 // Settings, presets and results.
+@_exported import struct SweepPipeline.CapAdvice
 @_exported import struct SweepPipeline.ClipCut
 @_exported import struct SweepPipeline.ClipOptions
 @_exported import struct SweepPipeline.FormatPreset
