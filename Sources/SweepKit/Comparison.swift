@@ -19,8 +19,8 @@ public struct Comparison: Sendable {
     /// Everything the renderer needs but the timing; the properties below are views of it.
     package var spec: RenderSpec
 
-    /// The sweep as asked, made into keyframes when the comparison renders, after its format
-    /// (``resolved()``); nil once ``animation`` was given keyframes of its own.
+    /// The sweep as asked, made into keyframes when the comparison renders, after its format;
+    /// nil once ``animation`` was given keyframes of its own.
     public var timing: SweepTiming? = SweepTiming()
 
     /// Each side's look under the asked sweep (``timing``).

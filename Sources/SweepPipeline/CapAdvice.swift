@@ -3,7 +3,7 @@
 /// rate), and a shorter clip or a smaller size would fit with every colour at the full rate.
 ///
 /// Estimated from the first attempt (rendered whole, or from a sample for a long render):
-/// its bytes at the quality floor follow the typical curve (``SizeCap/typicalCurve``);
+/// its bytes at the quality floor follow the size cap's typical curve;
 /// a clip's bytes grow about as its length, any animation's about as its side.
 public struct CapAdvice: Sendable, Equatable, Codable {
     /// One line, e.g. "fitting under 10 MB takes fewer colours or frames than quality 40
