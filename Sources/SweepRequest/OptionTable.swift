@@ -7,7 +7,7 @@ import SweepTimeline
 import SweepWorker
 
 /// Every option of `render`, `preview` and `demo`, each declared once with its parser, its
-/// help, the outputs it acts on and who may set it. `RenderOptions`, batch keys, `--help`,
+/// help, the outputs it acts on and who may set it. `RenderRequest`, batch keys, `--help`,
 /// the man page's options and the flag names in messages are all made from this table, so
 /// that they cannot drift apart. Declarations apply in the table's order (a video's encoder
 /// options reach the encoder in that order).

@@ -54,7 +54,7 @@ package enum OpenAPIDocument {
                 "description": "A bare file name; its extension picks the format.",
             ]
         ]
-        for option in RenderOptions.common where !["output", "decode", "poster"].contains(option.name) {
+        for option in RenderRequest.common where !["output", "decode", "poster"].contains(option.name) {
             properties[option.name] =
                 option.takesValue
                 ? ["anyOf": scalar + [["type": "array", "items": ["anyOf": scalar]]]] as [String: Any]
