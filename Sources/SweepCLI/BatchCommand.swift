@@ -207,8 +207,9 @@ enum BatchCommand {
             let stamps = sidecar.inputStamps()
             var o = try job.request(output: output)
             o.spec.clip.maxMemory = min(o.spec.clip.maxMemory, memory)
-            let resolved = try o.resolve(library, door: .batch)
+            // The folder first: resolving checks that the poster can be written beside the output.
             if folders.outputs.confined == nil { try makeFolder(of: output) }
+            let resolved = try o.resolve(library, door: .batch)
             let results = try RenderRun.perform(resolved, progress: nil)
             record["status"] = "ok"
             // The job's output alone, as --resume reads it back from the record beside it.

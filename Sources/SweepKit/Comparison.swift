@@ -31,10 +31,9 @@ public struct Comparison: Sendable {
     private var kept: Set<SweepError.Field> = []
 
     /// The settings the app set, by the command line's option names, for the scope rule
-    /// (``RequestDoor/sweepKit``): a setting that cannot act on the output is refused, as
-    /// `sweep render` refuses the option. A value counts when it was set, or, for the
-    /// timing, when it differs from the default. ``gif`` and ``video`` are not counted: they
-    /// say how each kind is written, so one comparison may write a GIF and an MP4.
+    /// (``RequestDoor/sweepKit``): a setting that cannot act on the output is a note in the
+    /// result, as in a batch job. A value counts while it differs from the default. ``gif``
+    /// and ``video`` are not counted: they say how each kind is written.
     private var set: Set<String> = []
 
     /// The option names the app set (``set``), the timing's included.
@@ -116,7 +115,7 @@ public struct Comparison: Sendable {
         set {
             spec.fps = newValue
             spec.clip.followClipRate = false
-            set.insert("fps")
+            if newValue == RenderSpec.defaultFPS { set.remove("fps") } else { set.insert("fps") }
         }
     }
 
@@ -136,7 +135,7 @@ public struct Comparison: Sendable {
         get { spec.reduceMotion }
         set {
             spec.reduceMotion = newValue
-            set.insert("reduce-motion")
+            if newValue == .off { set.remove("reduce-motion") } else { set.insert("reduce-motion") }
         }
     }
 
@@ -186,7 +185,7 @@ public struct Comparison: Sendable {
         get { spec.maxBytes }
         set {
             spec.maxBytes = newValue
-            if newValue != nil { set.insert("max-bytes") }
+            if newValue == nil { set.remove("max-bytes") } else { set.insert("max-bytes") }
         }
     }
 
@@ -292,6 +291,7 @@ public struct Comparison: Sendable {
         // The scope rule of the table every door reads: a setting that cannot act here.
         let kind = try OutputKind.infer(path: job.path, still: job.still, codec: job.spec.codec)
         job.notes += try OptionScope.check(given, kind: kind, door: .sweepKit)
+        job.spec.lenient = !RequestDoor.sweepKit.refusesMisfits  // clip settings on pictures, likewise
         // A still's JPEG/WebP quality is 90 (``gif`` says how a GIF is written, not a still).
         if job.still { job.spec.quality = 90 }
         return job

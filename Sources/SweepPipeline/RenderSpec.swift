@@ -14,7 +14,9 @@ package struct RenderSpec: Sendable {
     /// other from the before image's aspect ratio.
     package var width: Int?
     package var height: Int?
-    package var fps: Double = 30
+    package var fps: Double = Self.defaultFPS
+    /// The frame rate when none is given (and no clip gives one).
+    package static let defaultFPS = 30.0
     /// Round the output size down to even sides (4:2:0 video needs them).
     package var evenSize = false
     /// When no size is given, the longest side the output may take from the before image

@@ -71,7 +71,8 @@ package struct BatchJob: Sendable, Equatable {
         options = try RequestKeys.values(obj) { SweepError(.dataError, $0, subject: at, fix: $1) }.map {
             Given(name: $0.name, value: $0.value)
         }
-        poster = obj["poster"] == .flag(true)
+        // However it was written (`true`, `[true]`): what the request will make of it.
+        poster = options.contains { $0.name == "poster" }
     }
 
     /// Options whose value may name a file the job reads (a preset, look or format file).

@@ -38,8 +38,6 @@ package struct RenderRequest: Sendable {
     package var positionGiven = false
     /// Notes the command line adds to the render's own (e.g. a format's limits dropped).
     package var notes: [String] = []
-    /// The door the request came in by (its scope rule, ``RequestDoor``); set by ``resolve(_:door:)``.
-    package private(set) var door = RequestDoor.commandLine
 
     /// Options given explicitly on the command line (they win over a format).
     package var given: Set<String> = []
@@ -91,13 +89,13 @@ package struct RenderRequest: Sendable {
     ///   position for an animation, an option that cannot act where `door` refuses it), and
     ///   what the format, presets and output checks throw.
     package mutating func resolve(_ library: PresetLibrary, door: RequestDoor) throws -> ResolvedRender {
-        self.door = door
         spec.lenient = !door.refusesMisfits
+        let preview = still  // `sweep preview`, before a still format makes any request a still
         try resolveLooks(library)
         guard let out = output else {
             throw SweepError(
-                .usage, "no output file", subject: still ? "preview" : "render",
-                fix: still ? "add -o OUT.png" : "add -o OUT.gif or -o OUT.mp4")
+                .usage, "no output file", subject: preview ? "preview" : "render",
+                fix: preview ? "add -o OUT.png" : "add -o OUT.gif or -o OUT.mp4")
         }
         (spec.before, spec.after) = try RenderRun.sides(self)
         let kind = try OutputKind.infer(path: out, still: still, codec: spec.codec)
@@ -117,8 +115,10 @@ package struct RenderRequest: Sendable {
                 .usage, "an animation moves the split, so a resting position means nothing here", subject: "--position",
                 fix: "use sweep preview for a still, add --poster to set the poster's position, or --from/--to for the sweep")
         }
-        guard poster || kind == .html else { return r }
-        if poster {
+        // A poster where it cannot act (a PNG sequence) was noted above and is not written.
+        let posterActs = poster && OptionScope.misfits(["poster"], output: OptionScope.Output(kind)).isEmpty
+        guard posterActs || kind == .html else { return r }
+        if posterActs {
             r.poster = RenderRun.posterPath(for: out)
             if kind == .html {
                 // The page links the poster written beside it, for link previews.

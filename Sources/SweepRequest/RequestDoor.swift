@@ -7,14 +7,15 @@ package enum RequestDoor: String, Sendable, CaseIterable {
     case service
     case sweepKit = "SweepKit"
 
-    /// The scope rule, one table for every door: refused where the person who set it is there
-    /// to fix it at once (the command line, an app's code); a note in the result where the
-    /// render runs unattended or for a stranger (a batch job, the service and its studio), so
-    /// that one stray key does not cost the whole render.
+    /// The scope rule, one table for every door: refused on the command line, where the person
+    /// who typed it is there to fix it at once; a note in the result elsewhere: a batch job
+    /// and the service (and its studio) run unattended or for a stranger, so one stray key
+    /// does not cost the whole render, and an app configures one comparison once and writes it
+    /// as several kinds of output (a GIF, an MP4, a page, an og:image).
     package var refusesMisfits: Bool {
         switch self {
-        case .commandLine, .sweepKit: true
-        case .batch, .service: false
+        case .commandLine: true
+        case .batch, .service, .sweepKit: false
         }
     }
 }

@@ -6,7 +6,8 @@ import SweepSupport
 import Synchronization
 
 /// The renders the service knows: at most `jobs` running, at most `limit` waiting, each run
-/// through the batch path (`RenderRun.perform`, lenient) into its own folder.
+/// resolved at the service's door (an option that cannot act is a note) and written by
+/// `RenderRun.perform` into its own folder.
 ///
 /// Only unfinished renders' records are held in memory. A finished one's lives in its
 /// `record.json` alone, with its end time here for expiry, so the service's memory follows

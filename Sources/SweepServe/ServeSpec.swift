@@ -81,6 +81,7 @@ package struct ServeSpec: Sendable {
         o.spec.maxFramePixels = maxFramePixels
         // The server's limits: a client may lower them, never raise them.
         o.spec.clip.maxMemory = min(o.spec.clip.maxMemory, memory)
+        let resolved = try o.resolve(library, door: .service)
         guard o.spec.maxPixels <= ImageDecoder.defaultMaxPixels else {
             throw bad(
                 "max-pixels is at most \(ImageDecoder.defaultMaxPixels) on this server",
@@ -89,7 +90,6 @@ package struct ServeSpec: Sendable {
         if o.poster {
             throw bad("a poster is a second file; the service renders one output", fix: "render the still with POST /v1/previews")
         }
-        let resolved = try o.resolve(library, door: .service)
         // Refused now, not when the render runs: an output sweep cannot write, limits, encoder
         // options that name files, a size over the server's.
         let work = try Renderer.plannedWork(resolved.spec, to: resolved.output, still: resolved.still)
