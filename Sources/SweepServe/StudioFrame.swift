@@ -18,8 +18,9 @@ import SweepTimeline
 /// A frame is `sweep preview` of the request: the export's timeline (the same options as
 /// `/v1/renders`; for clips the render's own ``ClipTimeline``) gives the frame at the share
 /// `at` of it, its split position and, for clips, its clip time; the still is then rendered
-/// with `position` at that split and `start` moved to that clip time, through the same path
-/// as `POST /v1/previews`. Its headers say what it shows (`X-Sweep-Position`,
+/// with `position` at that split, `start` moved to that clip time and the looks of that
+/// moment (which differ from the request's still only for a preset whose looks change, such
+/// as look-tour), through the same path as `POST /v1/previews`. Its headers say what it shows (`X-Sweep-Position`,
 /// `X-Sweep-Start` for clips, `X-Sweep-Time` and `X-Sweep-Length` in seconds of the output),
 /// so the same still can be made on the command line.
 ///
@@ -31,6 +32,9 @@ enum StudioFrame {
     struct Moment: Equatable {
         /// The split position (0…1).
         var position: Double
+        /// The sides' looks then.
+        var before: Adjustments
+        var after: Adjustments
         /// For clips, the clip time shown, from the request's start.
         var clipTime: Double?
         /// Seconds into the output.
@@ -48,16 +52,18 @@ enum StudioFrame {
         kind: OutputKind
     ) throws -> Moment {
         guard let clip else {
-            let length = animation.passDuration, time = at * length
-            return Moment(position: animation.state(at: time).position, clipTime: nil, time: time, length: length)
+            let length = animation.passDuration, time = at * length, state = animation.state(at: time)
+            return Moment(
+                position: state.position, before: state.before, after: state.after, clipTime: nil, time: time, length: length)
         }
         let timeline = try ClipTimeline(
             animation: animation, clip: options, available: clip.available, clipRate: clip.rate, fps: fps,
             maxFPS: ClipTimeline.maxFPS(kind), reduceMotion: .off)
         let i = min(timeline.states.count - 1, max(0, Int((at * timeline.length * timeline.fps + 1e-6).rounded(.down))))
+        let state = timeline.states[i]
         return Moment(
-            position: timeline.states[i].position, clipTime: timeline.clipTimes[i], time: Double(i) / timeline.fps,
-            length: timeline.length)
+            position: state.position, before: state.before, after: state.after, clipTime: timeline.clipTimes[i],
+            time: Double(i) / timeline.fps, length: timeline.length)
     }
 
     /// The routes under `/studio/uploads`, once the token and Host checks have passed.
@@ -162,6 +168,12 @@ enum StudioFrame {
                 Array(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])), inputs: files,
                 folder: folder + "/out", still: true, library: library, memory: memory, maxFramePixels: service.options.maxFramePixels
             ).options
+            // A still shows its animation's looks at time 0: the moment's, for a preset whose
+            // looks change (look-tour); the same still as the request's own when they do not.
+            let a = o.spec.animation
+            o.spec.animation = Animation(
+                position: Track(constant: m.position), before: Track(constant: m.before), after: Track(constant: m.after),
+                duration: a.duration, loop: a.loop)
             let result = try RenderRun.perform(&o, progress: nil)[0]
             let path = o.output ?? ""
             let fd = open(path, O_RDONLY | O_CLOEXEC)

@@ -169,6 +169,25 @@ struct StudioFrameTests {
         #expect(try curl([server.url + "/studio/uploads"]).status == 405)
     }
 
+    @Test("a preset whose looks change shows each moment's looks; the first is `sweep preview`'s")
+    func changingLooks() throws {
+        let (before, after) = try fixtures(width: 64, height: 48)
+        let server = try ServeProcess()
+        let id = try #require(
+            try curl(["-F", "before=@" + before, "-F", "after=@" + after, server.url + "/studio/uploads"]).json["id"] as? String)
+        func frame(_ at: String) throws -> Reply {
+            try curl([
+                "-G", "--data-urlencode", #"spec={"output":"a.gif","preset":"look-tour"}"#, "-d", "at=" + at,
+                server.url + "/studio/uploads/\(id)/frame",
+            ])
+        }
+        // look-tour: the original until 0.8 s, noir from 3.0 to 4.0 s of its 6.4 s.
+        let first = try frame("0"), noir = try frame("0.55")
+        #expect(first.status == 200 && noir.status == 200 && first.body != noir.body)
+        // The first is the original look: `sweep preview` (which takes no preset) at the split.
+        #expect(first.body == (try preview([before, after], ["--position", "0.5"])))
+    }
+
     @Test("uploads ask for the token, refuse other sites, and need a before part")
     func guarded() throws {
         let (before, _) = try fixtures(width: 32, height: 24)
