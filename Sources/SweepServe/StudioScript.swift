@@ -90,14 +90,15 @@ enum StudioScript {
         function release(){if(!srv)return;forget(srv);srv=null;stop();for(const v of shots.values())URL.revokeObjectURL(v.u);shots.clear();
         served.hidden=play.hidden=true}
         addEventListener('pagehide',release);
-        async function shot(S,a){const sp=JSON.stringify(spec(S)),k=sp+'|'+S.still+'|'+a;let v=shots.get(k);if(v)return v;
-        const q=new URLSearchParams({spec:sp,still:S.still?1:0,at:a}),r=await fetch('/studio/uploads/'+srv+'/frame?'+q,{headers:auth()});
-        if(!r.ok)throw(await r.json()).error;const h=x=>r.headers.get('X-Sweep-'+x)||'';
-        v={u:URL.createObjectURL(await r.blob()),p:h('Position'),s:h('Start'),t:h('Time'),d:+h('Length'),k:sp};shots.set(k,v);
-        if(shots.size>48){const[o,w]=shots.entries().next().value;shots.delete(o);if(w.u!=$('frame').src)URL.revokeObjectURL(w.u)}return v}
+        async function shot(S,a){const id=srv,sp=JSON.stringify(spec(S)),k=sp+'|'+S.still+'|'+a;let v=shots.get(k);if(v)return v;
+        const q=new URLSearchParams({spec:sp,still:S.still?1:0,at:a}),r=await fetch('/studio/uploads/'+id+'/frame?'+q,{headers:auth()});
+        if(!r.ok)throw(await r.json()).error;const h=x=>r.headers.get('X-Sweep-'+x)||'',u=URL.createObjectURL(await r.blob());
+        if(id!=srv){URL.revokeObjectURL(u);return null}
+        v={u,p:h('Position'),s:h('Start'),t:h('Time'),d:+h('Length'),k:sp};shots.set(k,v);
+        if(shots.size>48){const[o,w]=shots.entries().next().value,f=$('frame');shots.delete(o);if(!f||w.u!=f.src)URL.revokeObjectURL(w.u)}return v}
         async function draw(a){const n=++fseq,id=srv;let v;try{v=await shot(settings(),a)}
         catch(e){if(n==fseq&&id==srv)say("The server's preview failed: "+e);return false}
-        if(n!=fseq||id!=srv)return null;const im=$('frame');im.src=v.u;try{await im.decode()}catch(e){}
+        if(n!=fseq||id!=srv||!v)return null;const im=$('frame');im.src=v.u;try{await im.decode()}catch(e){}
         if(n!=fseq||id!=srv)return null;
         Object.assign(im.dataset,{at:a,position:v.p,start:v.s,time:v.t,spec:v.k});len=v.d;scrub.value=M.round(a*1000);
         if($('status').textContent.startsWith("The server's preview failed"))say('');return true}

@@ -478,6 +478,17 @@ def test_clips_are_previewed_from_server_frames(studio, tmp_path):
     s.clean()
 
 
+def test_server_preview_waits_under_reduced_motion(studio):
+    """Under prefers-reduced-motion the server's preview shows the first moment and waits for Play."""
+    s = studio(reduced_motion="reduce")
+    s.page.set_input_files("#before", str(ROOT / "Tests/Fixtures/images/heic.heic"))
+    s.page.wait_for_function("()=>document.getElementById('frame')?.dataset.at==='0'")
+    s.page.wait_for_timeout(1000)
+    assert s.page.text_content("#play") == "Play"
+    assert s.page.evaluate("()=>document.getElementById('frame').dataset.at") == "0"
+    s.clean()
+
+
 def test_server_preview_needs_the_token(studio, secured_server):
     s = studio(url=secured_server)
     s.page.set_input_files("#before", str(ROOT / "Tests/Fixtures/images/heic.heic"))
