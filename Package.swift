@@ -76,7 +76,10 @@ let package = Package(
             ]),
         // The embedding API: one import for apps.
         .target(
-            name: "SweepKit", dependencies: ["SweepPipeline", "SweepImaging", "SweepTimeline", "SweepSupport", "SweepWorker", "SweepMedia"]),
+            name: "SweepKit",
+            dependencies: [
+                "SweepPipeline", "SweepImaging", "SweepTimeline", "SweepSupport", "SweepWorker", "SweepMedia", "SweepRequest",
+            ]),
         // A render request, whichever door it comes through: the option table (flags, batch
         // keys, the service's spec keys, the studio's controls), parsing, resolution, running.
         .target(

@@ -50,32 +50,29 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         // A parsed job must reach render with exactly its declared output and inputs: no
         // value may become an option of its own.
         if let job = try? BatchJob(line: 1, text: String(decoding: bytes, as: UTF8.self), file: "fuzz"),
-            let split = try? ArgumentSplitter(RenderOptions.common).split(job.arguments)
+            let request = try? job.request(output: job.output)
         {
-            precondition(split.options.filter { $0.name == "output" }.map(\.value) == [job.output], "output smuggled")
-            precondition(split.positionals == job.inputs, "inputs changed")
+            precondition(request.output == job.output, "output smuggled")
+            precondition(request.inputs == job.inputs, "inputs changed")
         }
     case "job-clip":
-        // As `job`, for clip jobs: every option render sees is one the job wrote, attached to
-        // its value, and what render makes of them keeps the job's output, inputs and times.
-        guard let job = try? BatchJob(line: 1, text: String(decoding: bytes, as: UTF8.self), file: "fuzz"),
-            let split = try? ArgumentSplitter(RenderOptions.common).split(job.arguments)
-        else { break }
-        precondition(split.options.filter { $0.name == "output" }.map(\.value) == [job.output], "output smuggled")
-        precondition(split.positionals == job.inputs, "inputs changed")
-        let seen = split.options.dropFirst().map { "--" + $0.name + ($0.value.map { "=" + $0 } ?? "") }
-        precondition(seen == job.options, "render sees \(seen), the job wrote \(job.options)")
-        guard let options = try? RenderOptions.interpret(split) else { break }
+        // As `job`, for clip jobs: every option render sees is one the job wrote, with its
+        // value, and what render makes of them keeps the job's output, inputs and times.
+        guard let job = try? BatchJob(line: 1, text: String(decoding: bytes, as: UTF8.self), file: "fuzz") else { break }
+        precondition(
+            !job.options.contains { $0.name == "output" || !RequestKeys.options.keys.contains($0.name) }, "an option the job may not set")
+        guard let options = try? job.request(output: job.output) else { break }
         precondition(options.output == job.output && options.inputs == job.inputs, "render changed the output or inputs")
+        precondition(options.given == Set(job.options.map(\.name)).union(["output"]), "render sees \(options.given)")
         let clip = options.spec.clip
         precondition(clip.start.isFinite && clip.start >= 0 && clip.start <= 86_400, "start \(clip.start)")
         if let end = clip.end { precondition(end.isFinite && end > clip.start && end <= 86_400, "end \(end) after start \(clip.start)") }
-        if let audio = split.options.last(where: { $0.name == "audio" })?.value {
+        if let audio = job.options.last(where: { $0.name == "audio" })?.value {
             precondition(clip.audio.rawValue == audio, "--audio=\(audio) became \(clip.audio)")
         }
-        precondition(clip.firstFrame == split.options.contains { $0.name == "first-frame" }, "first-frame changed")
-        if split.options.contains(where: { $0.name == "start" }) == false { precondition(clip.start == 0, "a start from nowhere") }
-        if split.options.contains(where: { $0.name == "end" }) == false { precondition(clip.end == nil, "an end from nowhere") }
+        precondition(clip.firstFrame == job.options.contains { $0.name == "first-frame" }, "first-frame changed")
+        if job.options.contains(where: { $0.name == "start" }) == false { precondition(clip.start == 0, "a start from nowhere") }
+        if job.options.contains(where: { $0.name == "end" }) == false { precondition(clip.end == nil, "an end from nowhere") }
     case "probe":
         fuzzProbe(bytes)
     case "heif", "heif-inprocess":

@@ -205,12 +205,11 @@ enum BatchCommand {
                 return record
             }
             let stamps = sidecar.inputStamps()
-            var o = try RenderOptions.interpret(ArgumentSplitter(RenderOptions.common).split(job.arguments(output: output)))
-            try o.resolveLooks(library)
-            (o.lenient, o.spec.lenient) = (true, true)
+            var o = try job.request(output: output)
             o.spec.clip.maxMemory = min(o.spec.clip.maxMemory, memory)
+            let resolved = try o.resolve(library, door: .batch)
             if folders.outputs.confined == nil { try makeFolder(of: output) }
-            let results = try RenderRun.perform(&o, progress: nil)
+            let results = try RenderRun.perform(resolved, progress: nil)
             record["status"] = "ok"
             // The job's output alone, as --resume reads it back from the record beside it.
             record["bytes"] = results.first?.bytes ?? 0

@@ -197,11 +197,8 @@ extension BatchJob {
         var job = self
         job.inputs = try inputs.map { try folder.resolve($0, at: at) }
         job.options = try options.map { option in
-            for key in Self.fileOptions where option.hasPrefix("--\(key)=") {
-                let value = String(option.dropFirst(key.count + 3))
-                if PresetLibrary.isPath(value) { return "--\(key)=" + (try folder.resolve(value, at: at)) }
-            }
-            return option
+            guard Self.fileOptions.contains(option.name), let value = option.value, PresetLibrary.isPath(value) else { return option }
+            return Given(name: option.name, value: try folder.resolve(value, at: at))
         }
         return job
     }

@@ -231,19 +231,19 @@ package enum SweepCommand {
         }
     }
 
-    /// `args` parsed, and looks, presets and formats resolved; `still` for `preview`.
-    static func parse(_ args: [String], still: Bool = false) throws -> RenderOptions {
-        var o = try RenderOptions.interpret(ArgumentSplitter(RenderOptions.common).split(args))
+    /// `args` parsed into a request; `still` for `preview`.
+    static func parse(_ args: [String], still: Bool = false) throws -> RenderRequest {
+        var o = try RenderRequest.interpret(ArgumentSplitter(RenderRequest.common).split(args))
         o.still = still
-        try o.resolveLooks(PresetLibrary.locate())
         return o
     }
 
     static func render(_ args: [String]) throws {
         var o = try parse(args)
+        var r = try o.resolve(PresetLibrary.locate(), door: .commandLine)
         if !o.quiet {
             // Said at once, over the progress bar's line (which the next frame draws again).
-            o.spec.advise = { a in
+            r.spec.advise = { a in
                 if isatty(2) == 1 { TerminalText.write("\r\u{1B}[K") }
                 printError("sweep: note: " + adviceLine(a))
             }
@@ -253,7 +253,7 @@ package enum SweepCommand {
             // Cleared on failure too, so that the error line does not start mid-bar.
             let bar = ProgressBar(enabled: !o.quiet && !o.json, output: o.output ?? "")
             defer { bar.finish() }
-            results = try RenderRun.perform(&o, progress: bar.update)
+            results = try RenderRun.perform(r, progress: bar.update)
         }
         for r in results { report(r, o) }
     }
@@ -290,13 +290,12 @@ package enum SweepCommand {
 
     static func preview(_ args: [String]) throws {
         var o = try parse(args, still: true)
-        guard let out = o.output else { throw SweepError(.usage, "no output file", subject: "preview", fix: "add -o OUT.png") }
-        (o.spec.before, o.spec.after) = try RenderRun.sides(o)
-        report(try RenderRun.still(&o, to: out), o)
+        let r = try o.resolve(PresetLibrary.locate(), door: .commandLine)
+        report(try RenderRun.perform(r, progress: nil)[0], o)
     }
 
     static func plan(_ args: [String]) throws {
-        var o = try RenderOptions.interpret(ArgumentSplitter(RenderOptions.common).split(args))
+        var o = try RenderRequest.interpret(ArgumentSplitter(RenderRequest.common).split(args))
         guard let name = o.inputs.first else {
             throw SweepError(.usage, "no preset", subject: "plan", fix: "give a preset name such as reveal, or a .json file")
         }
@@ -321,6 +320,7 @@ package enum SweepCommand {
 
     static func demo(_ args: [String]) throws {
         var o = try parse(args)
+        try o.resolveLooks(PresetLibrary.locate())
         let dir = o.output ?? "out"
         do {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -348,7 +348,7 @@ package enum SweepCommand {
         }
     }
 
-    static func report(_ r: RenderResult, _ o: RenderOptions) {
+    static func report(_ r: RenderResult, _ o: RenderRequest) {
         if o.json {
             let enc = JSONEncoder()
             enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -1,6 +1,7 @@
 import Foundation
 import SweepImaging
 import SweepPipeline
+import SweepRequest
 import SweepSupport
 import SweepTimeline
 
@@ -28,6 +29,24 @@ public struct Comparison: Sendable {
 
     /// The format's settings the app keeps its own of (``apply(_:keeping:)``).
     private var kept: Set<SweepError.Field> = []
+
+    /// The settings the app set, by the command line's option names, for the scope rule
+    /// (``RequestDoor/sweepKit``): a setting that cannot act on the output is refused, as
+    /// `sweep render` refuses the option. A value counts when it was set, or, for the
+    /// timing, when it differs from the default. ``gif`` and ``video`` are not counted: they
+    /// say how each kind is written, so one comparison may write a GIF and an MP4.
+    private var set: Set<String> = []
+
+    /// The option names the app set (``set``), the timing's included.
+    private var given: Set<String> {
+        guard let t = timing else { return set }
+        let plain = SweepTiming()
+        let changed: [(Bool, String)] = [
+            (t.from != plain.from, "from"), (t.to != plain.to, "to"), (t.duration != nil, "duration"), (t.hold != plain.hold, "hold"),
+            (t.curve != plain.curve, "ease"), (t.loop != plain.loop, "loop"),
+        ]
+        return set.union(changed.filter(\.0).map(\.1))
+    }
 
     /// A comparison of two image or video files (decoded by content: JPEG, PNG, WebP, TIFF,
     /// HEIC, AVIF, MP4, MOV, WebM, …).
@@ -97,6 +116,7 @@ public struct Comparison: Sendable {
         set {
             spec.fps = newValue
             spec.clip.followClipRate = false
+            set.insert("fps")
         }
     }
 
@@ -114,7 +134,10 @@ public struct Comparison: Sendable {
     /// Reduced motion: a cut or a cross-fade instead of the moving split.
     public var reduceMotion: ReduceMotion {
         get { spec.reduceMotion }
-        set { spec.reduceMotion = newValue }
+        set {
+            spec.reduceMotion = newValue
+            set.insert("reduce-motion")
+        }
     }
 
     /// How video inputs play: where the comparison starts and ends, each clip's own offset
@@ -161,7 +184,10 @@ public struct Comparison: Sendable {
     /// it; a video raises its rate factor; a JPEG or WebP still lowers its quality.
     public var maxBytes: Int? {
         get { spec.maxBytes }
-        set { spec.maxBytes = newValue }
+        set {
+            spec.maxBytes = newValue
+            if newValue != nil { set.insert("max-bytes") }
+        }
     }
 
     /// The social format applied last, if any: a still format makes ``render(to:)`` write a
@@ -263,6 +289,11 @@ public struct Comparison: Sendable {
         {
             job.notes.append(note)
         }
+        // The scope rule of the table every door reads: a setting that cannot act here.
+        let kind = try OutputKind.infer(path: job.path, still: job.still, codec: job.spec.codec)
+        job.notes += try OptionScope.check(given, kind: kind, door: .sweepKit)
+        // A still's JPEG/WebP quality is 90 (``gif`` says how a GIF is written, not a still).
+        if job.still { job.spec.quality = 90 }
         return job
     }
 
@@ -272,7 +303,7 @@ public struct Comparison: Sendable {
     private static func write(_ job: Job, spec: RenderSpec, progress: Renderer.Progress?) throws -> RenderResult {
         var result =
             job.still
-            ? try Renderer.preview(spec, position: Renderer.restingPosition, to: job.path, quality: 90, maxBytes: spec.maxBytes)
+            ? try Renderer.preview(spec, position: Renderer.restingPosition, to: job.path, quality: spec.quality, maxBytes: spec.maxBytes)
             : try Renderer.render(spec, to: job.path, progress: progress)
         result.notes.insert(contentsOf: job.notes, at: 0)
         return result

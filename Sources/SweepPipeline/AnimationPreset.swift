@@ -39,7 +39,7 @@ package struct AnimationPreset: Sendable, Decodable {
             loop = .forever
         }
         duration = try c.decodeIfPresent(Double.self, forKey: .duration)
-        if let d = duration { try StrictJSON.check(d, "duration", in: 0.01...3600, decoder: decoder) }
+        if let d = duration { try StrictJSON.check(d, "duration", in: 0.01...RenderLimits.maxDuration, decoder: decoder) }
         position = try c.decode([KeyframeSpec<Double>].self, forKey: .position)
         before = try c.decodeIfPresent([KeyframeSpec<LookRef>].self, forKey: .before)
         after = try c.decodeIfPresent([KeyframeSpec<LookRef>].self, forKey: .after)
@@ -106,7 +106,7 @@ extension KeyframeSpec: Decodable where Value: Decodable {
         try StrictJSON.rejectUnknownKeys(in: decoder, allowed: ["time", "curve", isLook ? "look" : "value"])
         let c = try decoder.container(keyedBy: Keys.self)
         time = try c.decode(Double.self, forKey: .time)
-        try StrictJSON.check(time, "time", in: 0...3600, decoder: decoder)
+        try StrictJSON.check(time, "time", in: 0...RenderLimits.maxDuration, decoder: decoder)
         value = try c.decode(Value.self, forKey: isLook ? .look : .value)
         if let v = value as? Double { try StrictJSON.check(v, "value", in: 0...1, decoder: decoder) }
         curve = try c.decodeIfPresent(CurveSpec.self, forKey: .curve)?.curve ?? .easeInOut

@@ -50,7 +50,7 @@ public struct FormatPreset: Sendable, Decodable {
         fps = try c.decodeIfPresent(Double.self, forKey: .fps)
         if let fps { try StrictJSON.check(fps, "fps", in: FrameRateRange.values, decoder: decoder) }
         duration = try c.decodeIfPresent(Double.self, forKey: .duration)
-        if let duration { try StrictJSON.check(duration, "duration", in: 0.1...3600, decoder: decoder) }
+        if let duration { try StrictJSON.check(duration, "duration", in: 0.1...RenderLimits.maxDuration, decoder: decoder) }
         fileExtension = try c.decode(String.self, forKey: .fileExtension)
         codec = try c.decodeIfPresent(String.self, forKey: .codec)
         maxBytes = try c.decodeIfPresent(Int.self, forKey: .maxBytes)

@@ -20,6 +20,11 @@ package struct ArgumentSplitter: Sendable {
         package var positionals: [String] = []
         package var options: [(name: String, value: String?)] = []
 
+        package init(positionals: [String] = [], options: [(name: String, value: String?)] = []) {
+            self.positionals = positionals
+            self.options = options
+        }
+
         package static func == (a: Result, b: Result) -> Bool {
             a.positionals == b.positionals && a.options.elementsEqual(b.options) { $0.name == $1.name && $0.value == $1.value }
         }

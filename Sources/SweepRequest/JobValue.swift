@@ -1,5 +1,5 @@
 /// A value in a job line.
-enum JobValue: Decodable, Equatable {
+package enum JobValue: Decodable, Equatable, Sendable {
     case flag(Bool), string(String), number(String), list([JobValue])
 
     package init(from decoder: any Decoder) throws {

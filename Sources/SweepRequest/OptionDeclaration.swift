@@ -23,7 +23,7 @@ package struct OptionDeclaration: Sendable {
     }
 
     /// Stores a parsed value (or a switch) into the options.
-    package typealias Apply = @Sendable (inout RenderOptions, Value) throws -> Void
+    package typealias Apply = @Sendable (inout RenderRequest, Value) throws -> Void
 
     package let name: String
     package let short: Character?

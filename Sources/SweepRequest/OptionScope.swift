@@ -52,6 +52,17 @@ package enum OptionScope {
     /// Among videos, the codecs an option acts on (from ``OptionTable``).
     package static let codecs: [String: CodecRule] = OptionTable.declarations.reduce(into: [:]) { rules, d in rules[d.name] = d.codecs }
 
+    /// The scope rule at `door` (``RequestDoor/refusesMisfits``) for the options `given` to an
+    /// output of `kind`: throws the first that cannot act where the door refuses, else returns
+    /// one note for each.
+    package static func check(_ given: Set<String>, kind: OutputKind, door: RequestDoor) throws -> [String] {
+        var video: (codec: VideoCodec, container: String)?
+        if case let .video(codec, container) = kind { video = (codec, container) }
+        let found = misfits(given, output: Output(kind), video: video, lossless: kind == .still(.png))
+        if let first = found.first, door.refusesMisfits { throw first }
+        return found.map { "\($0.subject ?? "") \($0.message), so it is ignored" }
+    }
+
     /// The options in `given` that cannot act on `output`, each as the error a command line
     /// gets; `video` is the codec and container, for what only some videos hold (sound), and
     /// `lossless` says a still is a PNG (which has no quality to set).

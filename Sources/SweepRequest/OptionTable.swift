@@ -7,7 +7,7 @@ import SweepTimeline
 import SweepWorker
 
 /// Every option of `render`, `preview` and `demo`, each declared once with its parser, its
-/// help, the outputs it acts on and who may set it. `RenderOptions`, batch keys, `--help`,
+/// help, the outputs it acts on and who may set it. `RenderRequest`, batch keys, `--help`,
 /// the man page's options and the flag names in messages are all made from this table, so
 /// that they cannot drift apart. Declarations apply in the table's order (a video's encoder
 /// options reach the encoder in that order).
@@ -41,12 +41,12 @@ package enum OptionTable {
                     "duration", short: "d", "S", acts: Rule(acts: animations, instead: [.still: "--position"]), field: .duration,
                     setByFormats: true
                 ) {
-                    o, v in o.duration = try v.double(0.01...3600)
+                    o, v in o.duration = try v.double(0.01...RenderLimits.maxDuration)
                 }
             ]),
         OptionGroup(
             .animation, help: "pause at each end, within the duration (default 0.5, at most a quarter of it)",
-            [D("hold", "S", acts: Rule(acts: animations)) { o, v in o.hold = try v.double(0...3600) }]),
+            [D("hold", "S", acts: Rule(acts: animations)) { o, v in o.hold = try v.double(0...RenderLimits.maxDuration) }]),
         OptionGroup(
             .animation, help: "split positions 0…1, the share showing before (default 1 → 0)",
             manual:

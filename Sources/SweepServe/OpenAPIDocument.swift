@@ -54,11 +54,18 @@ package enum OpenAPIDocument {
                 "description": "A bare file name; its extension picks the format.",
             ]
         ]
-        for option in RenderOptions.common where !["output", "decode", "poster"].contains(option.name) {
-            properties[option.name] =
-                option.takesValue
-                ? ["anyOf": scalar + [["type": "array", "items": ["anyOf": scalar]]]] as [String: Any]
-                : ["type": "boolean"]
+        // The keys the service decodes (``RequestKeys``: a list repeats an option), with the
+        // option table's help: the document cannot drift from what a spec accepts. A poster is
+        // a second file, which the service refuses.
+        for group in OptionTable.groups {
+            for d in group.options where RequestKeys.options[d.name] != nil && d.name != "poster" {
+                var p: [String: Any] =
+                    d.placeholder != nil
+                    ? ["anyOf": scalar + [["type": "array", "items": ["anyOf": scalar]]]]
+                    : ["type": "boolean"]
+                p["description"] = group.help
+                properties[d.name] = p
+            }
         }
         for (key, kind) in ServeSpec.namedKeys { properties[key] = ["type": "string", "enum": names[kind] ?? []] }
         return [

@@ -17,7 +17,7 @@ package final class RenderQueue: Sendable {
         var records: [String: RenderRecord] = [:]
         /// Finished renders (their records are on disk): when each ended.
         var finished: [String: Double] = [:]
-        var prepared: [String: RenderOptions] = [:]
+        var prepared: [String: ResolvedRender] = [:]
         var waiting: [String] = []
         var running: Set<String> = []
         /// Previews running now: they take a render's place while they run.
@@ -100,7 +100,7 @@ package final class RenderQueue: Sendable {
 
     /// Queues (or starts) `record`'s render with `options`, in `reservation`'s place when given;
     /// `.full` and `.closed` leave nothing behind in the queue (the caller removes the folder).
-    package func submit(_ record: RenderRecord, options: RenderOptions, reservation: Reservation? = nil) -> Admission {
+    package func submit(_ record: RenderRecord, options: ResolvedRender, reservation: Reservation? = nil) -> Admission {
         store.save(record)
         let owned = reservation?.take() ?? false
         let admission: Admission = state.withLock { s in
@@ -123,7 +123,7 @@ package final class RenderQueue: Sendable {
 
     /// Queues a render accepted before a restart (its record says queued), past the limit if
     /// need be: it was answered 202 once.
-    package func resume(_ record: RenderRecord, options: RenderOptions) {
+    package func resume(_ record: RenderRecord, options: ResolvedRender) {
         let started = state.withLock { s -> String? in
             s.records[record.id] = record
             s.prepared[record.id] = options
@@ -216,7 +216,7 @@ package final class RenderQueue: Sendable {
         let begun = Date()
         let stop = CancellationFlag()
         guard
-            var options = state.withLock({ s -> RenderOptions? in
+            var options = state.withLock({ s -> ResolvedRender? in
                 s.records[id]?.state = .running
                 s.stops[id] = stop
                 return s.prepared.removeValue(forKey: id)
@@ -242,8 +242,8 @@ package final class RenderQueue: Sendable {
             }
         }
         do {
-            var results = try RenderRun.perform(&options, progress: progress)
-            let path = options.output ?? ""
+            var results = try RenderRun.perform(options, progress: progress)
+            let path = options.output
             results[0].output = URL(fileURLWithPath: path).lastPathComponent
             results[0].seconds = (results[0].seconds * 1000).rounded() / 1000
             let etag = Self.etag(of: path)

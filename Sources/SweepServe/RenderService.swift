@@ -70,7 +70,7 @@ package final class RenderService: HTTPHandler {
             let checked = try ServeSpec(
                 Array(spec), inputs: inputs, folder: folder + "/out", still: false, library: library,
                 memory: DecoderMemory.defaultBudget / options.jobs, maxFramePixels: options.maxFramePixels)
-            queue.resume(record, options: checked.options)
+            queue.resume(record, options: checked.resolved)
         } catch {
             let e = error as? SweepError ?? SweepError(.internalError, "internal error: \(error)", fix: "please report it")
             var failed = record
@@ -301,7 +301,7 @@ package final class RenderService: HTTPHandler {
             guard FileManager.default.createFile(atPath: upload.folder + "/" + RenderStore.specName, contents: Data(upload.spec)) else {
                 throw SweepError(.ioError, "cannot store the spec", subject: "spec", fix: "check the store's disk")
             }
-            let admission = queue.submit(RenderRecord(id: id, output: spec.output), options: spec.options, reservation: reservation)
+            let admission = queue.submit(RenderRecord(id: id, output: spec.output), options: spec.resolved, reservation: reservation)
             switch admission {
             case .started, .queued:
                 upload.handOver()
@@ -318,11 +318,11 @@ package final class RenderService: HTTPHandler {
     /// Renders a still now and answers with it.
     func preview(_ upload: RenderUpload) -> HTTPResponse {
         do {
-            var o = try spec(upload, still: true).options
+            let r = try spec(upload, still: true).resolved
             guard queue.beginPreview() else { return busy() }
             defer { queue.endPreview() }
-            let results = try RenderRun.perform(&o, progress: nil)
-            let path = o.output ?? ""
+            let results = try RenderRun.perform(r, progress: nil)
+            let path = r.output
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             var info = stat()
             guard fd >= 0, fstat(fd, &info) == 0 else {

@@ -4,13 +4,16 @@ import SweepPipeline
 import SweepRequest
 import SweepSupport
 
-/// A request's `spec`: a batch job's keys, checked so that none names a path on the server,
-/// and turned into the `render` options batch would run.
+/// A request's `spec`: a batch job's keys (``RequestKeys``), checked so that none names a
+/// path on the server, decoded into the ``RenderRequest`` batch would run.
 package struct ServeSpec: Sendable {
     /// The output's bare file name.
     package let output: String
-    /// The options to render with (inputs and output in the render's folder, lenient as in batch).
-    package let options: RenderOptions
+    /// The request as the spec asks it (inputs and output in the render's folder).
+    package let options: RenderRequest
+    /// What it renders, resolved by the service's door (``RequestDoor/service``: an option
+    /// that cannot act on the output is a note).
+    package let resolved: ResolvedRender
     /// The render's estimated seconds (``RenderCost``), when the spec fixes its size.
     package private(set) var estimatedSeconds: Double?
 
@@ -39,16 +42,13 @@ package struct ServeSpec: Sendable {
         guard text.count <= BatchJob.maxLineBytes else {
             throw bad("the spec is \(text.count) bytes, over the limit of \(BatchJob.maxLineBytes)", fix: "shorten it")
         }
-        if let position = StrictJSON.syntaxError(in: Data(text)) {
-            throw bad("invalid JSON\(position)", fix: "send a JSON object such as {\"output\": \"out.gif\"}")
-        }
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(text))) as? [String: Any] else {
-            throw bad("not a JSON object", fix: "send a JSON object such as {\"output\": \"out.gif\"}")
+        let object = try RequestKeys.object(text) { message, _ in
+            bad(message, fix: "send a JSON object such as {\"output\": \"out.gif\"}")
         }
         for key in ["before", "after"] where object[key] != nil {
             throw bad("\"\(key)\" is set by the server to the uploaded file", fix: "send the file as the multipart part \(key)")
         }
-        guard let output = object["output"] as? String else {
+        guard case let .string(output)? = object["output"] else {
             throw bad("field output is missing or not a string", fix: "add \"output\": \"out.gif\"")
         }
         try Self.checkName(output)
@@ -60,33 +60,23 @@ package struct ServeSpec: Sendable {
         }
         for (key, kind) in Self.namedKeys {
             guard let value = object[key] else { continue }
-            let values = (value as? [Any]) ?? [value]
             let names = library.names(kind)
-            for v in values {
-                guard let name = v as? String, names.contains(name), !PresetLibrary.isPath(name) else {
+            for v in value.items {
+                guard case let .string(name) = v, names.contains(name), !PresetLibrary.isPath(name) else {
                     throw SweepError(
                         .usage, "\(key) must be a built-in name, not a file", subject: "spec",
                         fix: "one of: " + names.joined(separator: ", "))
                 }
             }
         }
-        var line = object
-        line["before"] = inputs[0]
-        if inputs.count > 1 { line["after"] = inputs[1] }
-        let data = try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys])
-        let job: BatchJob
-        do {
-            job = try BatchJob(line: 1, text: String(decoding: data, as: UTF8.self), file: "spec")
-        } catch let e as SweepError {
-            // The job's checks name the spec's line 1; here the spec is the request's part.
-            throw SweepError(.usage, e.message, subject: "spec", fix: e.fix, field: e.field)
-        }
-        var o = try RenderOptions.interpret(ArgumentSplitter(RenderOptions.common).split(job.arguments(output: folder + "/" + output)))
+        // The spec's keys are the request's named values, as a batch job's (``RequestKeys``).
+        var given = ArgumentSplitter.Result()
+        given.positionals = inputs
+        given.options = [("output", folder + "/" + output)] + (try RequestKeys.values(object) { bad($0, fix: $1) })
+        var o = try RenderRequest.interpret(given)
         // A preview is a still before the format is read, as `sweep preview`: a video format
         // then gives its size and framing to the still.
         o.still = o.still || still
-        try o.resolveLooks(library)
-        (o.lenient, o.spec.lenient) = (true, true)
         o.quiet = true
         o.spec.maxFramePixels = maxFramePixels
         // The server's limits: a client may lower them, never raise them.
@@ -99,16 +89,16 @@ package struct ServeSpec: Sendable {
         if o.poster {
             throw bad("a poster is a second file; the service renders one output", fix: "render the still with POST /v1/previews")
         }
+        let resolved = try o.resolve(library, door: .service)
         // Refused now, not when the render runs: an output sweep cannot write, limits, encoder
         // options that name files, a size over the server's.
-        if let out = o.output {
-            let work = try Renderer.plannedWork(o.spec, to: out, still: o.still)
-            if let size = work.size {
-                estimatedSeconds = RenderCost.seconds(kind: work.kind, frames: work.frames, width: size.width, height: size.height)
-            }
+        let work = try Renderer.plannedWork(resolved.spec, to: resolved.output, still: resolved.still)
+        if let size = work.size {
+            estimatedSeconds = RenderCost.seconds(kind: work.kind, frames: work.frames, width: size.width, height: size.height)
         }
-        self.output = URL(fileURLWithPath: o.output ?? output).lastPathComponent
+        self.output = URL(fileURLWithPath: resolved.output).lastPathComponent
         self.options = o
+        self.resolved = resolved
     }
 
     /// Refuses an output that is not a bare file name: no folder, not `.` or `..`, not hidden,

@@ -7,8 +7,8 @@ import Testing
 @testable import SweepCLI
 @testable import SweepRequest
 
-func parse(_ args: [String]) throws -> RenderOptions {
-    try RenderOptions.interpret(ArgumentSplitter(RenderOptions.common).split(args))
+func parse(_ args: [String]) throws -> RenderRequest {
+    try RenderRequest.interpret(ArgumentSplitter(RenderRequest.common).split(args))
 }
 
 func usageError(_ args: [String]) -> SweepError? {

@@ -2,6 +2,7 @@ import Foundation
 import SweepGIF
 import SweepImaging
 import SweepMedia
+import SweepPipeline
 import SweepSupport
 import SweepTestSupport
 import Testing
@@ -145,7 +146,7 @@ struct BatchTests {
         #expect(try GIFReader(path: dir + "/out-0.gif").frames.count > 0)
     }
 
-    @Test("Job lines: options become render arguments; bad lines name the file and line")
+    @Test("Job lines: options become the request's named values; bad lines name the file and line")
     func jobParsing() throws {
         let j = try BatchJob(
             line: 3,
@@ -153,9 +154,18 @@ struct BatchTests {
                 #"{"before": "a.jpg", "after": "b.jpg", "output": "o.gif", "size": "10x10", "no-handle": true, "fps": 12, "codec-opt": ["a=1", "b=2"]}"#,
             file: "j.jsonl")
         #expect(
-            j.arguments == [
-                "--output=o.gif", "--codec-opt=a=1", "--codec-opt=b=2", "--fps=12", "--no-handle", "--size=10x10",
-                "--", "a.jpg", "b.jpg",
+            j.options.map { [$0.name, $0.value ?? "(switch)"] } == [
+                ["codec-opt", "a=1"], ["codec-opt", "b=2"], ["fps", "12"], ["no-handle", "(switch)"], ["size", "10x10"],
+            ])
+        let request = try j.request(output: "out/o.gif")
+        #expect(request.output == "out/o.gif" && request.inputs == ["a.jpg", "b.jpg"])
+        #expect(request.spec.fps == 12 && request.spec.width == 10 && request.spec.style.showHandle == false)
+        // A value that looks like an option stays a value.
+        let sneaky = try BatchJob(line: 1, text: #"{"before": "--output=x.gif", "output": "o.gif", "size": "--fps=99"}"#, file: "j")
+        #expect(throws: SweepError.self) { try sneaky.request(output: "o.gif") }
+        #expect(
+            try BatchJob(line: 1, text: #"{"before": "--output=x.gif", "output": "o.gif"}"#, file: "j").request(output: "o.gif").inputs == [
+                "--output=x.gif"
             ])
         do { _ = try BatchJob(line: 9, text: #"{"output": "o.gif"}"#, file: "j.jsonl"); Issue.record("should fail") } catch let e
             as SweepError

@@ -326,7 +326,7 @@ struct HelpAndManPageTests {
     @Test("Every option render, preview and demo take is explained in their help")
     func everyOptionHelped() {
         let help = SweepCommand.renderHelp.render(width: 80) + SweepCommand.previewHelp.render(width: 80)
-        for option in RenderOptions.common { #expect(help.contains("--" + option.name), "--\(option.name)") }
+        for option in RenderRequest.common { #expect(help.contains("--" + option.name), "--\(option.name)") }
     }
 
     @Test("The man page's options are written from the option table (SWEEP_WRITE_MAN=1 or make man rewrites them)")
@@ -355,9 +355,9 @@ struct HelpAndManPageTests {
         #expect(Set(names).count == names.count, "an option declared twice")
         let shorts = OptionTable.declarations.compactMap(\.short)
         #expect(Set(shorts).count == shorts.count, "a short option used twice")
-        #expect(RenderOptions.common.map(\.name) == names)
+        #expect(RenderRequest.common.map(\.name) == names)
         // A batch job takes every option but the output (its own key) and the decoder's place.
-        #expect(Set(BatchJob.options.keys) == Set(names).subtracting(["output", "decode"]))
+        #expect(Set(RequestKeys.options.keys) == Set(names).subtracting(["output", "decode"]))
         // Each field library errors name is spelled as its option.
         for d in OptionTable.declarations { if let f = d.field { #expect(OptionNames.flag(f) == "--" + d.name) } }
         // The scope check reads the table: --colors is a GIF's, and named as such on a video.
@@ -370,8 +370,8 @@ struct HelpAndManPageTests {
         }
         #expect(preview.contains("--position P") && !preview.contains("--colors"))
         // A repeatable option keeps every value; another, the last.
-        let o = try RenderOptions.interpret(
-            ArgumentSplitter(RenderOptions.common).split(["--codec-opt", "a=1", "--codec-opt", "b=2", "--fps", "10", "--fps", "12"]))
+        let o = try RenderRequest.interpret(
+            ArgumentSplitter(RenderRequest.common).split(["--codec-opt", "a=1", "--codec-opt", "b=2", "--fps", "10", "--fps", "12"]))
         #expect(o.spec.videoOptions.map(\.0) == ["a", "b"] && o.spec.fps == 12)
     }
 
@@ -382,7 +382,7 @@ struct HelpAndManPageTests {
         for command in ["render", "preview", "plan", "demo", "presets", "batch"] { #expect(man.contains(".B sweep \(command)")) }
         for section in ["NAME", "SYNOPSIS", "OPTIONS", "ENVIRONMENT", "EXIT STATUS"] { #expect(man.contains(".SH \(section)")) }
         // Every option of render and batch, and every kind of output, is in it.
-        for option in RenderOptions.common.map(\.name) + BatchCommand.options.map(\.name) {
+        for option in RenderRequest.common.map(\.name) + BatchCommand.options.map(\.name) {
             #expect(man.contains("\\-\\-" + option.replacingOccurrences(of: "-", with: "\\-")), "--\(option)")
         }
         #expect(man.contains(".B .html"))

@@ -9,7 +9,7 @@ import SweepWorker
 
 /// Step two of parsing for `render`, `preview` and `demo`: a plain value built from the
 /// split arguments. Pure: it throws, never prints or exits.
-package struct RenderOptions: Sendable {
+package struct RenderRequest: Sendable {
     package var inputs: [String] = []
     package var output: String?
     package var spec: RenderSpec
@@ -38,8 +38,8 @@ package struct RenderOptions: Sendable {
     package var positionGiven = false
     /// Notes the command line adds to the render's own (e.g. a format's limits dropped).
     package var notes: [String] = []
-    /// An option that cannot act on the output is a note, not an error (batch jobs).
-    package var lenient = false
+    /// The door the request came in by (its scope rule, ``RequestDoor``); set by ``resolve(_:door:)``.
+    package private(set) var door = RequestDoor.commandLine
 
     /// Options given explicitly on the command line (they win over a format).
     package var given: Set<String> = []
@@ -50,8 +50,8 @@ package struct RenderOptions: Sendable {
     /// Interprets split arguments: each option through its declaration in ``OptionTable``
     /// (in the table's order; the last value wins, except for repeatable options), then the
     /// animation they describe.
-    package static func interpret(_ r: ArgumentSplitter.Result) throws -> RenderOptions {
-        var o = RenderOptions(spec: RenderSpec(before: .file(""), after: nil, animation: RenderSpec.sweep()))
+    package static func interpret(_ r: ArgumentSplitter.Result) throws -> RenderRequest {
+        var o = RenderRequest(spec: RenderSpec(before: .file(""), after: nil, animation: RenderSpec.sweep()))
         o.given = Set(r.options.map(\.name))
         for d in OptionTable.declarations where o.given.contains(d.name) {
             let values = r.options.filter { $0.name == d.name }
@@ -81,6 +81,59 @@ package struct RenderOptions: Sendable {
         spec.animation = RenderSpec.sweep(
             from: from ?? 1, to: to ?? 0, duration: pass, hold: hold, curve: curve ?? .easeInOut, loop: loop ?? .forever)
         sweepSplit = (RenderSpec.holdTime(pass: pass, hold: hold), RenderSpec.sweepTime(pass: pass, hold: hold))
+    }
+
+    /// Resolves the request, once, for every door: the format, preset and looks
+    /// (``resolveLooks(_:)``), the two sides, the output's kind, the scope rule of `door`
+    /// (``RequestDoor/refusesMisfits``), a still's quality, and the poster and link preview.
+    ///
+    /// - Throws: `.usage` for a request no door can render (no output, no inputs, a resting
+    ///   position for an animation, an option that cannot act where `door` refuses it), and
+    ///   what the format, presets and output checks throw.
+    package mutating func resolve(_ library: PresetLibrary, door: RequestDoor) throws -> ResolvedRender {
+        self.door = door
+        spec.lenient = !door.refusesMisfits
+        try resolveLooks(library)
+        guard let out = output else {
+            throw SweepError(
+                .usage, "no output file", subject: still ? "preview" : "render",
+                fix: still ? "add -o OUT.png" : "add -o OUT.gif or -o OUT.mp4")
+        }
+        (spec.before, spec.after) = try RenderRun.sides(self)
+        let kind = try OutputKind.infer(path: out, still: still, codec: spec.codec)
+        var r = ResolvedRender(
+            spec: spec, output: out, kind: kind, position: position ?? Renderer.restingPosition, poster: nil, notes: notes)
+        r.notes += try OptionScope.check(given, kind: kind, door: door)
+        if still {
+            // --quality is the JPEG/WebP quality of a still: 90 unless given.
+            if !given.contains("quality") { r.spec.quality = 90 }
+            return r
+        }
+        if case .video(let codec, _) = kind, codec.name == "webp", given.contains("quality") {
+            r.spec.videoOptions.append(("quality", String(spec.quality)))
+        }
+        if positionGiven && !poster {
+            throw SweepError(
+                .usage, "an animation moves the split, so a resting position means nothing here", subject: "--position",
+                fix: "use sweep preview for a still, add --poster to set the poster's position, or --from/--to for the sweep")
+        }
+        guard poster || kind == .html else { return r }
+        if poster {
+            r.poster = RenderRun.posterPath(for: out)
+            if kind == .html {
+                // The page links the poster written beside it, for link previews.
+                if r.spec.html.posterURL == nil { r.spec.html.posterURL = URL(fileURLWithPath: r.poster!).lastPathComponent }
+                (r.spec.html.posterWidth, r.spec.html.posterHeight) = RenderRun.linkPreviewSize
+            }
+            // The poster is checked like the main output before either is written.
+            try Renderer.checkExtraOutput(r.spec, path: r.poster!, field: .poster)
+        }
+        if kind == .html, let url = r.spec.html.posterURL, URL(string: url)?.scheme == nil {
+            r.notes.append(
+                "the page's og:image is the relative URL \(url), which link previews (Facebook, X, LinkedIn) do not follow; give --poster-url https://…/\(URL(fileURLWithPath: url).lastPathComponent) for where it will be served"
+            )
+        }
+        return r
     }
 
     /// Loads the animation preset (with the shortcuts applied) and the named looks, and
