@@ -136,7 +136,7 @@ enum StudioFrame {
             let export = try ServeSpec(
                 text, inputs: files, folder: folder + "/out", still: q["still"] == "1", library: library, memory: memory,
                 maxFramePixels: service.options.maxFramePixels
-            ).options
+            ).resolved
             guard service.queue.beginPreview() else { return service.busy() }
             defer { service.queue.endPreview() }
             let c = export.spec.clip
@@ -146,9 +146,7 @@ enum StudioFrame {
                 clip = known
             } else {
                 // The sides as the render opens them: how long the clips last from the start.
-                var spec = export.spec
-                (spec.before, spec.after) = try RenderRun.sides(export)
-                let source = try FrameSource(spec: spec)
+                let source = try FrameSource(spec: export.spec)
                 if let available = source.clipDuration, let rate = source.clipRate {
                     clip = StudioUploads.ClipLength(available: available, rate: rate)
                 } else {
@@ -156,26 +154,25 @@ enum StudioFrame {
                 }
                 uploads.remember(id, key: key, clip)
             }
-            let kind = try OutputKind.infer(path: export.output ?? "", still: export.still, codec: export.spec.codec)
-            let m = try moment(at: at, animation: export.spec.animation, options: c, clip: clip, fps: export.spec.fps, kind: kind)
+            let m = try moment(at: at, animation: export.spec.animation, options: c, clip: clip, fps: export.spec.fps, kind: export.kind)
             // The still at that moment: the request's own keys, with the split and the start moved.
             var object = (try? JSONSerialization.jsonObject(with: Data(text))) as? [String: Any] ?? [:]
             object["position"] = m.position
             if let t = m.clipTime { object["start"] = c.start + t }
             let name = "frame-" + RenderStore.newID() + ".png"
             object["output"] = name
-            var o = try ServeSpec(
+            var r = try ServeSpec(
                 Array(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])), inputs: files,
                 folder: folder + "/out", still: true, library: library, memory: memory, maxFramePixels: service.options.maxFramePixels
-            ).options
+            ).resolved
             // A still shows its animation's looks at time 0: the moment's, for a preset whose
             // looks change (look-tour); the same still as the request's own when they do not.
-            let a = o.spec.animation
-            o.spec.animation = Animation(
+            let a = r.spec.animation
+            r.spec.animation = Animation(
                 position: Track(constant: m.position), before: Track(constant: m.before), after: Track(constant: m.after),
                 duration: a.duration, loop: a.loop)
-            let result = try RenderRun.perform(&o, progress: nil)[0]
-            let path = o.output ?? ""
+            let result = try RenderRun.perform(r, progress: nil)[0]
+            let path = r.output
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             // The open descriptor keeps the bytes; the name goes now.
             unlink(path)
