@@ -84,7 +84,7 @@ enum StudioScript {
         if(!r.ok){say('The server cannot preview '+names+': '+j.error);return}
         srv=j.id;at=0;const im=document.createElement('img');im.id='frame';im.alt='Preview of the comparison, drawn by the server';
         stage.replaceChildren(im);el=null;T=null;served.hidden=play.hidden=false;
-        served.textContent='Previewed by the server: the browser cannot show '+names+', so sweep draws each moment as the export will.';
+        served.textContent='Previewed by the server: sweep draws each moment of '+names+' as the export will show it.';
         say('');update();if(!rmq.matches)start()}
         const forget=id=>fetch('/studio/uploads/'+id,{method:'DELETE',headers:auth(),keepalive:true}).catch(()=>{});
         function release(){if(!srv)return;forget(srv);srv=null;stop();for(const v of shots.values())URL.revokeObjectURL(v.u);shots.clear();
