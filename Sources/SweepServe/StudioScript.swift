@@ -7,7 +7,8 @@
 /// play time, so a change shows at once in the same element and timeline the page export uses.
 /// The pictures fill the frame as the render's `fit` says (the configuration's `fit`).
 ///
-/// What the browser cannot decode (HEIC, HEIF, AVIF, clips; a picture it fails to load) is
+/// What the browser cannot decode or would play otherwise (HEIC, HEIF, AVIF, clips, animated
+/// GIF, WebP and PNG, which the render plays as clips; a picture it fails to load) is
 /// previewed from stills the server draws (``StudioFrame``): the files are uploaded once,
 /// each moment asked for is cached by its settings and position, a scrub asks for its moment
 /// after a short pause, and playing steps through 8 moments of the timeline. The page says
@@ -31,7 +32,7 @@ enum StudioScript {
         form=$('form'),bar=$('progress'),dl=$('download'),btn=$('export'),scrub=$('scrub'),stage=$('stage'),
         SC=customElements.get('sweep-compare'),rmq=matchMedia('(prefers-reduced-motion: reduce)');
         let files=[null,null],urls=[null,null],dims=null,el=null,T=null,seq=0,blob=null,picks=0,
-        srv=null,shots=new Map(),at=0,len=0,fseq=0,playing=false,plays=0,wait=null,back=null;
+        srv=null,ctl=null,shots=new Map(),at=0,len=0,fseq=0,playing=false,plays=0,wait=null,back=null;
         const say=t=>{$('status').textContent=t},STEPS=8,play=$('play'),served=$('served');
         const kind=()=>$('output-type').value,isStill=k=>k=='png'||k=='poster';
         function settings(){const o=[],k=kind();
@@ -68,12 +69,15 @@ enum StudioScript {
         if(!el||!T)return;el.pause();const t=scrub.value/1000*T.d;el.e=t;el.dn=0;el.show(el.at(t))};
         rmq.addEventListener('change',()=>{if(rmq.matches){if(el)el.pause();stop()}});
         const remote=f=>/^video\//.test(f.type)||/^image\/(hei[cf]|avif)/.test(f.type)||/\.(hei[cf]|avif)$/i.test(f.name),
-        size=u=>new Promise(r=>{const im=new Image();im.onload=()=>r([im.naturalWidth,im.naturalHeight]);im.onerror=()=>r(null);im.src=u});
+        size=u=>new Promise(r=>{const im=new Image();im.onload=()=>r([im.naturalWidth,im.naturalHeight]);im.onerror=()=>r(null);im.src=u}),
+        moving=async f=>{if(!/^image\/(gif|webp|png|apng)$/.test(f.type)||!window.ImageDecoder)return false;
+        try{const d=new ImageDecoder({data:f.stream(),type:f.type});await d.tracks.ready;const a=!!d.tracks.selectedTrack?.animated;d.close();return a}
+        catch(e){return false}};
         function take(i,f){if(!f)return;if(urls[i])URL.revokeObjectURL(urls[i]);files[i]=f;urls[i]=URL.createObjectURL(f);
         const inp=$(i?'after':'before');if(inp.files[0]!==f){const t=new DataTransfer();t.items.add(f);inp.files=t.files}
         $(i?'after-name':'before-name').textContent=f.name;return choose()}
         async function choose(){const n=++picks,d=[];if(!files[0])return update();
-        for(const j of[0,1])d[j]=!files[j]||(!remote(files[j])&&await size(urls[j]));
+        for(const j of[0,1])d[j]=!files[j]||(!remote(files[j])&&!await moving(files[j])&&await size(urls[j]));
         if(n!=picks)return;if(d[0]&&d[1]){dims=d[0];release();return update()}
         dims=null;release();const b=new FormData(),names=files.filter(Boolean).map(f=>f.name).join(' and ');
         b.append('before',files[0]);if(files[1])b.append('after',files[1]);
@@ -82,23 +86,24 @@ enum StudioScript {
         catch(e){if(n==picks)say('The server cannot be reached.');return}
         if(n!=picks){if(r.ok)forget(j.id);return}
         if(!r.ok){say('The server cannot preview '+names+': '+j.error);return}
-        srv=j.id;at=0;const im=document.createElement('img');im.id='frame';im.alt='Preview of the comparison, drawn by the server';
+        srv=j.id;ctl=new AbortController();at=0;const im=document.createElement('img');im.id='frame';im.alt='Preview of the comparison, drawn by the server';
         stage.replaceChildren(im);el=null;T=null;served.hidden=play.hidden=false;
         served.textContent='Previewed by the server: sweep draws each moment of '+names+' as the export will show it.';
         say('');update();if(!rmq.matches)start()}
         const forget=id=>fetch('/studio/uploads/'+id,{method:'DELETE',headers:auth(),keepalive:true}).catch(()=>{});
-        function release(){if(!srv)return;forget(srv);srv=null;stop();for(const v of shots.values())URL.revokeObjectURL(v.u);shots.clear();
+        // Frames still on their way are abandoned (a frame asked of a removed upload is a 404).
+        function release(){if(!srv)return;ctl.abort();clearTimeout(wait);forget(srv);srv=null;stop();for(const v of shots.values())URL.revokeObjectURL(v.u);shots.clear();
         served.hidden=play.hidden=true}
         addEventListener('pagehide',release);
-        async function shot(S,a){const id=srv,sp=JSON.stringify(spec(S)),k=sp+'|'+S.still+'|'+a;let v=shots.get(k);if(v)return v;
-        const q=new URLSearchParams({spec:sp,still:S.still?1:0,at:a}),r=await fetch('/studio/uploads/'+id+'/frame?'+q,{headers:auth()});
+        async function shot(S,a){if(!srv)return null;const id=srv,sp=JSON.stringify(spec(S)),k=sp+'|'+S.still+'|'+a;let v=shots.get(k);if(v)return v;
+        const q=new URLSearchParams({spec:sp,still:S.still?1:0,at:a}),r=await fetch('/studio/uploads/'+id+'/frame?'+q,{headers:auth(),signal:ctl.signal});
         if(!r.ok)throw(await r.json()).error;const h=x=>r.headers.get('X-Sweep-'+x)||'',u=URL.createObjectURL(await r.blob());
         if(id!=srv){URL.revokeObjectURL(u);return null}
         v={u,p:h('Position'),s:h('Start'),t:h('Time'),d:+h('Length'),k:sp};shots.set(k,v);
         if(shots.size>48){const[o,w]=shots.entries().next().value,f=$('frame');shots.delete(o);if(!f||w.u!=f.src)URL.revokeObjectURL(w.u)}return v}
         async function draw(a){const n=++fseq,id=srv;let v;try{v=await shot(settings(),a)}
         catch(e){if(n==fseq&&id==srv)say("The server's preview failed: "+e);return false}
-        if(n!=fseq||id!=srv||!v)return null;const im=$('frame');im.src=v.u;try{await im.decode()}catch(e){}
+        if(n!=fseq||id!=srv||!v)return null;const im=$('frame');if(im.src!=v.u){im.src=v.u;try{await im.decode()}catch(e){}}
         if(n!=fseq||id!=srv)return null;
         Object.assign(im.dataset,{at:a,position:v.p,start:v.s,time:v.t,spec:v.k});len=v.d;scrub.value=M.round(a*1000);
         if($('status').textContent.startsWith("The server's preview failed"))say('');return true}

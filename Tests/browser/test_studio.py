@@ -399,7 +399,8 @@ def served_frame(s, files, value, tmp_path):
     page was sent are the CLI's, and what the page shows looks like them. Returns the frame's
     data attributes."""
     scrub_to(s.page, value)
-    s.page.wait_for_function("(a)=>document.getElementById('frame').dataset.at===String(a)", arg=value / 1000)
+    s.page.wait_for_function("(a)=>{const f=document.getElementById('frame');return f.dataset.at===String(a)&&f.complete}",
+                             arg=value / 1000)
     shown = s.page.evaluate("()=>({...document.getElementById('frame').dataset})")
     options = json.loads(shown["spec"])
     # The page's settings, the split where the server put it and, for clips, the start moved
@@ -475,6 +476,18 @@ def test_clips_are_previewed_from_server_frames(studio, tmp_path):
         s.page.wait_for_timeout(250)
     assert len(seen) >= 3
     s.page.click("#play")
+    s.clean()
+
+
+def test_an_animated_gif_is_previewed_from_server_frames(studio, pictures, tmp_path):
+    """An animated GIF plays as a clip in the export, so the server draws its moments too."""
+    gif = ROOT / "Tests/Fixtures/images/gif-animated.gif"
+    s = studio()
+    s.page.set_input_files("#before", str(gif))
+    s.page.set_input_files("#after", str(pictures[1]))
+    s.page.wait_for_function("()=>document.getElementById('frame')?.dataset.spec")
+    assert "gif-animated.gif" in s.page.text_content("#served")
+    assert served_frame(s, [gif, pictures[1]], 500, tmp_path)["start"]
     s.clean()
 
 
