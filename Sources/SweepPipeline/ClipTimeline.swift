@@ -1,4 +1,5 @@
 import Foundation
+import SweepGIF
 import SweepImaging
 import SweepSupport
 import SweepTimeline
@@ -9,14 +10,17 @@ import SweepTimeline
 /// The output lasts as long as the shorter clip (from `--start`, up to `--end`, or
 /// `--duration` when shorter). The animation's pass is stretched over that length, so a
 /// reveal runs across the whole clip, or repeats at its own length with `--loop`.
-struct ClipTimeline {
-    let fps: Double
+package struct ClipTimeline {
+    package let fps: Double
     /// Seconds of output.
-    let length: Double
-    let states: [FrameState<Adjustments>]
+    package let length: Double
+    package let states: [FrameState<Adjustments>]
     /// The clip time each frame shows.
-    let clipTimes: [Double]
-    var notes: [String] = []
+    package let clipTimes: [Double]
+    package var notes: [String] = []
+
+    /// The highest rate an output of `kind` shows.
+    package static func maxFPS(_ kind: OutputKind) -> Double { kind == .gif ? GIFTiming.maxFPS : FrameRateRange.highest }
 
     /// The lowest rate an output takes from its clips.
     static let minimumClipRate = 10.0
@@ -24,8 +28,8 @@ struct ClipTimeline {
     /// - Parameters:
     ///   - available: seconds the shorter clip lasts from the start.
     ///   - clipRate: the before clip's frame rate (the after clip's when the before side is a still).
-    ///   - maxFPS: the output's highest rate (50 for GIF).
-    init(
+    ///   - maxFPS: the output's highest rate (50 for GIF, ``maxFPS(_:)``).
+    package init(
         animation anim: Animation<Adjustments>, clip: ClipOptions, available: Double, clipRate: Double,
         fps asked: Double, maxFPS: Double, reduceMotion: ReduceMotion
     ) throws {

@@ -245,7 +245,7 @@ package enum Renderer {
             }
             let timeline = try ClipTimeline(
                 animation: anim, clip: spec.clip, available: available, clipRate: rate, fps: spec.fps,
-                maxFPS: kind == .gif ? GIFTiming.maxFPS : FrameRateRange.highest, reduceMotion: spec.reduceMotion)
+                maxFPS: ClipTimeline.maxFPS(kind), reduceMotion: spec.reduceMotion)
             spec.fps = timeline.fps
             states = timeline.states
             clipTimes = timeline.clipTimes

@@ -29,6 +29,8 @@ package final class RenderService: HTTPHandler {
     static let maxStreams = HTTPServer.connectionLimit / 4
     /// The studio (`GET /`), built once: its option list and preset names are this server's.
     private let studio: StudioPage
+    /// The files studio tabs uploaded for a preview drawn by the server (``StudioFrame``).
+    package let studioUploads: StudioUploads
 
     /// Opens the store (recovering it after a restart) and makes the queue.
     ///
@@ -45,6 +47,7 @@ package final class RenderService: HTTPHandler {
         library = PresetLibrary.locate()
         openAPI = OpenAPIDocument.bytes(secured: options.token != nil, library: library)
         studio = StudioPage(library: library, secured: options.token != nil)
+        studioUploads = StudioUploads(store: store, limit: max(4, 2 * options.jobs))
         // In the order they were accepted, as the queue had them.
         for record in recovered.filter({ !$0.state.isFinal }).sorted(by: { $0.created < $1.created }) { resume(record) }
     }
@@ -112,6 +115,9 @@ package final class RenderService: HTTPHandler {
         case 0: return ["GET"]
         case 1 where segments[0] == "metrics": return ["GET"]
         case 2 where segments == ["studio", "element"]: return ["GET"]
+        case 2 where segments == ["studio", "uploads"]: return ["POST"]
+        case 3 where segments[..<2] == ["studio", "uploads"]: return ["DELETE"]
+        case 4 where segments[..<2] == ["studio", "uploads"] && segments[3] == "frame": return ["GET"]
         case 2 where segments[0] == "v1":
             switch segments[1] {
             case "health", "openapi.json": return ["GET"]
@@ -138,11 +144,12 @@ package final class RenderService: HTTPHandler {
         if s == ["v1", "health"] { return .respond(.json(200, ["status": "ok"])) }
         if s.isEmpty { return .respond(studio.response) }
         if s == ["studio", "element"] { return .respond(studioElement(request)) }
-        // The API and the metrics (which tell the load and the traffic) need the token.
-        if s[0] == "v1" || s[0] == "metrics", let token = options.token, !Self.authorized(request, token: token) {
+        // The API, the metrics (which tell the load and the traffic) and the studio's uploads need the token.
+        if s[0] == "v1" || s[0] == "metrics" || s[0] == "studio", let token = options.token, !Self.authorized(request, token: token) {
             return .respond(
                 .problem(401, "missing or wrong bearer token", headers: [("WWW-Authenticate", "Bearer realm=\"sweep\"")]))
         }
+        if s[0] == "studio" { return StudioFrame.begin(request, service: self, library: library) }
         switch (s.count, s.last!) {
         case (1, _):
             let (waiting, running) = queue.counts

@@ -35,6 +35,7 @@ package enum ServeCommand {
                 while true {
                     Thread.sleep(forTimeInterval: period)
                     service.queue.expire(keep: options.keep)
+                    service.studioUploads.expire()
                 }
             }
             return 0

@@ -31,7 +31,8 @@ package struct StudioPage: Sendable {
         ("Animation", ["preset", "ease", "duration", "hold", "reduce-motion"]),
         ("Look", ["look", "brightness", "contrast", "saturation", "hue"]),
         ("Labels and layout", ["before-label", "after-label", "vertical", "rtl"]),
-        ("Output", ["format", "size", "fps", "quality"]),
+        ("Output", ["format", "size", "fit", "fps", "quality"]),
+        ("Clips", ["start", "end"]),
     ]
 
     /// Each offered control's help, written for the studio (the option table's help speaks of
@@ -53,10 +54,14 @@ package struct StudioPage: Sendable {
         "rtl": "For right-to-left languages: the before side and its tag are on the right.",
         "format":
             "A social format: its size, frame rate, length and file-size limit (story, og-image, …). "
-            + "The picture is cropped to its shape, as the preview shows.",
+            + "The picture is cropped to its shape, as the preview shows; a still format (og-image) exports a PNG still.",
         "size": "The output's size in pixels, WxH (640x640), or one side (640x) with the other from the picture.",
+        "fit":
+            "How a picture of another shape than the output fills it: fill crops it, fit shows it whole between bars, stretch distorts it.",
         "fps": "Frames per second of a GIF or video, \(FrameRateRange.text).",
         "quality": "GIF and still quality, 1…100: lower is smaller.",
+        "start": "For clips: the second where the comparison begins in both (12.5 or 1:05).",
+        "end": "For clips: the second where it ends (the shorter clip's end when empty).",
     ]
 
     /// Labels that the option's name does not make by itself (`Rtl`).
@@ -89,9 +94,12 @@ package struct StudioPage: Sendable {
         for o in OptionSummary.all where offered.contains(o.name) {
             data.append("{\"n\":\(HTMLText.jsonString(o.name)),\"k\":\"\(Self.kind(o, named: named[o.name]))\"}")
         }
+        // Formats whose output is a still: choosing one makes the export a still.
+        let stills = library.names(.formats).filter { (try? library.format($0))?.still == true }
         let studioData =
             "{\"options\":[" + data.joined(separator: ",") + "],\"outputs\":{"
-            + Self.outputs.map { "\(HTMLText.jsonString($0.value)):\(HTMLText.jsonString($0.file))" }.joined(separator: ",") + "}}"
+            + Self.outputs.map { "\(HTMLText.jsonString($0.value)):\(HTMLText.jsonString($0.file))" }.joined(separator: ",")
+            + "},\"stills\":[" + stills.map(HTMLText.jsonString).joined(separator: ",") + "]}"
         let css = ElementStyle.source + StudioStyle.source
         let policy =
             "default-src 'none'; img-src blob: data: 'self'; media-src blob: 'self'; connect-src 'self'; "
@@ -132,7 +140,7 @@ package struct StudioPage: Sendable {
             <section class="pane" aria-labelledby="h-in">
             <h2 id="h-in">Pictures</h2>
             <div id="drop" class="drop">
-            <p>Drop one or two pictures here, or pick them:</p>
+            <p>Drop one or two pictures or clips here, or pick them:</p>
             <div class="c"><label for="before">Before picture</label><input type="file" id="before" accept="image/*,video/*,.heic,.heif,.avif"><output id="before-name" for="before"></output></div>
             <div class="c"><label for="after">After picture (optional)</label><input type="file" id="after" accept="image/*,video/*,.heic,.heif,.avif"><output id="after-name" for="after"></output></div>
             </div>
@@ -148,6 +156,8 @@ package struct StudioPage: Sendable {
             <p id="status" role="status" aria-live="polite"></p>
             <h2 id="h-pv">Preview</h2>
             <div id="stage" class="stage"><p class="empty">The animation plays here once a picture is chosen.</p></div>
+            <p id="served" class="served" hidden></p>
+            <button type="button" id="play" hidden>Play</button>
             <div class="c"><label for="scrub">Timeline</label><input type="range" id="scrub" min="0" max="1000" value="0" aria-describedby="scrub-help"><small id="scrub-help">Move through one pass of the animation (pauses the preview).</small></div>
             <h2 id="h-cmd">Command line</h2>
             <pre id="command" tabindex="0" aria-labelledby="h-cmd"></pre>

@@ -1,4 +1,5 @@
 import Foundation
+import SweepImaging
 import SweepMedia
 import SweepPipeline
 import SweepRequest
@@ -6,7 +7,7 @@ import SweepSupport
 import SweepWeb
 
 /// The studio's live preview: the `<sweep-compare>` configuration (size, overlay style,
-/// timeline, reduced motion) for a spec, built by the very code a render runs (the batch
+/// timeline, reduced motion, and how the pictures fill the frame) for a spec, built by the very code a render runs (the batch
 /// keys, the presets, the social format, the output's default size), so that what plays in
 /// the page is what the export will be. The browser only sends the spec and the before
 /// picture's size; no file is read and nothing is rendered.
@@ -43,7 +44,11 @@ package enum StudioPreview {
         // A still's export rests at one position, but its preset's looks still play in the
         // preview (the element paints looks only from a timeline).
         let timeline = TimelineJSON.encode(render.animation) { $0 }
-        return ElementConfig.json(
+        let element = ElementConfig.json(
             width: size.width, height: size.height, style: render.style, timeline: timeline, reduceMotion: render.reduceMotion)
+        // How the pictures fill the frame (`fit`: the page sets the pictures' object-fit from
+        // it; the element itself always crops, as every exported page's pictures are the
+        // output's size already).
+        return "{\"fit\":\"\(render.fit.rawValue)\"," + element.dropFirst()
     }
 }

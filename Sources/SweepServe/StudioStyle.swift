@@ -21,6 +21,9 @@ enum StudioStyle {
         .drop.over{border-color:#49f;background:#49f2}
         .stage{min-height:12rem;display:flex;align-items:center;justify-content:center;background:#1d1d1f;border-radius:8px;padding:.5rem}
         .stage sweep-compare{width:100%;max-width:100%}
+        .stage sweep-compare[data-fit=fit] .sc-f img{object-fit:contain}.stage sweep-compare[data-fit=stretch] .sc-f img{object-fit:fill}
+        .stage img#frame{display:block;width:100%;height:auto}
+        .served{margin:.4rem 0;font-size:.85rem}
         .empty{color:#ccc}
         .row{display:flex;gap:.8rem;align-items:center;flex-wrap:wrap}
         progress{width:14rem}

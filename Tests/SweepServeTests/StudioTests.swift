@@ -121,3 +121,118 @@ struct StudioTests {
         #expect(try curl(["-H", "Origin: https://evil.example", server.url + "/"]).status == 403)
     }
 }
+
+@Suite("The studio's preview drawn by the server")
+struct StudioFrameTests {
+    /// `sweep preview` of `inputs` with `args`: the PNG's bytes.
+    func preview(_ inputs: [String], _ args: [String]) throws -> Data {
+        let out = Scratch.path("cli.png")
+        let run = try runSweep(["preview"] + inputs + args + ["-o", out, "-q"])
+        #expect(run.code == 0, "\(run.stderr)")
+        return try #require(FileManager.default.contents(atPath: out))
+    }
+
+    @Test("an upload of a clip and a picture is held; each frame is `sweep preview` at the moment its headers name; DELETE removes it")
+    func clipFrames() throws {
+        let (_, after) = try fixtures(width: 96, height: 64)
+        let clip = Scratch.path("counter.mov")
+        try ClipMaker.counter(clip, fps: 10, seconds: 2)
+        let server = try ServeProcess()
+        let up = try curl(["-F", "before=@" + clip, "-F", "after=@" + after, server.url + "/studio/uploads"])
+        #expect(up.status == 201)
+        let id = try #require(up.json["id"] as? String)
+        #expect(FileManager.default.fileExists(atPath: server.store + "/" + id))
+        var starts: [Double] = []
+        for at in ["0.25", "0.5", "0.75"] {
+            let frame = try curl([
+                "-G", "--data-urlencode", #"spec={"output":"a.mp4","start":"0.3","look":"vivid"}"#, "-d", "at=" + at,
+                server.url + "/studio/uploads/\(id)/frame",
+            ])
+            #expect(frame.status == 200 && frame.headers["content-type"] == "image/png")
+            let position = try #require(frame.headers["x-sweep-position"]), start = try #require(frame.headers["x-sweep-start"])
+            starts.append(try #require(Double(start)))
+            let cli = try preview([clip, after], ["--look", "vivid", "--position", position, "--start", start])
+            #expect(frame.body == cli, "at \(at): not sweep preview --position \(position) --start \(start)")
+        }
+        // The clip plays on from the start: 1.7 s of it over the pass.
+        #expect(starts == starts.sorted() && starts[0] > 0.3 && starts[2] < 2)
+        let bad = try curl([
+            "-G", "-d", "at=2", "--data-urlencode", #"spec={"output":"a.gif"}"#, server.url + "/studio/uploads/\(id)/frame",
+        ])
+        #expect(bad.status == 400 && (bad.json["error"] as? String)?.contains("at must be") == true)
+        #expect(try curl(["-X", "DELETE", server.url + "/studio/uploads/" + id]).status == 204)
+        #expect(!FileManager.default.fileExists(atPath: server.store + "/" + id))
+        let gone = try curl([
+            "-G", "-d", "at=0", "--data-urlencode", #"spec={"output":"a.gif"}"#, server.url + "/studio/uploads/\(id)/frame",
+        ])
+        #expect(gone.status == 404 && (gone.json["error"] as? String)?.contains("pick the files again") == true)
+        #expect(try curl([server.url + "/studio/uploads"]).status == 405)
+    }
+
+    @Test("a preset whose looks change shows each moment's looks; the first is `sweep preview`'s")
+    func changingLooks() throws {
+        let (before, after) = try fixtures(width: 64, height: 48)
+        let server = try ServeProcess()
+        let id = try #require(
+            try curl(["-F", "before=@" + before, "-F", "after=@" + after, server.url + "/studio/uploads"]).json["id"] as? String)
+        func frame(_ at: String) throws -> Reply {
+            try curl([
+                "-G", "--data-urlencode", #"spec={"output":"a.gif","preset":"look-tour"}"#, "-d", "at=" + at,
+                server.url + "/studio/uploads/\(id)/frame",
+            ])
+        }
+        // look-tour: the original until 0.8 s, noir from 3.0 to 4.0 s of its 6.4 s.
+        let first = try frame("0"), noir = try frame("0.55")
+        #expect(first.status == 200 && noir.status == 200 && first.body != noir.body)
+        // The first is the original look: `sweep preview` (which takes no preset) at the split.
+        #expect(first.body == (try preview([before, after], ["--position", "0.5"])))
+    }
+
+    @Test("uploads ask for the token, refuse other sites, and need a before part")
+    func guarded() throws {
+        let (before, _) = try fixtures(width: 32, height: 24)
+        let secured = try ServeProcess(["--token", "t0ken"])
+        let refused = try curl(["-F", "before=@" + before, secured.url + "/studio/uploads"])
+        #expect(refused.status == 401)
+        let id = try #require(
+            try curl(["-H", "Authorization: Bearer t0ken", "-F", "before=@" + before, secured.url + "/studio/uploads"]).json["id"]
+                as? String)
+        #expect(try curl(["-X", "DELETE", secured.url + "/studio/uploads/" + id]).status == 401)
+        let open = try ServeProcess()
+        #expect(try curl(["-H", "Origin: https://evil.example", "-F", "before=@" + before, open.url + "/studio/uploads"]).status == 403)
+        let missing = try curl(["-F", "after=@" + before, open.url + "/studio/uploads"])
+        #expect(missing.status == 400 && (missing.json["error"] as? String)?.contains("part before") == true)
+        // Nothing is left behind by the refused upload.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: open.store).filter(RenderStore.isID).isEmpty)
+    }
+
+    @Test("the registry holds at most its limit, removes idle uploads, and waits for frames being drawn")
+    func registry() throws {
+        let store = try RenderStore(root: try Scratch.folder("studio-uploads"))
+        let uploads = StudioUploads(store: store, limit: 2)
+        let ids = try (0..<3).map { _ in try store.create() }
+        #expect(uploads.add(ids[0], files: ["a"]) && uploads.add(ids[1], files: ["b"]))
+        #expect(!uploads.add(ids[2], files: ["c"]) && !uploads.hasRoom)
+        #expect(uploads.use(ids[0]) == ["a"])
+        #expect(uploads.remove(ids[0]))
+        // Drawn from now: its folder stays until the frame ends.
+        #expect(FileManager.default.fileExists(atPath: store.folder(ids[0])) && uploads.use(ids[0]) == nil)
+        uploads.done(ids[0])
+        #expect(!FileManager.default.fileExists(atPath: store.folder(ids[0])))
+        uploads.expire(now: Date().timeIntervalSince1970 + StudioUploads.idleSeconds + 1)
+        #expect(uploads.count == 0 && !FileManager.default.fileExists(atPath: store.folder(ids[1])))
+        #expect(!uploads.remove(ids[1]))
+    }
+
+    @Test("a picture's moment is the animation's at that share of one pass")
+    func pictureMoment() throws {
+        // 1 → 0 over 4 s, resting 0.5 s at each end.
+        let animation = RenderSpec.sweep()
+        func at(_ share: Double) throws -> StudioFrame.Moment {
+            try StudioFrame.moment(at: share, animation: animation, options: ClipOptions(), clip: nil, fps: 30, kind: .gif)
+        }
+        #expect(try at(0).position == 1 && at(0.1).position == 1 && at(1).position == 0)
+        #expect(try abs(at(0.5).position - 0.5) < 1e-9)
+        #expect(try at(0.25).time == 1 && at(0.25).length == 4 && at(0.25).clipTime == nil)
+    }
+}
