@@ -16,7 +16,8 @@ import SweepTimeline
 ///   palette held, down to 15 and the transparent entry), then frame rate (× 2/3, down to
 ///   10 fps), then size (× 0.8, down to 160 px on the shorter side). Once a lower frame rate
 ///   or size fits with room to spare, quality is searched again there, with every colour.
-/// - Video: the CRF, +4 at a time, up to 3 times.
+/// - Video: the rate factor (an animated WebP's quality), aimed at the budget from the bytes
+///   the attempts made (``VideoCapSearch``), at most 6 attempts.
 /// - Anything else must fit as it is.
 ///
 /// Every attempt writes to its own hidden temporary output (registered for signal
@@ -788,19 +789,36 @@ struct SizeCap {
         -> RenderResult
     {
         guard case let .video(codec, _) = kind else { preconditionFailure("not a video") }
-        let codecCRF = codec.defaults.first { $0.0 == "crf" }.flatMap { Int($0.1) }
-        var steps = 0
-        return try fit(spec, kind: kind, to: stage, attempts: 4, progress: progress) { attempt, last, _ in
-            let current = attempt.videoOptions.last(where: { $0.0 == "crf" }).flatMap { Int($0.1) } ?? codecCRF
-            guard steps < 3, let crf = current, codecCRF != nil else {
+        // The encoder's quality knob: a rate factor (x264, x265, VP9) or, for an animated
+        // WebP, its quality (higher is larger).
+        let knob = codec.defaults.first { $0.0 == "crf" || $0.0 == "quality" }
+        var search = VideoCapSearch(
+            knob: knob?.0 ?? "", start: knob.flatMap { Int($0.1) } ?? 0, bound: Self.knobBound(codec.name), cap: bytes)
+        return try fit(spec, kind: kind, to: stage, attempts: VideoCapSearch.maxAttempts, progress: progress) { attempt, last, _ in
+            let current = attempt.videoOptions.last(where: { $0.0 == search.knob }).flatMap { Int($0.1) } ?? search.start
+            guard knob != nil, let next = search.next(after: current, bytes: last) else {
                 throw SweepError(
                     .dataError, "the video is \(ByteCount.text(last)), over the limit of \(ByteCount.text(bytes))", subject: path,
-                    fix: "shorten it, lower the size or frame rate, or raise the CRF")
+                    fix: knob == nil
+                        ? "shorten it, or lower the size or frame rate"
+                        : current == search.bound
+                            ? "shorten it, or lower the size or frame rate (\(search.knob) \(current) is the most it gives)"
+                            : "shorten it, or lower the size or frame rate (\(search.knob) \(current) after \(VideoCapSearch.maxAttempts) attempts)"
+                )
             }
-            steps += 1
-            attempt.videoOptions.removeAll { $0.0 == "crf" }
-            attempt.videoOptions.append(("crf", String(crf + 4)))
-            return "CRF \(crf) → \(crf + 4)"
+            attempt.videoOptions.removeAll { $0.0 == search.knob }
+            attempt.videoOptions.append((search.knob, String(next)))
+            return "\(search.knob == "crf" ? "CRF" : search.knob) \(current) → \(next)"
+        }
+    }
+
+    /// The far end of a codec's quality knob: the rate factor's highest (x264, x265: 51;
+    /// VP9: 63), or an animated WebP's lowest quality.
+    static func knobBound(_ codec: String) -> Int {
+        switch codec {
+        case "vp9": 63
+        case "webp": 0
+        default: 51
         }
     }
 
