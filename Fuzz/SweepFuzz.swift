@@ -54,6 +54,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         {
             precondition(request.output == job.output, "output smuggled")
             precondition(request.inputs == job.inputs, "inputs changed")
+            // Read again by another parser: every option the job holds is a key the line wrote,
+            // and a text value is one the line gave that key.
+            if let raw = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] {
+                for given in job.options {
+                    let written = raw[given.name]
+                    precondition(written != nil, "\(given.name) was not in the line")
+                    guard let value = given.value, let items = (written as? [Any]) ?? written.map({ [$0] }) else { continue }
+                    precondition(items.contains { ($0 as? String) == value || !($0 is String) }, "\(given.name)=\(value) not written")
+                }
+            }
         }
     case "job-clip":
         // As `job`, for clip jobs: every option render sees is one the job wrote, with its

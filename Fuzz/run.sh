@@ -18,7 +18,7 @@ bins=${FUZZ_BIN_DIR:-$B/bin} logs=${FUZZ_LOG_DIR:-$B/logs}
 export SWEEP_FUZZ_CONTAINED=${SWEEP_FUZZ_CONTAINED:-$PWD/$B/contained-heif}
 mkdir -p "$bins" "$logs"
 swift build --build-path $B --target SweepFuzz -Xswiftc -sanitize=fuzzer,address >/dev/null
-objs=$(for m in SweepFuzz SweepCLI SweepPipeline SweepWorker SweepWeb SweepMedia SweepImaging SweepGIF SweepTimeline SweepSupport; do
+objs=$(for m in SweepFuzz SweepRequest SweepPipeline SweepWorker SweepWeb SweepMedia SweepImaging SweepGIF SweepTimeline SweepSupport; do
   ls $B/debug/$m.build/*.o; done)
 swiftc -sanitize=fuzzer,address $objs -o $B/sweep-fuzz \
   $(pkg-config --libs libavformat libavcodec libavutil libswscale libswresample pangocairo lcms2 zlib libheif libwebpdemux libwebp \
