@@ -95,8 +95,15 @@ enum StudioScript {
         function release(){if(!srv)return;ctl.abort();clearTimeout(wait);forget(srv);srv=null;stop();for(const v of shots.values())URL.revokeObjectURL(v.u);shots.clear();
         served.hidden=play.hidden=true}
         addEventListener('pagehide',release);
+        // One frame asked at a time: the server draws each in one of its preview places, so a
+        // second at once (a scrub while playing) would be refused; a refusal for other clients'
+        // previews is asked again after the Retry-After the server gives, a few times.
+        let line=Promise.resolve();const one=f=>{const p=line.then(f,f);line=p.then(()=>{},()=>{});return p};
+        async function ask(u){for(let i=0;;i++){const r=await fetch(u,{headers:auth(),signal:ctl.signal});if(r.status!=429||i>=4)return r;
+        await new Promise(z=>setTimeout(z,1000*M.min(5,+r.headers.get('Retry-After')||1)))}}
         async function shot(S,a){if(!srv)return null;const id=srv,sp=JSON.stringify(spec(S)),k=sp+'|'+S.still+'|'+a;let v=shots.get(k);if(v)return v;
-        const q=new URLSearchParams({spec:sp,still:S.still?1:0,at:a}),r=await fetch('/studio/uploads/'+id+'/frame?'+q,{headers:auth(),signal:ctl.signal});
+        const q=new URLSearchParams({spec:sp,still:S.still?1:0,at:a}),r=await one(()=>shots.has(k)?null:ask('/studio/uploads/'+id+'/frame?'+q));
+        if(!r)return shots.get(k)||null;
         if(!r.ok)throw(await r.json()).error;const h=x=>r.headers.get('X-Sweep-'+x)||'',u=URL.createObjectURL(await r.blob());
         if(id!=srv){URL.revokeObjectURL(u);return null}
         v={u,p:h('Position'),s:h('Start'),t:h('Time'),d:+h('Length'),k:sp};shots.set(k,v);
