@@ -156,13 +156,14 @@ enum StudioFrame {
             }
             let m = try moment(at: at, animation: export.spec.animation, options: c, clip: clip, fps: export.spec.fps, kind: export.kind)
             // The still at that moment: the request's own keys, with the split and the start moved.
-            var object = (try? JSONSerialization.jsonObject(with: Data(text))) as? [String: Any] ?? [:]
-            object["position"] = m.position
-            if let t = m.clipTime { object["start"] = c.start + t }
+            // Read by the decoder ServeSpec reads it with, so that both see the same keys.
+            var object = try RequestKeys.object(text) { message, fix in SweepError(.usage, message, subject: "spec", fix: fix) }
+            object["position"] = .number(String(m.position))
+            if let t = m.clipTime { object["start"] = .number(String(c.start + t)) }
             let name = "frame-" + RenderStore.newID() + ".png"
-            object["output"] = name
+            object["output"] = .string(name)
             var r = try ServeSpec(
-                Array(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])), inputs: files,
+                Array(try JSONEncoder().encode(object)), inputs: files,
                 folder: folder + "/out", still: true, library: library, memory: memory, maxFramePixels: service.options.maxFramePixels
             ).resolved
             // A still shows its animation's looks at time 0: the moment's, for a preset whose
