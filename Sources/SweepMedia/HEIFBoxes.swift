@@ -119,6 +119,10 @@ package struct HEIFBoxes {
         return false
     }
 
+    /// Whether `item` has an entry in `iloc`, even one without extents. Items without a
+    /// body (an `iden`) may have none.
+    package func isLocated(_ item: UInt32) -> Bool { locations[item] != nil }
+
     /// The first `count` bytes of `item`'s data (`iloc`), or `nil` when they are not all in
     /// this file (another construction method, an external file, past the end).
     package func data(of item: UInt32, prefix count: Int) -> [UInt8]? {

@@ -18,13 +18,15 @@ import SweepSupport
 /// Before libheif decodes anything, the file's own boxes are read (``HEIFBoxes``) and files
 /// libheif 1.15 mishandles are refused: derived primaries other than a grid (an overlay
 /// overruns its heap), predictively coded ones (decoded as flat grey), image sequences, and
-/// grids whose declared size is over the pixel limit behind a small `ispe`.
+/// grids whose declared size is over the pixel limit behind a small `ispe`. Valid files it
+/// cannot open at all (an `iden` item without item data) are refused as unsupported, exit 69.
 enum HEIFDecoder {
     /// Decodes `bytes` (already recognised as HEIF or AVIF) to opaque RGBA over `background`.
     ///
     /// - Throws: ``SweepError/Code/dataError`` for a corrupt or unsupported file, an HDR
     ///   photo when `hdr` is `.refuse`, or one over `maxPixels` (checked from the header,
-    ///   before decoding).
+    ///   before decoding); ``SweepError/Code/unavailable`` for a valid file this libheif
+    ///   cannot open.
     static func decode(
         bytes: [UInt8], name: String, background: RGBA8, maxPixels: Int, hdr: HDRHandling = .tonemap
     ) throws -> RGBAImage {
@@ -200,7 +202,29 @@ enum HEIFDecoder {
         for alpha in boxes.referrers("auxl", to: primary) {
             _ = try vetPicture(alpha, type: boxes.items[alpha]?.type ?? "?")
         }
+        try requireLocatedIdentities(boxes, name: name)
         return Plan(primary: primary, coded: coded, monochrome: boxes.isMonochrome(coded))
+    }
+
+    /// The first libheif version that opens a file with an `iden` item lacking an `iloc`
+    /// entry (1.18.0, as `heif_get_version_number` encodes it).
+    private static let bodilessIdentityVersion: UInt32 = 0x0112_0000
+
+    /// Refuses, as a missing feature (exit 69), a valid file libheif before 1.18 cannot open:
+    /// an identity derivation (`iden`, a crop or turn of another image) has no item body, so
+    /// HEIF lets it go without an `iloc` entry (conformance files C008, C014, C023), but
+    /// libheif 1.15 reads every item's data while opening the file and fails on the first
+    /// one that has none. Every item is checked, the primary or not: an unused one fails too.
+    private static func requireLocatedIdentities(_ boxes: HEIFBoxes, name: String) throws {
+        guard heif_get_version_number() < bodilessIdentityVersion else { return }
+        let bare = boxes.items.filter { $0.value.type == "iden" && !boxes.isLocated($0.key) }.keys
+        guard let first = bare.min() else { return }
+        let version = String(cString: heif_get_version())
+        throw SweepError(
+            .unavailable,
+            "the file uses an identity-derived image without item data (iden, item \(first)), valid HEIF that "
+                + "libheif \(version) cannot open (1.18 and later can)",
+            subject: name, fix: "convert it to PNG or JPEG with libheif 1.18 or later (heif-convert), or run sweep with that libheif")
     }
 
     /// What the pixels' colours mean, and their range, from the handle's `colr` boxes.

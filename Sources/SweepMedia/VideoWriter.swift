@@ -32,6 +32,10 @@ package final class VideoWriter {
     private let frameDuration: Double
     private var nextPTS: Int64 = 0
     private var finished = false
+    /// The file written (a temporary name until the caller commits it).
+    private let path: String
+    /// Whether the frames keep their alpha: asked for, and the codec has an alpha format.
+    private let keepsAlpha: Bool
     /// Keeps large heap blocks fresh while the encoder lives (libx264 reads some it never wrote).
     private let freshBlocks: Allocator.FreshLargeBlocks?
     /// Audio packets handed to the muxer so far (none without audio).
@@ -82,6 +86,8 @@ package final class VideoWriter {
         self.codec = codec
         let dest = destination ?? path
         self.destination = dest
+        self.path = path
+        keepsAlpha = alpha && codec.alphaPixelFormat != nil
         guard let encoder = avcodec_find_encoder_by_name(codec.encoder) else {
             throw SweepError(
                 .unavailable, "this FFmpeg build has no \(codec.encoder) encoder", subject: dest,
@@ -282,5 +288,32 @@ package final class VideoWriter {
             av_write_trailer(output.ptr), "cannot finish the file", subject: destination,
             container: String(cString: output.ptr.pointee.oformat.pointee.name))
         try output.closeFile()
+        if keepsAlpha && String(cString: output.ptr.pointee.oformat.pointee.name) == "webp" { try markSeeThroughWebP() }
+    }
+
+    /// Marks a see-through animated WebP as having alpha. libwebp's animation encoder crops
+    /// each frame to what it paints, so frames over a transparent background may carry no
+    /// alpha at all: it then leaves the VP8X alpha flag clear and the ANIM background colour
+    /// at its default, opaque white, which the container's reference decoding paints where
+    /// no frame covers the canvas. Both fields have fixed places in the file it writes.
+    private func markSeeThroughWebP() throws {
+        func failed(_ error: (any Error)? = nil) -> SweepError {
+            SweepError(
+                .ioError, "cannot mark the WebP as see-through" + (error.map { ": \($0.localizedDescription)" } ?? ""),
+                subject: destination, fix: "check free disk space and permissions")
+        }
+        guard let file = FileHandle(forUpdatingAtPath: path) else { throw failed() }
+        defer { try? file.close() }
+        do {
+            // RIFF, size, WEBP; VP8X, size, flags (alpha: 0x10) at 20, …; ANIM, size, background (BGRA) at 38.
+            let head = [UInt8](try file.read(upToCount: 42) ?? Data())
+            guard head.count == 42, head[0..<4].elementsEqual("RIFF".utf8), head[8..<16].elementsEqual("WEBPVP8X".utf8),
+                head[30..<34].elementsEqual("ANIM".utf8)
+            else { return }
+            try file.seek(toOffset: 20)
+            try file.write(contentsOf: [head[20] | 0x10])
+            try file.seek(toOffset: 38)
+            try file.write(contentsOf: [0, 0, 0, 0])
+        } catch { throw failed(error) }
     }
 }

@@ -107,10 +107,12 @@ assert count == 1
 tile = src[base + off:base + off + length]
 def ispe(w, h): return full(b"ispe", 0, 0, struct.pack(">II", w, h))
 def heif(name, items, refs, props, idat=b"", primary=1):
-    """items: (id, type, hidden, [property indices], data, in_idat); refs: (type, from, [to])."""
+    """items: (id, type, hidden, [property indices], data, in_idat); refs: (type, from, [to]).
+    An item whose data is None gets no iloc entry (an iden may go without one)."""
     def build(mdat_at):
         iloc, at_mdat, at_idat = b"", mdat_at, 0
-        for iid, _, _, _, data, in_idat in items:
+        located = [i for i in items if i[4] is not None]
+        for iid, _, _, _, data, in_idat in located:
             iloc += struct.pack(">HHH", iid, 1 if in_idat else 0, 0) + struct.pack(">HII", 1, at_idat if in_idat else at_mdat, len(data))
             if in_idat: at_idat += len(data)
             else: at_mdat += len(data)
@@ -118,7 +120,7 @@ def heif(name, items, refs, props, idat=b"", primary=1):
         ipma = struct.pack(">I", len(items)) + b"".join(struct.pack(">HB", iid, len(p)) + bytes(p) for iid, _, _, p, _, _ in items)
         iref = b"".join(box(k, struct.pack(">HH", f, len(to)) + b"".join(struct.pack(">H", t) for t in to)) for k, f, to in refs)
         body = (full(b"hdlr", 0, 0, bytes(4) + b"pict" + bytes(13)) + full(b"pitm", 0, 0, struct.pack(">H", primary))
-                + full(b"iloc", 1, 0, b"\x44\x00" + struct.pack(">H", len(items)) + iloc)
+                + full(b"iloc", 1, 0, b"\x44\x00" + struct.pack(">H", len(located)) + iloc)
                 + full(b"iinf", 0, 0, struct.pack(">H", len(items)) + infes)
                 + (full(b"iref", 0, 0, iref) if refs else b"")
                 + box(b"iprp", box(b"ipco", b"".join(props)) + full(b"ipma", 0, 0, ipma))
@@ -126,7 +128,7 @@ def heif(name, items, refs, props, idat=b"", primary=1):
         return box(b"ftyp", b"heic" + bytes(4) + b"mif1heicmiaf") + full(b"meta", 0, 0, body)
     head = build(0)
     head = build(len(head) + 8)
-    open(name, "wb").write(head + box(b"mdat", b"".join(d for _, _, _, _, d, i in items if not i)))
+    open(name, "wb").write(head + box(b"mdat", b"".join(d for _, _, _, _, d, i in items if d is not None and not i)))
 # An overlay (iovl) as the primary item: libheif 1.15 overruns the heap composing some.
 iovl = bytes([0, 0]) + struct.pack(">HHHH", 0, 0, 0, 0xFFFF) + struct.pack(">HH", 48, 32) + struct.pack(">hh", 0, 0)
 heif("heic-overlay.heic", [(1, b"hvc1", True, [0x81, 2], tile, False), (2, b"iovl", False, [3], iovl, True)],
@@ -135,6 +137,12 @@ heif("heic-overlay.heic", [(1, b"hvc1", True, [0x81, 2], tile, False), (2, b"iov
 # 1.15 decodes it alone, flat grey.
 heif("heic-predicted.heic", [(1, b"hvc1", False, [0x81, 2], tile, False), (2, b"hvc1", True, [0x81, 2], tile, False)],
      [(b"pred", 1, [2])], [hvcC, ispe(64, 64)])
+# Valid files libheif 1.15 cannot open (it wants data for every item): an iden without an iloc
+# entry, as the primary (conformance files C008, C014) or unused beside it (C023).
+heif("heic-iden-bare.heic", [(1, b"hvc1", True, [0x81, 2], tile, False), (2, b"iden", False, [2], None, False)],
+     [(b"dimg", 2, [1])], [hvcC, ispe(64, 64)], primary=2)
+heif("heic-iden-bare-unused.heic", [(1, b"hvc1", False, [0x81, 2], tile, False), (2, b"iden", True, [2], None, False)],
+     [(b"dimg", 2, [1])], [hvcC, ispe(64, 64)])
 # A grid that declares 30000x30000 output behind a 48x32 ispe (the grid data sits in idat).
 def grid_bomb(b):
     i = b.index(b"idat") + 4
