@@ -112,7 +112,24 @@ public enum DecodeWorker {
         let parts = String(cString: value).split(separator: ":")
         unsetenv(helperVariable)
         guard parts.count == 2, let fd = Int32(parts[0]), let parent = pid_t(parts[1]) else { _exit(64) }
+        closeInherited(keeping: fd)
         WorkerService.run(control: fd, parent: parent, killedWithParent: false)
+    }
+
+    /// Closes what the app left open into the service (descriptors without close-on-exec), but
+    /// the control socket and the standard three: an inherited pipe's write end would keep the
+    /// app's reader of that pipe from ever seeing its end, and an inherited file would stay
+    /// open for the service's whole life.
+    private static func closeInherited(keeping control: Int32) {
+        guard let dir = opendir("/proc/self/fd") else { return }
+        let listing = dirfd(dir)
+        var inherited: [Int32] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if let fd = Int32(name), fd > 2, fd != control, fd != listing { inherited.append(fd) }
+        }
+        closedir(dir)
+        for fd in inherited { close(fd) }
     }
 
     /// The file at `path` decoded by a worker: a still over `background` (resized to `target`
