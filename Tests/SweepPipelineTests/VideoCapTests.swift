@@ -29,13 +29,20 @@ struct VideoCapTests {
         #expect(q != nil && q! < 80 && q! >= 0)
     }
 
+    /// A sweep between two grainy photo-like pictures (seeds `seed` and `seed + 1`, the second
+    /// graded), at their size.
+    static func grainySweep(_ w: Int, _ h: Int, fps: Double, duration: Double, seed: Int) -> RenderSpec {
+        var spec = sweepSpec(hold: 0.2, duration: duration)
+        spec.before = .image(grainy(w, h, seed: seed))
+        spec.after = .image(grainy(w, h, seed: seed + 1, grade: 30))
+        (spec.width, spec.height, spec.fps) = (w, h, fps)
+        return spec
+    }
+
     @Test("An MP4 under a tenth of its size: it fits, uses most of the budget, in at most 4 renders, every frame kept")
     func tenth() throws {
         let dir = try Scratch.folder("video-cap")
-        var spec = sweepSpec(hold: 0.2, duration: 2)
-        spec.before = .image(grainy(320, 240, seed: 1))
-        spec.after = .image(grainy(320, 240, seed: 2, grade: 30))
-        (spec.width, spec.height, spec.fps) = (320, 240, 15)
+        var spec = Self.grainySweep(320, 240, fps: 15, duration: 2, seed: 1)
         let free = try Renderer.render(spec, to: dir + "/free.mp4")
         spec.maxBytes = free.bytes / 10
         let attempts = Mutex(0)
@@ -63,10 +70,7 @@ struct VideoCapTests {
     @Test("Under what even CRF 51 cannot reach: refused, naming the limit, nothing written")
     func unreachable() throws {
         let dir = try Scratch.folder("video-cap-none")
-        var spec = sweepSpec(hold: 0.2, duration: 1)
-        spec.before = .image(grainy(160, 120, seed: 3))
-        spec.after = .image(grainy(160, 120, seed: 4, grade: 30))
-        (spec.width, spec.height, spec.fps) = (160, 120, 10)
+        var spec = Self.grainySweep(160, 120, fps: 10, duration: 1, seed: 3)
         spec.maxBytes = 1024
         do {
             _ = try Renderer.render(spec, to: dir + "/tiny.mp4")
