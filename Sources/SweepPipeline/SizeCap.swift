@@ -789,36 +789,23 @@ struct SizeCap {
         -> RenderResult
     {
         guard case let .video(codec, _) = kind else { preconditionFailure("not a video") }
-        // The encoder's quality knob: a rate factor (x264, x265, VP9) or, for an animated
-        // WebP, its quality (higher is larger).
-        let knob = codec.defaults.first { $0.0 == "crf" || $0.0 == "quality" }
-        var search = VideoCapSearch(
-            knob: knob?.0 ?? "", start: knob.flatMap { Int($0.1) } ?? 0, bound: Self.knobBound(codec.name), cap: bytes)
+        var search = VideoCapSearch(codec: codec, cap: bytes)
         return try fit(spec, kind: kind, to: stage, attempts: VideoCapSearch.maxAttempts, progress: progress) { attempt, last, _ in
-            let current = attempt.videoOptions.last(where: { $0.0 == search.knob }).flatMap { Int($0.1) } ?? search.start
-            guard knob != nil, let next = search.next(after: current, bytes: last) else {
+            let knob = search?.knob ?? ""
+            let current = attempt.videoOptions.last(where: { $0.0 == knob }).flatMap { Int($0.1) } ?? search?.start ?? 0
+            guard let next = search?.next(after: current, bytes: last) else {
                 throw SweepError(
                     .dataError, "the video is \(ByteCount.text(last)), over the limit of \(ByteCount.text(bytes))", subject: path,
-                    fix: knob == nil
+                    fix: search == nil
                         ? "shorten it, or lower the size or frame rate"
-                        : current == search.bound
-                            ? "shorten it, or lower the size or frame rate (\(search.knob) \(current) is the most it gives)"
-                            : "shorten it, or lower the size or frame rate (\(search.knob) \(current) after \(VideoCapSearch.maxAttempts) attempts)"
+                        : current == search?.bound
+                            ? "shorten it, or lower the size or frame rate (\(knob) \(current) is the most it gives)"
+                            : "shorten it, or lower the size or frame rate (\(knob) \(current) after \(VideoCapSearch.maxAttempts) attempts)"
                 )
             }
-            attempt.videoOptions.removeAll { $0.0 == search.knob }
-            attempt.videoOptions.append((search.knob, String(next)))
-            return "\(search.knob == "crf" ? "CRF" : search.knob) \(current) → \(next)"
-        }
-    }
-
-    /// The far end of a codec's quality knob: the rate factor's highest (x264, x265: 51;
-    /// VP9: 63), or an animated WebP's lowest quality.
-    static func knobBound(_ codec: String) -> Int {
-        switch codec {
-        case "vp9": 63
-        case "webp": 0
-        default: 51
+            attempt.videoOptions.removeAll { $0.0 == knob }
+            attempt.videoOptions.append((knob, String(next)))
+            return "\(knob == "crf" ? "CRF" : knob) \(current) → \(next)"
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SweepMedia
 
 /// A video size cap's search along the encoder's quality knob (the rate factor of x264, x265
 /// and VP9; an animated WebP's quality): each guess is aimed at the budget from the bytes the
@@ -24,15 +25,22 @@ struct VideoCapSearch {
     /// The most attempts a video cap renders.
     static let maxAttempts = 6
 
-    init(knob: String, start: Int, bound: Int, cap: Int) {
-        (self.knob, self.start, self.bound, self.cap) = (knob, start, bound, cap)
+    /// Steps of the knob that halve the bytes, before anything is measured.
+    let halving: Double
+
+    init(knob: String, start: Int, bound: Int, halving: Double, cap: Int) {
+        (self.knob, self.start, self.bound, self.halving, self.cap) = (knob, start, bound, halving, cap)
     }
 
-    /// Steps of the knob that halve the bytes, before anything is measured.
-    var halving: Double {
-        switch knob {
-        case "quality": 12  // WebP: quality falls toward 0
-        default: bound > 51 ? 8 : 6
+    /// The search for `codec`'s knob from its default, or nil for a codec without one
+    /// (ProRes, APNG: they must fit as they are).
+    init?(codec: VideoCodec, cap: Int) {
+        guard let (knob, value) = codec.defaults.first(where: { $0.0 == "crf" || $0.0 == "quality" }), let start = Int(value)
+        else { return nil }
+        switch (knob, codec.name) {
+        case ("quality", _): self.init(knob: knob, start: start, bound: 0, halving: 12, cap: cap)  // WebP: quality falls toward 0
+        case (_, "vp9"): self.init(knob: knob, start: start, bound: 63, halving: 8, cap: cap)  // VP9's wider scale
+        default: self.init(knob: knob, start: start, bound: 51, halving: 6, cap: cap)  // x264, x265
         }
     }
 

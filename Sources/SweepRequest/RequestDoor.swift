@@ -1,11 +1,11 @@
 /// The door a request came in by. It decides one thing: what happens to an option given that
 /// cannot act on the output (``OptionScope``), such as `--ease` for a still or `--crf` for a GIF.
-package enum RequestDoor: String, Sendable, CaseIterable {
-    case commandLine = "command line"
+package enum RequestDoor: Sendable {
+    case commandLine
     case batch
     /// `sweep serve`, and the studio, whose export is a request to it.
     case service
-    case sweepKit = "SweepKit"
+    case sweepKit
 
     /// The scope rule, one table for every door: refused on the command line, where the person
     /// who typed it is there to fix it at once; a note in the result elsewhere: a batch job

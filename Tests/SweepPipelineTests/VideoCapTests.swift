@@ -13,18 +13,18 @@ import Testing
 struct VideoCapTests {
     @Test("The search: one attempt aims by bytes halving every 6 CRF steps; two by their own slope; it stops at 51")
     func search() {
-        var s = VideoCapSearch(knob: "crf", start: 20, bound: 51, cap: 1000)
+        var s = VideoCapSearch(knob: "crf", start: 20, bound: 51, halving: 6, cap: 1000)
         // 4000 bytes at CRF 20: log2(4000 / 950) = 2.07 halvings, 12.4 steps up: 33.
         #expect(s.next(after: 20, bytes: 4000) == 33)
         // 1200 at 33: the two measured 13 steps for log2(4000 / 1200) = 1.74 halvings, 7.5 a
         // halving; log2(1200 / 950) = 0.34 of one is 2.5 steps: 36.
         #expect(s.next(after: 33, bytes: 1200) == 36)
         // Far over the budget: never past the bound, and nothing after it.
-        var far = VideoCapSearch(knob: "crf", start: 40, bound: 51, cap: 1000)
+        var far = VideoCapSearch(knob: "crf", start: 40, bound: 51, halving: 6, cap: 1000)
         #expect(far.next(after: 40, bytes: 1_000_000) == 51)
         #expect(far.next(after: 51, bytes: 900_000) == nil)
         // An animated WebP's quality falls toward 0.
-        var webp = VideoCapSearch(knob: "quality", start: 80, bound: 0, cap: 1000)
+        var webp = VideoCapSearch(knob: "quality", start: 80, bound: 0, halving: 12, cap: 1000)
         let q = webp.next(after: 80, bytes: 2000)
         #expect(q != nil && q! < 80 && q! >= 0)
     }
