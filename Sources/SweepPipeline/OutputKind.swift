@@ -15,6 +15,9 @@ package enum OutputKind: Sendable, Equatable {
     /// An interactive page (see ``HTMLExport``).
     case html
 
+    /// The codecs a request may name: a GIF, a page, or a video codec.
+    package static let codecNames = ["gif", "html"] + VideoCodec.all.map(\.name)
+
     /// The file itself says how often it plays (GIF, animated WebP, APNG): one pass is
     /// written and its count stored; a video holds each counted pass as frames.
     package var playsItsOwnLoops: Bool {
@@ -60,7 +63,7 @@ package enum OutputKind: Sendable, Equatable {
         if ((ext == "html" || ext == "htm") && codec == nil) || codec == "html" { return .html }
         if let codec {
             guard let c = VideoCodec.named(codec) else {
-                let names = ["gif", "html"] + VideoCodec.all.map(\.name)
+                let names = Self.codecNames
                 throw SweepError(
                     .usage, "unknown codec '\(codec)'",
                     fix: Suggestion.nearest(codec, in: names).map { "did you mean \($0)?" }

@@ -5,18 +5,41 @@ import SweepSupport
 /// parser, where it acts, and who may set it. The argument splitter, `interpret`, the scope
 /// check, batch keys and error spellings all read it from ``OptionTable``.
 package struct OptionDeclaration: Sendable {
-    /// The value as the parser sees it, with the option's spelling for its messages.
+    /// The value as the parser sees it, with the option's spelling for its messages and the
+    /// values its declaration takes: each reader checks the declared range, so no range is
+    /// written twice.
     package struct Value {
         /// The text given (empty for a switch).
         let text: String
         /// `--name`, as messages spell it.
         let option: String
+        /// What the declaration takes.
+        let values: OptionValues
 
-        func double(_ range: ClosedRange<Double>) throws -> Double { try ValueParser.double(text, option: option, range: range) }
-        func int(_ range: ClosedRange<Int>) throws -> Int { try ValueParser.int(text, option: option, range: range) }
+        /// The number, within the declared ``OptionValues/number(_:)`` range.
+        func number() throws -> Double {
+            guard case .number(let range) = values else { preconditionFailure("\(option) does not declare a number") }
+            return try ValueParser.double(text, option: option, range: range)
+        }
+        /// The whole number, within the declared ``OptionValues/whole(_:)`` range.
+        func whole() throws -> Int {
+            guard case .whole(let range) = values else { preconditionFailure("\(option) does not declare a whole number") }
+            return try ValueParser.int(text, option: option, range: range)
+        }
+        /// The byte count, at least the declared minimum.
+        func bytes() throws -> Int {
+            guard case .bytes(let minimum) = values else { preconditionFailure("\(option) does not declare bytes") }
+            return try ValueParser.bytes(text, option: option, minimum: minimum)
+        }
+        /// One of the declared ``OptionValues/choice(_:aliases:)`` words, as given.
+        func word() throws -> String {
+            guard case let .choice(words, aliases) = values else { preconditionFailure("\(option) does not declare words") }
+            if words.contains(text) || aliases.contains(text) { return text }
+            let hint = Suggestion.nearest(text, in: words).map { "did you mean \($0)?" } ?? "use one of \(words.joined(separator: ", "))"
+            throw SweepError(.usage, "unknown \(option.dropFirst(2)) '\(text)'", subject: option, fix: hint)
+        }
         func color() throws -> RGBA8 { try ValueParser.color(text, option: option) }
         func seconds() throws -> Double { try ValueParser.seconds(text, option: option) }
-        func bytes(minimum: Double = 1024) throws -> Int { try ValueParser.bytes(text, option: option, minimum: minimum) }
         func choice<T: RawRepresentable & CaseIterable>(_ type: T.Type) throws -> T where T.RawValue == String {
             try ValueParser.choice(text, option: option, as: type)
         }
@@ -29,6 +52,8 @@ package struct OptionDeclaration: Sendable {
     package let short: Character?
     /// The value's placeholder in help (`N`, `WxH`), or nil for a switch.
     package let placeholder: String?
+    /// The values it takes.
+    package let values: OptionValues
     /// The outputs it acts on, and what does its job elsewhere; nil acts on every output.
     package let scope: OptionScope.Rule?
     /// Among videos, the codecs it acts on, and what does its job on the others.
@@ -44,13 +69,16 @@ package struct OptionDeclaration: Sendable {
     package let apply: Apply
 
     package init(
-        _ name: String, short: Character? = nil, _ placeholder: String? = nil, acts scope: OptionScope.Rule? = nil,
+        _ name: String, short: Character? = nil, _ placeholder: String? = nil, _ values: OptionValues? = nil,
+        acts scope: OptionScope.Rule? = nil,
         codecs: OptionScope.CodecRule? = nil, field: SweepError.Field? = nil, inBatch: Bool = true, setByFormats: Bool = false,
         repeatable: Bool = false, apply: @escaping Apply
     ) {
         self.name = name
         self.short = short
         self.placeholder = placeholder
+        // Unless declared, an option with a value takes text its parser checks.
+        self.values = values ?? (placeholder == nil ? .none : .text)
         self.scope = scope
         self.codecs = codecs
         self.field = field

@@ -8,6 +8,8 @@ package struct OptionSummary: Sendable, Equatable {
     package let name: String
     /// The value's placeholder (`S`, `cut|dissolve|auto`), or nil for a switch.
     package let placeholder: String?
+    /// The values it takes, with their range.
+    package let values: OptionValues
     /// The option's help (its group's).
     package let help: String
     /// A batch job (and so a spec sent to the service) may set it.
@@ -23,7 +25,7 @@ package struct OptionSummary: Sendable, Equatable {
     package static let all: [OptionSummary] = OptionTable.groups.flatMap { group in
         group.options.map {
             OptionSummary(
-                name: $0.name, placeholder: $0.placeholder, help: group.help,
+                name: $0.name, placeholder: $0.placeholder, values: $0.values, help: group.help,
                 inBatch: $0.inBatch)
         }
     }

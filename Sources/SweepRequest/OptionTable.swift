@@ -38,22 +38,26 @@ package enum OptionTable {
                 """,
             [
                 D(
-                    "duration", short: "d", "S", acts: Rule(acts: animations, instead: [.still: "--position"]), field: .duration,
+                    "duration", short: "d", "S", .number(0.01...RenderLimits.maxDuration),
+                    acts: Rule(acts: animations, instead: [.still: "--position"]), field: .duration,
                     setByFormats: true
                 ) {
-                    o, v in o.duration = try v.double(0.01...RenderLimits.maxDuration)
+                    o, v in o.duration = try v.number()
                 }
             ]),
         OptionGroup(
             .animation, help: "pause at each end, within the duration (default 0.5, at most a quarter of it)",
-            [D("hold", "S", acts: Rule(acts: animations)) { o, v in o.hold = try v.double(0...RenderLimits.maxDuration) }]),
+            [D("hold", "S", .number(0...RenderLimits.maxDuration), acts: Rule(acts: animations)) { o, v in o.hold = try v.number() }]),
         OptionGroup(
             .animation, help: "split positions 0…1, the share showing before (default 1 → 0)",
             manual:
                 "Split positions 0…1, the share showing before (default 1 to 0). Positions 0 and 1 rest with the whole knob inside the frame.",
             [
-                D("from", "P", acts: Rule(acts: animations, instead: [.still: "--position"])) { o, v in o.from = try v.double(0...1) },
-                D("to", "P", acts: Rule(acts: animations, instead: [.still: "--position"])) { o, v in o.to = try v.double(0...1) },
+                D("from", "P", .number(0...1), acts: Rule(acts: animations, instead: [.still: "--position"])) { o, v in
+                    o.from = try v.number()
+                },
+                D("to", "P", .number(0...1), acts: Rule(acts: animations, instead: [.still: "--position"])) { o, v in o.to = try v.number()
+                },
             ]),
         OptionGroup(
             .animation, help: "linear, ease-in, ease-out, ease-in-out (default), spring, smooth, snappy, bouncy, hold",
@@ -61,12 +65,20 @@ package enum OptionTable {
                 linear, ease-in, ease-out, ease-in-out (default), spring, smooth, snappy, bouncy, hold. A spring settles \
                 (within 0.1 %) at the end of the sweep, whatever its length.
                 """,
-            [D("ease", "NAME", acts: Rule(acts: animations)) { o, v in o.curve = try ValueParser.curve(v.text, option: v.option) }]),
+            [
+                D("ease", "NAME", .choice(ValueParser.curveNames, aliases: ValueParser.curveAliases), acts: Rule(acts: animations)) {
+                    o, v in o.curve = try ValueParser.curve(v.text, option: v.option)
+                }
+            ]),
         OptionGroup(
             .animation, help: "forever (default), once, N, boomerang",
             manual:
                 "forever (default), once, a count, boomerang. With video inputs it repeats the animation at its own length instead of stretching it over the clip.",
-            [D("loop", "MODE", acts: Rule(acts: animations)) { o, v in o.loop = try ValueParser.loop(v.text) }]),
+            [
+                D("loop", "MODE", .choiceOrWhole(ValueParser.loopNames, ValueParser.loopCounts), acts: Rule(acts: animations)) { o, v in
+                    o.loop = try ValueParser.loop(v.text)
+                }
+            ]),
         OptionGroup(
             .animation, help: "honour reduced motion (auto: a cut in a GIF, else a dissolve)",
             manual: """
@@ -75,7 +87,7 @@ package enum OptionTable {
                 times a second.
                 """,
             [
-                D("reduce-motion", "cut|dissolve|auto", acts: Rule(acts: animations)) { o, v in
+                D("reduce-motion", "cut|dissolve|auto", .choice(ReduceMotion.self), acts: Rule(acts: animations)) { o, v in
                     o.spec.reduceMotion = try v.choice(ReduceMotion.self)
                 }
             ]),
@@ -90,8 +102,8 @@ package enum OptionTable {
             manual:
                 "Where the comparison begins and ends in both clips, in seconds or minutes:seconds, counted from each clip's own time 0.",
             [
-                D("start", "T", field: .start) { o, v in o.spec.clip.start = try v.seconds() },
-                D("end", "T", field: .end) { o, v in o.spec.clip.end = try v.seconds() },
+                D("start", "T", .time, field: .start) { o, v in o.spec.clip.start = try v.seconds() },
+                D("end", "T", .time, field: .end) { o, v in o.spec.clip.end = try v.seconds() },
             ]),
         OptionGroup(
             .videoInputs,
@@ -103,8 +115,8 @@ package enum OptionTable {
                 --before-start 20). --start and --end count from there.
                 """,
             [
-                D("before-start", "T", field: .beforeOffset) { o, v in o.spec.clip.beforeOffset = try v.seconds() },
-                D("after-start", "T", field: .afterOffset) { o, v in o.spec.clip.afterOffset = try v.seconds() },
+                D("before-start", "T", .time, field: .beforeOffset) { o, v in o.spec.clip.beforeOffset = try v.seconds() },
+                D("after-start", "T", .time, field: .afterOffset) { o, v in o.spec.clip.afterOffset = try v.seconds() },
             ]),
         OptionGroup(
             .videoInputs, help: "the output's sound (default: the before clip's, else the after clip's)",
@@ -115,7 +127,7 @@ package enum OptionTable {
                 clip's. The summary says what became of it.
                 """,
             [
-                D("audio", "before|after|none", acts: Rule(acts: [.video]), field: .audio) { o, v in
+                D("audio", "before|after|none", .choice(ClipOptions.Audio.self), acts: Rule(acts: [.video]), field: .audio) { o, v in
                     o.spec.clip.audio = try v.choice(ClipOptions.Audio.self)
                 }
             ]),
@@ -125,7 +137,11 @@ package enum OptionTable {
                 HDR clips (PQ or HLG transfer, as iPhones record) are tone-mapped to SDR BT.709 with FFmpeg's zscale and \
                 tonemap filters (Hable's curve), with a note; refuse stops with exit 65 instead.
                 """,
-            [D("hdr", "tonemap|refuse", field: .hdr) { o, v in o.spec.clip.hdr = try v.choice(HDRHandling.self) }]),
+            [
+                D("hdr", "tonemap|refuse", .choice(HDRHandling.self), field: .hdr) { o, v in
+                    o.spec.clip.hdr = try v.choice(HDRHandling.self)
+                }
+            ]),
         OptionGroup(
             .videoInputs, help: "an animated GIF, APNG or WebP shows its first frame, as a photo",
             [D("first-frame") { o, _ in o.spec.clip.firstFrame = true }]),
@@ -164,15 +180,16 @@ package enum OptionTable {
                 sequences and stills.
                 """,
             [
-                D("size", short: "s", "WxH", field: .size, setByFormats: true) { o, v in
+                D("size", short: "s", "WxH", .size(ValueParser.sizeSides), field: .size, setByFormats: true) { o, v in
                     (o.spec.width, o.spec.height) = try ValueParser.size(v.text, option: v.option)
                 }
             ]),
         OptionGroup(
             .output, help: "frames per second (default 30; with video inputs, the before clip's)",
             [
-                D("fps", "N", acts: Rule(acts: [.gif, .video, .frames]), field: .fps, setByFormats: true) { o, v in
-                    o.spec.fps = try v.double(FrameRateRange.values)
+                D("fps", "N", .number(FrameRateRange.values), acts: Rule(acts: [.gif, .video, .frames]), field: .fps, setByFormats: true) {
+                    o, v in
+                    o.spec.fps = try v.number()
                 }
             ]),
         OptionGroup(
@@ -185,7 +202,11 @@ package enum OptionTable {
                 .webm or .mkv) or prores (ProRes 422 HQ, 10-bit, in a QuickTime file only). A codec the extension cannot \
                 hold is refused.
                 """,
-            [D("codec", short: "c", "NAME", field: .codec, setByFormats: true) { o, v in o.spec.codec = v.text }]),
+            [
+                D("codec", short: "c", "NAME", .choice(OutputKind.codecNames), field: .codec, setByFormats: true) { o, v in
+                    o.spec.codec = try v.word()
+                }
+            ]),
         OptionGroup(
             .output, help: "also write OUT.poster.jpg (e.g. clip.mp4.poster.jpg), a still at --position (a page links it as og:image)",
             manual:
@@ -196,16 +217,16 @@ package enum OptionTable {
             help:
                 "where the split rests: the share 0…1 of the width (height with --vertical) that shows BEFORE (default 0.5): a preview's, or with --poster the poster's",
             [
-                D("position", "P") { o, v in
+                D("position", "P", .number(0...1)) { o, v in
                     o.positionGiven = true
-                    o.position = try v.double(0...1)
+                    o.position = try v.number()
                 }
             ]),
         OptionGroup(
             .output, help: "how a picture of another shape fills the frame (default fill, a centre crop)",
             manual:
                 "How an image of another shape fills the frame: fill (default, a centre crop; more than 40 % cropped away is noted), fit (letterboxed) or stretch.",
-            [D("fit", "fill|fit|stretch") { o, v in o.spec.fit = try v.choice(FitMode.self) }]),
+            [D("fit", "fill|fit|stretch", .choice(FitMode.self)) { o, v in o.spec.fit = try v.choice(FitMode.self) }]),
 
         // Encoders and limits.
         OptionGroup(
@@ -221,9 +242,9 @@ package enum OptionTable {
                 """,
             [
                 D(
-                    "quality", "1…100", acts: Rule(acts: [.gif, .still], instead: [.video: "--crf"]),
+                    "quality", "1…100", .whole(1...100), acts: Rule(acts: [.gif, .still], instead: [.video: "--crf"]),
                     codecs: OptionScope.CodecRule(acts: ["webp"], instead: ["h264": "--crf", "hevc": "--crf", "vp9": "--crf"])
-                ) { o, v in o.spec.quality = try v.int(1...100) }
+                ) { o, v in o.spec.quality = try v.whole() }
             ]),
         OptionGroup(
             .encoders,
@@ -235,15 +256,23 @@ package enum OptionTable {
                 a JPEG or WebP still lowers its quality. A cap even the least can't meet is refused at once, naming a \
                 size (and for clips an end) that fits. Nothing appears under the output's name until the fit is done.
                 """,
-            [D("max-bytes", "SIZE", field: .maxBytes, setByFormats: true) { o, v in o.spec.maxBytes = try v.bytes() }]),
+            [
+                D("max-bytes", "SIZE", .bytes(minimum: 1024), field: .maxBytes, setByFormats: true) { o, v in
+                    o.spec.maxBytes = try v.bytes()
+                }
+            ]),
         OptionGroup(
             .encoders, help: "GIF only: expert overrides of what --quality sets",
             manual:
                 "GIF only: expert overrides of what --quality sets: the palette's size (2–256), the dither, and the lossy LZW budget (0–100, the budget quality 100−N would set).",
             [
-                D("colors", "N", acts: Rule(acts: [.gif])) { o, v in o.spec.gifColors = try v.int(2...256) },
-                D("dither", "none|ordered|diffusion", acts: Rule(acts: [.gif])) { o, v in o.spec.dither = try v.choice(DitherMode.self) },
-                D("lossy", "N", acts: Rule(acts: [.gif], instead: [.video: "--crf"])) { o, v in o.spec.lossy = try v.int(0...100) },
+                D("colors", "N", .whole(2...256), acts: Rule(acts: [.gif])) { o, v in o.spec.gifColors = try v.whole() },
+                D("dither", "none|ordered|diffusion", .choice(DitherMode.self), acts: Rule(acts: [.gif])) { o, v in
+                    o.spec.dither = try v.choice(DitherMode.self)
+                },
+                D("lossy", "N", .whole(0...100), acts: Rule(acts: [.gif], instead: [.video: "--crf"])) { o, v in
+                    o.spec.lossy = try v.whole()
+                },
             ]),
         OptionGroup(
             .encoders,
@@ -252,16 +281,17 @@ package enum OptionTable {
                 "Video only: the encoder's quality, speed, a bit rate (5M), and other options from an allow-list per codec (none that names a file); --codec-opt may be repeated.",
             [
                 D(
-                    "crf", "N", acts: Rule(acts: [.video], instead: [.gif: "--quality", .still: "--quality"]),
+                    "crf", "N", .whole(0...63), acts: Rule(acts: [.video], instead: [.gif: "--quality", .still: "--quality"]),
                     codecs: OptionScope.CodecRule(acts: ["h264", "hevc", "vp9"], instead: ["webp": "--quality"]), field: .crf
-                ) { o, v in o.spec.videoOptions.append(("crf", String(try v.int(0...63)))) },
+                ) { o, v in o.spec.videoOptions.append(("crf", String(try v.whole()))) },
                 D("encoder-preset", "NAME", acts: Rule(acts: [.video]), codecs: OptionScope.CodecRule(acts: ["h264", "hevc"])) { o, v in
                     o.spec.videoOptions.append(("preset", v.text))
                 },
                 D(
-                    "bitrate", "RATE", acts: Rule(acts: [.video], instead: [.gif: "--max-bytes", .still: "--max-bytes"]),
+                    "bitrate", "RATE", .bytes(minimum: 1000),
+                    acts: Rule(acts: [.video], instead: [.gif: "--max-bytes", .still: "--max-bytes"]),
                     codecs: OptionScope.CodecRule(acts: ["h264", "hevc", "vp9"])
-                ) { o, v in o.spec.videoOptions.append(("b", String(try v.bytes(minimum: 1000)))) },
+                ) { o, v in o.spec.videoOptions.append(("b", String(try v.bytes()))) },
                 D("codec-opt", "KEY=VALUE", acts: Rule(acts: [.video]), field: .codecOptions, repeatable: true) { o, v in
                     guard let eq = v.text.firstIndex(of: "="), eq != v.text.startIndex else {
                         throw SweepError(.usage, "'\(v.text)' is not key=value", subject: v.option, fix: "write e.g. --codec-opt tune=film")
@@ -274,8 +304,8 @@ package enum OptionTable {
             help:
                 "refuse inputs over N pixels (default 100 million), and clips whose decoders would need more memory (default half the machine's)",
             [
-                D("max-pixels", "N", field: .maxPixels) { o, v in o.spec.maxPixels = try v.int(1...1_000_000_000) },
-                D("max-memory", "SIZE", field: .maxMemory) { o, v in o.spec.clip.maxMemory = try v.bytes(minimum: 1_048_576) },
+                D("max-pixels", "N", .whole(1...1_000_000_000), field: .maxPixels) { o, v in o.spec.maxPixels = try v.whole() },
+                D("max-memory", "SIZE", .bytes(minimum: 1_048_576), field: .maxMemory) { o, v in o.spec.clip.maxMemory = try v.bytes() },
             ]),
         OptionGroup(
             .encoders,
@@ -286,7 +316,11 @@ package enum OptionTable {
                 crash of sweep; or in sweep's own process, which starts faster and is only for files you trust. Batch \
                 job lines cannot set it.
                 """,
-            [D("decode", "worker|in-process", inBatch: false) { o, v in o.spec.decoding = try v.choice(DecodeIsolation.self) }]),
+            [
+                D("decode", "worker|in-process", .choice(DecodeIsolation.self), inBatch: false) { o, v in
+                    o.spec.decoding = try v.choice(DecodeIsolation.self)
+                }
+            ]),
 
         // The interactive page.
         OptionGroup(
@@ -298,7 +332,7 @@ package enum OptionTable {
         OptionGroup(
             .page, help: "the pictures' format inside the page",
             [
-                D("page-images", "jpeg|webp|png", acts: Rule(acts: [.page])) { o, v in
+                D("page-images", "jpeg|webp|png", .choice(["jpeg", "webp", "png"], aliases: ["jpg"]), acts: Rule(acts: [.page])) { o, v in
                     o.spec.html.imageFormat = v.text == "jpg" ? .jpeg : try v.choice(StillEncoder.Format.self)
                 }
             ]),
@@ -321,10 +355,10 @@ package enum OptionTable {
         OptionGroup(
             .look, help: "a look's values given directly, for the after side",
             [
-                D("brightness", "B") { o, v in o.afterOverrides["brightness"] = try v.double(LookPreset.brightnessRange) },
-                D("contrast", "C") { o, v in o.afterOverrides["contrast"] = try v.double(LookPreset.contrastRange) },
-                D("saturation", "S") { o, v in o.afterOverrides["saturation"] = try v.double(LookPreset.saturationRange) },
-                D("hue", "DEG") { o, v in o.afterOverrides["hue"] = try v.double(LookPreset.hueRange) },
+                D("brightness", "B", .number(LookPreset.brightnessRange)) { o, v in o.afterOverrides["brightness"] = try v.number() },
+                D("contrast", "C", .number(LookPreset.contrastRange)) { o, v in o.afterOverrides["contrast"] = try v.number() },
+                D("saturation", "S", .number(LookPreset.saturationRange)) { o, v in o.afterOverrides["saturation"] = try v.number() },
+                D("hue", "DEG", .number(LookPreset.hueRange)) { o, v in o.afterOverrides["hue"] = try v.number() },
             ]),
         OptionGroup(
             .look, help: "leave out the divider and knob, or the Before/After tags",
@@ -352,26 +386,26 @@ package enum OptionTable {
             .look,
             help: "the overlay's scale, rounded corners, and the colour behind letterboxing (#RRGGBB[AA], white, black or transparent)",
             [
-                D("ui-scale", "X") { o, v in o.spec.style.uiScale = try v.double(0.1...20) },
-                D("corner-radius", "PT") { o, v in o.spec.style.cornerRadius = try v.double(0...1000) },
-                D("background", "COLOR") { o, v in o.spec.style.background = try v.color() },
+                D("ui-scale", "X", .number(0.1...20)) { o, v in o.spec.style.uiScale = try v.number() },
+                D("corner-radius", "PT", .number(0...1000)) { o, v in o.spec.style.cornerRadius = try v.number() },
+                D("background", "COLOR", .color) { o, v in o.spec.style.background = try v.color() },
             ]),
         OptionGroup(
             .look, help: "the divider and the knob",
             [
-                D("divider-width", "PT") { o, v in o.spec.style.dividerWidth = try v.double(0...100) },
-                D("divider-color", "C") { o, v in o.spec.style.dividerColor = try v.color() },
-                D("knob-size", "PT") { o, v in o.spec.style.knobDiameter = try v.double(0...1000) },
-                D("knob-color", "C") { o, v in o.spec.style.knobColor = try v.color() },
-                D("glyph-color", "C") { o, v in o.spec.style.glyphColor = try v.color() },
+                D("divider-width", "PT", .number(0...100)) { o, v in o.spec.style.dividerWidth = try v.number() },
+                D("divider-color", "C", .color) { o, v in o.spec.style.dividerColor = try v.color() },
+                D("knob-size", "PT", .number(0...1000)) { o, v in o.spec.style.knobDiameter = try v.number() },
+                D("knob-color", "C", .color) { o, v in o.spec.style.knobColor = try v.color() },
+                D("glyph-color", "C", .color) { o, v in o.spec.style.glyphColor = try v.color() },
             ]),
         OptionGroup(
             .look, help: "the tags",
             [
-                D("label-size", "PT") { o, v in o.spec.style.labelSize = try v.double(1...500) },
-                D("label-weight", "100…1000") { o, v in o.spec.style.labelWeight = try v.int(100...1000) },
-                D("label-color", "C") { o, v in o.spec.style.labelColor = try v.color() },
-                D("capsule-color", "C") { o, v in o.spec.style.capsuleColor = try v.color() },
+                D("label-size", "PT", .number(1...500)) { o, v in o.spec.style.labelSize = try v.number() },
+                D("label-weight", "100…1000", .whole(100...1000)) { o, v in o.spec.style.labelWeight = try v.whole() },
+                D("label-color", "C", .color) { o, v in o.spec.style.labelColor = try v.color() },
+                D("capsule-color", "C", .color) { o, v in o.spec.style.capsuleColor = try v.color() },
             ]),
 
         // Messages.

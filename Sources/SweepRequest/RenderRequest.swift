@@ -54,7 +54,7 @@ package struct RenderRequest: Sendable {
         for d in OptionTable.declarations where o.given.contains(d.name) {
             let values = r.options.filter { $0.name == d.name }
             for v in d.repeatable ? values : Array(values.suffix(1)) {
-                try d.apply(&o, OptionDeclaration.Value(text: v.value ?? "", option: "--" + d.name))
+                try d.apply(&o, OptionDeclaration.Value(text: v.value ?? "", option: "--" + d.name, values: d.values))
             }
         }
         o.inputs = r.positionals

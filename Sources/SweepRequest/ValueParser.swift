@@ -20,18 +20,24 @@ package enum ValueParser {
         for (i, part) in parts.enumerated() {
             let last = i == parts.count - 1
             // After a colon, seconds and minutes stay under 60 (0:61 is a typo, not 61 s).
-            let top = i == 0 ? (last ? 86_400.0 : 1_440) : 59.999_999
+            let top = i == 0 ? (last ? longestTime : longestTime / 60) : 59.999_999
             let v = try double(String(part), option: option, range: 0...top)
             guard last || v == v.rounded() else {
                 throw SweepError(.usage, "'\(s)' is not a time", subject: option, fix: "give seconds (12.5) or minutes:seconds (1:02.5)")
             }
             total = total * 60 + v
         }
-        guard total <= 86_400 else {
+        guard total <= longestTime else {
             throw SweepError(.usage, "'\(s)' is beyond a day", subject: option, fix: "give a time within the clip")
         }
         return total
     }
+
+    /// The longest time taken in a clip (a day), in seconds.
+    package static let longestTime = 86_400.0
+
+    /// The sides a size may have, in pixels.
+    package static let sizeSides = 2...16384
 
     package static func double(_ s: String, option: String, range: ClosedRange<Double>) throws -> Double {
         guard let v = Double(s), v.isFinite else {
@@ -109,11 +115,18 @@ package enum ValueParser {
             }
         default: throw bad
         }
-        guard sides.allSatisfy({ $0.map { (2...16384).contains($0) } ?? true }) else {
-            throw SweepError(.usage, "\(s) is out of range", subject: option, fix: "use 2…16384 pixels per side")
+        guard sides.allSatisfy({ $0.map { Self.sizeSides.contains($0) } ?? true }) else {
+            throw SweepError(
+                .usage, "\(s) is out of range", subject: option,
+                fix: "use \(Self.sizeSides.lowerBound)…\(Self.sizeSides.upperBound) pixels per side")
         }
         return (sides[0], sides[1])
     }
+
+    /// The curves by one name each (``Curve/named`` also takes SwiftUI's spellings, `easeIn`).
+    package static let curveNames = Curve.named.keys.filter { $0 == $0.lowercased() }.sorted()
+    /// The other spellings ``curve(_:option:)`` takes.
+    package static let curveAliases = Curve.named.keys.filter { $0 != $0.lowercased() }.sorted()
 
     package static func curve(_ s: String, option: String = "--ease") throws -> Curve {
         if let c = Curve.named[s] { return c }
@@ -123,14 +136,27 @@ package enum ValueParser {
         throw SweepError(.usage, "unknown curve '\(s)'", subject: option, fix: hint)
     }
 
+    /// The loop modes by name; a count is the other way to give one.
+    package static let loopNames = ["forever", "once", "boomerang"]
+    /// The counts a loop may be (a GIF's loop count is 16 bits).
+    package static let loopCounts = 1...65535
+
     package static func loop(_ s: String) throws -> LoopMode {
         switch s {
         case "once": return .once
         case "forever": return .forever
         case "boomerang": return .boomerang
         default:
-            if let n = Int(s), n >= 1, n <= 65535 { return n == 1 ? .once : .count(n) }
-            throw SweepError(.usage, "unknown loop '\(s)'", subject: "--loop", fix: "use once, forever, boomerang or a count 1…65535")
+            let counts = "a count \(loopCounts.lowerBound)…\(loopCounts.upperBound)"
+            if let n = Int(s) {
+                guard loopCounts.contains(n) else {
+                    throw SweepError(.usage, "\(s) is out of range", subject: "--loop", fix: "give \(counts)")
+                }
+                return n == 1 ? .once : .count(n)
+            }
+            throw SweepError(
+                .usage, "unknown loop '\(s)'", subject: "--loop",
+                fix: "use once, forever, boomerang or \(counts)")
         }
     }
 

@@ -47,7 +47,6 @@ package enum OpenAPIDocument {
     /// them for a repeated option; a switch: a boolean), `output` a bare file name.
     static func spec(still: Bool, names: [PresetLibrary.Kind: [String]]) -> [String: Any] {
         let extensions = still ? "png|jpg|jpeg|webp" : "gif|mp4|m4v|mov|webm|mkv|webp|apng|html|png|jpg|jpeg"
-        let scalar: [[String: Any]] = [["type": "string"], ["type": "number"]]
         var properties: [String: Any] = [
             "output": [
                 "type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\\.(\(extensions))$",
@@ -59,10 +58,11 @@ package enum OpenAPIDocument {
         // a second file, which the service refuses.
         for group in OptionTable.groups {
             for d in group.options where RequestKeys.options[d.name] != nil && d.name != "poster" {
-                var p: [String: Any] =
-                    d.placeholder != nil
-                    ? ["anyOf": scalar + [["type": "array", "items": ["anyOf": scalar]]]]
-                    : ["type": "boolean"]
+                var p: [String: Any] = ["type": "boolean"]
+                if d.values != .none {
+                    let one = Self.value(d.values)
+                    p = ["anyOf": one + [["type": "array", "items": ["anyOf": one]]]]
+                }
                 p["description"] = group.help
                 properties[d.name] = p
             }
@@ -73,6 +73,32 @@ package enum OpenAPIDocument {
             "description":
                 "A batch job's keys (render's long option names, sweep render --help); before and after are the uploaded parts; format, preset, look and before-look take built-in names only.",
         ]
+    }
+
+    /// The schemas one value of an option may match, from its declared ``OptionValues``: a
+    /// number's range as JSON's minimum and maximum, a choice as an enum (aliases included).
+    /// A number may also come as a string ("0.5"), which only the service checks.
+    static func value(_ values: OptionValues) -> [[String: Any]] {
+        let text: [String: Any] = ["type": "string"]
+        switch values {
+        case .none: return [["type": "boolean"]]
+        case let .number(r): return [["type": "number", "minimum": r.lowerBound, "maximum": r.upperBound], text]
+        case let .whole(r): return [["type": "integer", "minimum": r.lowerBound, "maximum": r.upperBound], text]
+        case let .choice(words, aliases): return [["type": "string", "enum": words + aliases]]
+        case let .choiceOrWhole(words, r):
+            return [
+                ["type": "string", "enum": words], ["type": "integer", "minimum": r.lowerBound, "maximum": r.upperBound],
+                ["type": "string", "pattern": "^\\+?[0-9]+$"],
+            ]
+        case .time: return [["type": "number", "minimum": 0, "maximum": ValueParser.longestTime], text]
+        case let .bytes(minimum): return [["type": "number", "minimum": minimum, "maximum": ValueParser.maxBytes], text]
+        case let .size(r): return [["type": "integer", "minimum": r.lowerBound, "maximum": r.upperBound], text]
+        case .color:
+            // #RRGGBB, #RRGGBBAA or a name in any case, as the parser reads them.
+            let names = ["white", "black", "transparent"].map { $0.map { "[\($0)\($0.uppercased())]" }.joined() }
+            return [["type": "string", "pattern": "^(#?[0-9A-Fa-f]{6}([0-9A-Fa-f]{2})?|" + names.joined(separator: "|") + ")$"]]
+        case .text: return [text]
+        }
     }
 
     static var common: [String: Any] {

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Runs schemathesis (PyPI) against a fresh `sweep serve`: every operation of
 # /v1/openapi.json, a bounded number of examples, every check but positive_data_acceptance
-# (the spec's values have ranges the schema does not spell out, e.g. duration > 0, so a
-# "valid" random value may be refused with 400, as it should be). No 5xx, and every response
-# must match the schema.
+# (the schema states each value's range and words, from the option table, but not the rules
+# between values, e.g. an end after the start or a codec the extension holds, nor a number
+# given as a string, so a "valid" random spec may be refused with 400, as it should be). A
+# value out of its stated range must be refused (negative_data_rejection); no 5xx, and every
+# response must match the schema.
 #
 # Usage: Tests/serve/schemathesis.sh [path/to/sweep] [max examples per operation]
 # Tests/browser/run.sh (so `make test` and CI) runs it with 8 examples, in the browser tests'
