@@ -17,76 +17,78 @@ import SweepTimeline
 /// Renders are streamed frame by frame, and an output appears only when it is complete: a
 /// failed or cancelled render leaves nothing behind and keeps any file already there.
 public struct Comparison: Sendable {
-    /// Everything the renderer needs but the timing; the properties below are views of it.
-    package var spec: RenderSpec
+    /// The request every door resolves (`RenderRequest.resolve(_:door:)`): the properties
+    /// below are views of its fields, and a render resolves it as a batch job's is resolved,
+    /// by the scope rule of `RequestDoor.sweepKit`.
+    package var request: RenderRequest
 
-    /// The sweep as asked, made into keyframes when the comparison renders, after its format;
-    /// nil once ``animation`` was given keyframes of its own.
-    public var timing: SweepTiming? = SweepTiming()
-
-    /// Each side's look under the asked sweep (``timing``).
-    private var looks = (before: Adjustments.identity, after: Adjustments.identity)
-
-    /// The format's settings the app keeps its own of (``apply(_:keeping:)``).
-    private var kept: Set<SweepError.Field> = []
-
-    /// The settings the app set, by the command line's option names, for the scope rule
-    /// (``RequestDoor/sweepKit``): a setting that cannot act on the output is a note in the
-    /// result, as in a batch job. A value counts while it differs from the default. ``gif``
-    /// and ``video`` are not counted: they say how each kind is written.
-    private var set: Set<String> = []
-
-    /// The option names the app set (``set``), the timing's included.
-    private var given: Set<String> {
-        guard let t = timing else { return set }
-        let plain = SweepTiming()
-        let changed: [(Bool, String)] = [
-            (t.from != plain.from, "from"), (t.to != plain.to, "to"), (t.duration != nil, "duration"), (t.hold != plain.hold, "hold"),
-            (t.curve != plain.curve, "ease"), (t.loop != plain.loop, "loop"),
-        ]
-        return set.union(changed.filter(\.0).map(\.1))
-    }
+    /// The presets a comparison names: none but the built-in ones (an app applies a format
+    /// it located itself, ``apply(_:keeping:)``).
+    private static let library = PresetLibrary(directory: nil)
 
     /// A comparison of two image or video files (decoded by content: JPEG, PNG, WebP, TIFF,
     /// HEIC, AVIF, MP4, MOV, WebM, …).
     public init(before: URL, after: URL) {
-        spec = RenderSpec(before: .file(before.path), after: .file(after.path), animation: RenderSpec.sweep())
+        self.init(.file(before.path), .file(after.path), look: .identity)
     }
 
     /// A comparison of two images already in memory.
     public init(before: RGBAImage, after: RGBAImage) {
-        spec = RenderSpec(before: .image(before), after: .image(after), animation: RenderSpec.sweep())
+        self.init(.image(before), .image(after), look: .identity)
     }
 
     /// One photo against itself in another look.
     public init(photo: URL, look: Adjustments) {
-        spec = RenderSpec(before: .file(photo.path), after: nil, animation: RenderSpec.sweep(after: look))
-        looks.after = look
+        self.init(.file(photo.path), nil, look: look)
     }
 
-    /// What is rendered: the spec with the keyframes made from ``timing`` for a pass of its
-    /// own duration, else the format's, else 4 s (holds as asked, at most a quarter of the
-    /// pass each, as `sweep render --hold` gives); keyframes given to ``animation`` are
-    /// stretched to the format's duration instead. Made at render time, so the order in which
-    /// the timing and the format were set does not matter.
-    package func resolved() -> RenderSpec {
-        var s = spec
-        let formatPass = kept.contains(.duration) ? nil : format?.duration
-        if let t = timing {
-            s.animation = RenderSpec.sweep(
-                from: t.from, to: t.to, duration: t.duration ?? formatPass ?? 4, hold: t.hold, curve: t.curve,
-                before: looks.before, after: looks.after, loop: t.loop)
-        } else if let formatPass {
-            s.animation = s.animation.withPass(formatPass)
+    private init(_ before: InputSource, _ after: InputSource?, look: Adjustments) {
+        request = RenderRequest(spec: RenderSpec(before: before, after: after, animation: RenderSpec.sweep(after: look)))
+        request.sources = (before, after)
+        request.afterAdjustments = look
+        request.spec.decoding = .worker
+    }
+
+    /// The sweep as asked, made into keyframes when the comparison renders, after its format;
+    /// nil once ``animation`` was given keyframes of its own. Its settings that differ from
+    /// `sweep render`'s defaults count as given, as the flags would (`--hold`, `--ease`, …).
+    public var timing: SweepTiming? {
+        get {
+            guard request.keyframes == nil else { return nil }
+            let r = request
+            return SweepTiming(
+                from: r.from ?? 1, to: r.to ?? 0, duration: r.duration, hold: r.hold ?? 0.5, curve: r.curve ?? .easeInOut,
+                loop: r.loop ?? .forever)
         }
-        return s
+        set {
+            guard let t = newValue else {
+                // No timing: the keyframes as they stand, stretched to a format's duration.
+                request.keyframes = request.keyframes ?? request.spec.animation
+                return
+            }
+            let plain = SweepTiming()
+            // A value at the default is not given, as a flag left out is not.
+            func given<T: Equatable>(_ value: T, _ standard: T, _ name: String) -> T? {
+                if value == standard { request.given.remove(name); return nil }
+                request.given.insert(name)
+                return value
+            }
+            request.from = given(t.from, plain.from, "from")
+            request.to = given(t.to, plain.to, "to")
+            request.duration = t.duration
+            if t.duration == nil { request.given.remove("duration") } else { request.given.insert("duration") }
+            request.hold = given(t.hold, plain.hold, "hold")
+            request.curve = given(t.curve, plain.curve, "ease")
+            request.loop = given(t.loop, plain.loop, "loop")
+            request.keyframes = nil
+        }
     }
 
     /// The output's size; nil takes the before image's, within 800 px for a GIF and 1920 px
     /// otherwise.
     public var size: OutputSize? {
         get {
-            switch (spec.width, spec.height) {
+            switch (request.spec.width, request.spec.height) {
             case let (w?, h?): .exact(width: w, height: h)
             case let (w?, nil): .width(w)
             case let (nil, h?): .height(h)
@@ -95,27 +97,27 @@ public struct Comparison: Sendable {
         }
         set {
             switch newValue {
-            case let .exact(w, h)?: (spec.width, spec.height) = (w, h)
-            case let .width(w)?: (spec.width, spec.height) = (w, nil)
-            case let .height(h)?: (spec.width, spec.height) = (nil, h)
-            case nil: (spec.width, spec.height) = (nil, nil)
+            case let .exact(w, h)?: (request.spec.width, request.spec.height) = (w, h)
+            case let .width(w)?: (request.spec.width, request.spec.height) = (w, nil)
+            case let .height(h)?: (request.spec.width, request.spec.height) = (nil, h)
+            case nil: (request.spec.width, request.spec.height) = (nil, nil)
             }
         }
     }
 
     /// How a picture of another shape fills the frame (default ``FitMode/fill``, a centre crop).
     public var fit: FitMode {
-        get { spec.fit }
-        set { spec.fit = newValue }
+        get { request.spec.fit }
+        set { request.spec.fit = newValue }
     }
 
     /// Frames per second (default 30; with video inputs, the before clip's unless set).
+    /// Once set, it is given, as `--fps` is: a still notes it as ignored.
     public var fps: Double {
-        get { spec.fps }
+        get { request.spec.fps }
         set {
-            spec.fps = newValue
-            spec.clip.followClipRate = false
-            if newValue == RenderSpec.defaultFPS { set.remove("fps") } else { set.insert("fps") }
+            request.spec.fps = newValue
+            request.given.insert("fps")
         }
     }
 
@@ -123,19 +125,26 @@ public struct Comparison: Sendable {
     /// from ``timing`` when there is one). Setting it gives keyframes of the app's own, and
     /// ``timing`` becomes nil; a format's duration then stretches them.
     public var animation: Animation<Adjustments> {
-        get { resolved().animation }
+        get {
+            var r = request
+            r.makeTiming()
+            try? r.resolveLooks(Self.library)  // nothing is named, so nothing can fail
+            return r.spec.animation
+        }
         set {
-            spec.animation = newValue
-            timing = nil
+            request.keyframes = newValue
+            for name in ["from", "to", "duration", "hold", "ease", "loop"] { request.given.remove(name) }
+            (request.from, request.to, request.duration, request.hold, request.curve, request.loop) = (nil, nil, nil, nil, nil, nil)
         }
     }
 
-    /// Reduced motion: a cut or a cross-fade instead of the moving split.
+    /// Reduced motion: a cut or a cross-fade instead of the moving split. Once set, it is
+    /// given, as `--reduce-motion` is: a still notes it as ignored.
     public var reduceMotion: ReduceMotion {
-        get { spec.reduceMotion }
+        get { request.spec.reduceMotion }
         set {
-            spec.reduceMotion = newValue
-            if newValue == .off { set.remove("reduce-motion") } else { set.insert("reduce-motion") }
+            request.spec.reduceMotion = newValue
+            request.given.insert("reduce-motion")
         }
     }
 
@@ -143,8 +152,8 @@ public struct Comparison: Sendable {
     /// (`clip.afterOffset = 20` lines up an excerpt that starts 20 s into its original),
     /// the sound.
     public var clip: ClipOptions {
-        get { spec.clip }
-        set { spec.clip = newValue }
+        get { request.spec.clip }
+        set { request.spec.clip = newValue }
     }
 
     /// Where the inputs are decoded. ``DecodeIsolation/worker``, the default, decodes them
@@ -153,45 +162,45 @@ public struct Comparison: Sendable {
     /// render with a data error and the app goes on. ``DecodeIsolation/inProcess`` decodes
     /// them in the app's own process, where such a crash ends the app: only for files you trust.
     public var decoding: DecodeIsolation {
-        get { spec.decoding }
-        set { spec.decoding = newValue }
+        get { request.spec.decoding }
+        set { request.spec.decoding = newValue }
     }
 
     /// The slider's look: handle, labels, colours, orientation, corners.
     public var style: SliderStyle {
-        get { spec.style }
-        set { spec.style = newValue }
+        get { request.spec.style }
+        set { request.spec.style = newValue }
     }
 
     /// How a GIF is encoded.
     public var gif: GIFSettings {
-        get { GIFSettings(quality: spec.quality, colors: spec.gifColors) }
-        set { (spec.quality, spec.gifColors) = (newValue.quality, newValue.colors) }
+        get { GIFSettings(quality: request.spec.quality, colors: request.spec.gifColors) }
+        set { (request.spec.quality, request.spec.gifColors) = (newValue.quality, newValue.colors) }
     }
 
     /// How a video is encoded.
     public var video: VideoSettings {
-        get { VideoSettings(crf: spec.videoOptions.last { $0.0 == "crf" }.flatMap { Int($0.1) }, codec: spec.codec) }
+        get { VideoSettings(crf: request.spec.videoOptions.last { $0.0 == "crf" }.flatMap { Int($0.1) }, codec: request.spec.codec) }
         set {
-            spec.videoOptions.removeAll { $0.0 == "crf" }
-            if let crf = newValue.crf { spec.videoOptions.append(("crf", String(crf))) }
-            spec.codec = newValue.codec
+            request.spec.videoOptions.removeAll { $0.0 == "crf" }
+            if let crf = newValue.crf { request.spec.videoOptions.append(("crf", String(crf))) }
+            request.spec.codec = newValue.codec
         }
     }
 
     /// A size cap in bytes: a GIF gives up quality, then colours, frame rate and size to fit
     /// it; a video raises its rate factor; a JPEG or WebP still lowers its quality.
     public var maxBytes: Int? {
-        get { spec.maxBytes }
+        get { request.spec.maxBytes }
         set {
-            spec.maxBytes = newValue
-            if newValue == nil { set.remove("max-bytes") } else { set.insert("max-bytes") }
+            request.spec.maxBytes = newValue
+            if newValue == nil { request.given.remove("max-bytes") } else { request.given.insert("max-bytes") }
         }
     }
 
     /// The social format applied last, if any: a still format makes ``render(to:)`` write a
     /// still, and a name without an extension takes the format's.
-    public private(set) var format: FormatPreset?
+    public var format: FormatPreset? { request.appliedFormat }
 
     /// Takes a social format's size, frame rate, codec, duration and size limit, except the
     /// settings in `kept`, as `sweep render --format` does.
@@ -200,11 +209,12 @@ public struct Comparison: Sendable {
     /// comparison.apply(try PresetLibrary.locate().format("instagram-square"))
     /// ```
     public mutating func apply(_ format: FormatPreset, keeping kept: Set<SweepError.Field> = []) {
-        // The duration is applied when rendering (``resolved()``), after the timing, whenever
-        // that was set.
-        format.apply(to: &spec, keeping: kept.union([.duration]))
-        self.format = format
-        self.kept = kept
+        // The duration is applied when rendering (``RenderRequest/resolve(_:door:)``), after
+        // the timing, whenever that was set. The settings kept count as given, as the flags
+        // that win over `--format` do.
+        format.apply(to: &request.spec, keeping: kept.union([.duration]))
+        request.appliedFormat = format
+        request.given.formUnion(OptionTable.declarations.filter { $0.field.map(kept.contains) == true }.map(\.name))
     }
 
     /// A simple sweep lasting `duration` seconds, holds included (as `--duration`): hold on
@@ -222,8 +232,7 @@ public struct Comparison: Sendable {
     /// - Throws: ``SweepError`` naming the file and the fix.
     @discardableResult
     public func render(to url: URL) throws -> RenderResult {
-        let job = try prepared(for: url)
-        return try Self.write(job, spec: job.spec, progress: nil)
+        try Self.write(try resolved(to: url), progress: nil)
     }
 
     /// Renders to a file on a thread of its own, reporting progress after each frame.
@@ -231,32 +240,31 @@ public struct Comparison: Sendable {
     /// and nothing is left behind.
     @discardableResult
     public func render(to url: URL, progress: (@Sendable (RenderProgress) -> Void)? = nil) async throws -> RenderResult {
-        let job = try prepared(for: url)
-        return try await Self.cancellable(job.spec) { spec in try Self.write(job, spec: spec, progress: progress) }
+        let r = try resolved(to: url)
+        return try await Self.cancellable(r) { r in try Self.write(r, progress: progress) }
     }
 
     /// Renders into memory: the bytes of the file `render(to:)` would write with this
     /// extension (`gif`, `mp4`, `webm`, `webp`, …), for a server that answers with them.
     public func data(as fileExtension: String, progress: (@Sendable (RenderProgress) -> Void)? = nil) async throws -> Data {
-        let comparison = self
-        return try await Self.inMemory(resolved(), fileExtension: fileExtension) { spec, url in
-            var job = try comparison.prepared(for: url)
-            job.spec.cancellation = spec.cancellation
-            return try Self.write(job, spec: job.spec, progress: progress)
+        try await Self.inMemory(fileExtension: fileExtension) { url in
+            let r = try resolved(to: url)
+            return try await Self.cancellable(r) { r in try Self.write(r, progress: progress) }
         }
     }
 
     /// One still with the split resting at `position` (the share 0…1 showing before), as
-    /// .png, .jpg or .webp.
+    /// .png, .jpg or .webp: what `sweep preview --position` writes, under ``maxBytes``.
     @discardableResult
     public func still(at position: Double, to url: URL) throws -> RenderResult {
-        try Renderer.preview(resolved(), position: position, to: url.path)
+        try Self.write(try resolved(to: url, still: position), progress: nil)
     }
 
     /// One still in memory (`png`, `jpg` or `webp`): an og:image for a server.
     public func stillData(at position: Double, as fileExtension: String) async throws -> Data {
-        try await Self.inMemory(resolved(), fileExtension: fileExtension) { spec, url in
-            try Renderer.preview(spec, position: position, to: url.path)
+        try await Self.inMemory(fileExtension: fileExtension) { url in
+            let r = try resolved(to: url, still: position)
+            return try await Self.cancellable(r) { r in try Self.write(r, progress: nil) }
         }
     }
 
@@ -265,62 +273,39 @@ public struct Comparison: Sendable {
     /// Frames are streamed: `body` must copy a frame it wants to keep.
     @discardableResult
     public func frames(_ body: (_ index: Int, _ frame: RGBAImage) throws -> Void) throws -> RenderResult {
-        try Renderer.frames(resolved(), body)
-    }
-
-    /// What a render to `url` writes: the resolved spec, the path (with a still format's
-    /// extension when it has none), whether it is a still, and the notes the command line
-    /// gives for the same request. The format is fitted to the output's kind by the rule the
-    /// command line follows (``FormatPreset/fit(output:spec:codecGiven:capGiven:called:)``).
-    private struct Job: Sendable {
-        var spec: RenderSpec
-        var path: String
-        var still: Bool
-        var notes: [String]
-    }
-
-    private func prepared(for url: URL) throws -> Job {
-        var job = Job(spec: resolved(), path: format?.outputPath(url.path) ?? url.path, still: format?.still == true, notes: [])
-        if let format, !job.still,
-            let note = try format.fit(
-                output: job.path, spec: &job.spec, codecGiven: kept.contains(.codec), capGiven: kept.contains(.maxBytes),
-                called: format.name ?? "the format")
-        {
-            job.notes.append(note)
-        }
-        // The scope rule of the table every door reads: a setting that cannot act here.
-        let kind = try OutputKind.infer(path: job.path, still: job.still, codec: job.spec.codec)
-        job.notes += try OptionScope.check(given, kind: kind, door: .sweepKit)
-        job.spec.lenient = !RequestDoor.sweepKit.refusesMisfits  // clip settings on pictures, likewise
-        // A still's JPEG/WebP quality is 90 (``gif`` says how a GIF is written, not a still).
-        if job.still { job.spec.quality = 90 }
-        return job
-    }
-
-    /// The one way a comparison is written: a still format's still (JPEG and WebP at quality
-    /// 90, under the format's cap), else the animation; `spec` is the job's, with the
-    /// render's cancellation.
-    private static func write(_ job: Job, spec: RenderSpec, progress: Renderer.Progress?) throws -> RenderResult {
-        var result =
-            job.still
-            ? try Renderer.preview(spec, position: Renderer.restingPosition, to: job.path, quality: spec.quality, maxBytes: spec.maxBytes)
-            : try Renderer.render(spec, to: job.path, progress: progress)
-        result.notes.insert(contentsOf: job.notes, at: 0)
+        let r = try resolved(to: URL(fileURLWithPath: "frame-%04d.png"))
+        var result = try Renderer.frames(r.spec, body)
+        result.notes.insert(contentsOf: r.notes, at: 0)
         return result
+    }
+
+    /// The request resolved for an output at `url` (a still at `position` when one is given,
+    /// as `sweep preview` makes one), as every door resolves it.
+    private func resolved(to url: URL, still position: Double? = nil) throws -> ResolvedRender {
+        var r = request
+        r.output = url.path
+        if let position { (r.still, r.position) = (true, position) }
+        r.makeTiming()
+        return try r.resolve(Self.library, door: .sweepKit)
+    }
+
+    /// The one way a comparison is written, as every door writes a resolved request.
+    private static func write(_ r: ResolvedRender, progress: Renderer.Progress?) throws -> RenderResult {
+        try RenderRun.perform(r, progress: progress)[0]
     }
 
     /// Runs `work` on a thread of its own (a render is long and CPU-bound: not a job for the
     /// cooperative pool), stopping it at its next frame when the task is cancelled.
     private static func cancellable<T: Sendable>(
-        _ spec: RenderSpec, _ work: @escaping @Sendable (RenderSpec) throws -> T
+        _ r: ResolvedRender, _ work: @escaping @Sendable (ResolvedRender) throws -> T
     ) async throws -> T {
         try Task.checkCancellation()
         let flag = CancellationFlag()
-        var spec = spec
-        spec.cancellation = flag
+        var r = r
+        r.spec.cancellation = flag
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (done: CheckedContinuation<T, any Error>) in
-                let thread = Thread { [spec] in done.resume(with: Result { try work(spec) }) }
+                let thread = Thread { [r] in done.resume(with: Result { try work(r) }) }
                 thread.stackSize = 8 << 20  // as the main thread's: the pixel loops recurse little, decoders more
                 thread.start()
             }
@@ -331,9 +316,7 @@ public struct Comparison: Sendable {
 
     /// Renders through `work` into a private folder and returns the file's bytes; the folder
     /// is removed, whatever happens.
-    private static func inMemory(
-        _ spec: RenderSpec, fileExtension: String, _ work: @escaping @Sendable (RenderSpec, URL) throws -> RenderResult
-    ) async throws -> Data {
+    private static func inMemory(fileExtension: String, _ work: (URL) async throws -> RenderResult) async throws -> Data {
         guard !fileExtension.isEmpty, fileExtension.count <= 8, fileExtension.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
         else {
             throw SweepError(.usage, "'\(fileExtension)' is not a file extension", fix: "give one such as gif, mp4 or png")
@@ -342,7 +325,7 @@ public struct Comparison: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("output." + fileExtension.lowercased())
-        let result = try await cancellable(spec) { spec in try work(spec, url) }
+        let result = try await work(url)
         return try Data(contentsOf: URL(fileURLWithPath: result.output))
     }
 }

@@ -42,6 +42,24 @@ package struct RenderRequest: Sendable {
     /// Options given explicitly on the command line (they win over a format).
     package var given: Set<String> = []
 
+    /// The two sides as sources, for a door that has them already (SweepKit's files and
+    /// pictures in memory); nil takes them from ``inputs``.
+    package var sources: (before: InputSource, after: InputSource?)?
+    /// A format the door has applied to ``spec`` already (SweepKit's `apply`): resolved as a
+    /// named one is (its duration, still, extension and output fit), without applying it again.
+    package var appliedFormat: FormatPreset?
+    /// Keyframes the door gave instead of a sweep (SweepKit's `animation`); a format's
+    /// duration stretches them.
+    package var keyframes: Animation<Adjustments>?
+    /// Each side's look as values, under a named look (SweepKit's `init(photo:look:)`).
+    package var beforeAdjustments = Adjustments.identity
+    package var afterAdjustments = Adjustments.identity
+
+    /// A request for `spec` with nothing else asked: a door sets the fields it has.
+    package init(spec: RenderSpec) {
+        self.spec = spec
+    }
+
     /// Options `render`, `preview` and `demo` share (from ``OptionTable``).
     package static let common: [ArgumentSplitter.Option] = OptionTable.splitterOptions
 
@@ -58,17 +76,29 @@ package struct RenderRequest: Sendable {
             }
         }
         o.inputs = r.positionals
-        o.spec.refuseFlashes = o.strict
-        o.makeSweep(pass: o.duration ?? 4)
         if let end = o.spec.clip.end, end <= o.spec.clip.start {
             throw SweepError(
                 .usage, "the end (\(end) s) is not after the start (\(o.spec.clip.start) s)", subject: "--end",
                 fix: "give an end after the start")
         }
-        o.spec.clip.followClipRate = !o.given.contains("fps")
-        o.spec.clip.length = o.duration
-        o.spec.clip.loopAnimation = o.loop != nil
+        o.makeTiming()
         return o
+    }
+
+    /// Makes the timing asked into the spec: the keyframes (the plain sweep, or the door's own
+    /// ``keyframes``), the flash rule, and how clips follow it. ``interpret(_:)`` calls it; a
+    /// door that sets the fields itself (SweepKit) calls it before ``resolve(_:door:)``.
+    package mutating func makeTiming() {
+        spec.refuseFlashes = strict
+        if let keyframes {
+            spec.animation = keyframes
+            sweepSplit = nil
+        } else {
+            makeSweep(pass: duration ?? 4)
+        }
+        spec.clip.followClipRate = !given.contains("fps")
+        spec.clip.length = duration
+        spec.clip.loopAnimation = loop != nil
     }
 
     /// The plain sweep the options describe, `pass` seconds long: `--duration` is one whole
@@ -97,7 +127,7 @@ package struct RenderRequest: Sendable {
                 .usage, "no output file", subject: preview ? "preview" : "render",
                 fix: preview ? "add -o OUT.png" : "add -o OUT.gif or -o OUT.mp4")
         }
-        (spec.before, spec.after) = try RenderRun.sides(self)
+        (spec.before, spec.after) = try sources ?? RenderRun.sides(self)
         let kind = try OutputKind.infer(path: out, still: still, codec: spec.codec)
         var r = ResolvedRender(
             spec: spec, output: out, kind: kind, position: position ?? Renderer.restingPosition, poster: nil, notes: notes)
@@ -143,17 +173,19 @@ package struct RenderRequest: Sendable {
             ("--format", format), ("--preset", preset), ("--before-look", beforeLook), ("--look", afterLook),
         ]
         spec.settingsFiles = named.compactMap { option, value in value.flatMap { PresetLibrary.isPath($0) ? (option, $0) : nil } }
-        if let format {
-            let f = try library.format(format)
-            // What was given on the command line wins over the format.
-            let kept = Set(OptionTable.declarations.filter { $0.setByFormats && given.contains($0.name) }.compactMap(\.field))
-            f.apply(to: &spec, keeping: kept)
+        if let f = try appliedFormat ?? format.map({ try library.format($0) }) {
+            if appliedFormat == nil {
+                // What was given on the command line wins over the format.
+                let kept = Set(OptionTable.declarations.filter { $0.setByFormats && given.contains($0.name) }.compactMap(\.field))
+                f.apply(to: &spec, keeping: kept)
+            }
             if !given.contains("duration"), let d = f.duration {
                 // The format's duration is the whole pass: the sweep fills what the holds leave.
                 // Made again from the hold asked for, not the one the first pass may have
                 // clamped to a quarter of the default 4 s (as `Animation.withPass` would keep).
+                // Keyframes of the door's own are stretched to it.
                 duration = d
-                makeSweep(pass: d)
+                if let keyframes { spec.animation = keyframes.withPass(d) } else { makeSweep(pass: d) }
             }
             // `preview` (still already) takes a video format's size and framing as a still.
             let stillOfAnimation = still && !f.still
@@ -168,7 +200,8 @@ package struct RenderRequest: Sendable {
             }
             if let out = output, !still,
                 let note = try f.fit(
-                    output: out, spec: &spec, codecGiven: given.contains("codec"), capGiven: given.contains("max-bytes"), called: format)
+                    output: out, spec: &spec, codecGiven: given.contains("codec"), capGiven: given.contains("max-bytes"),
+                    called: format ?? f.name ?? "the format")
             {
                 notes.append(note)
             }
@@ -182,8 +215,10 @@ package struct RenderRequest: Sendable {
             if let loop { spec.animation.loop = loop }
             if beforeLook == nil && afterLook == nil && afterOverrides.isEmpty { return }
         }
-        let before = try beforeLook.map { try library.look($0, field: .beforeLook) } ?? .identity
-        var after = try afterLook.map { try library.look($0, field: .look) } ?? .identity
+        // Keyframes of the door's own keep their looks unless a look is named.
+        if keyframes != nil && beforeLook == nil && afterLook == nil && afterOverrides.isEmpty { return }
+        let before = try beforeLook.map { try library.look($0, field: .beforeLook) } ?? beforeAdjustments
+        var after = try afterLook.map { try library.look($0, field: .look) } ?? afterAdjustments
         if let v = afterOverrides["brightness"] { after.brightness = v }
         if let v = afterOverrides["contrast"] { after.contrast = v }
         if let v = afterOverrides["saturation"] { after.saturation = v }

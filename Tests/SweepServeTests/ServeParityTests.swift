@@ -65,8 +65,8 @@ struct ServeParityTests {
     }
 
     /// Formats (none, a video one, a GIF one, a still one) × holds × durations × eases ×
-    /// outputs × caps (288), stills of a still format (48), clip starts, ends and offsets (16), clip
-    /// settings on photos (2): 354 requests, small (48x36) so that all four doors run them.
+    /// outputs × caps (288), stills of a still format (48), clip starts, ends and offsets (16), a
+    /// pass shorter than the clips, once and looped (4), clip settings on photos (2): 358 requests, small (48x36) so that all four doors run them.
     static let matrix: [Request] = {
         var all: [Request] = []
         for format in [nil, "story", "github-readme", "og-image"] {
@@ -119,6 +119,14 @@ struct ServeParityTests {
                 }
             }
         }
+        // A pass shorter than the clips shortens the output, once or repeated (--loop 2).
+        for loop in [nil, "2"] {
+            for ext in ["gif", "mp4"] {
+                var settings: [(key: String, value: String)] = [("size", "48x36"), ("fps", "4"), ("duration", "0.8")]
+                if let loop { settings.append(("loop", loop)) }
+                all.append(Request(settings: settings, ext: ext, clips: true))
+            }
+        }
         // Clip settings on photos: nothing to start or offset (refused by the CLI, a note elsewhere).
         for key in ["start", "after-start"] {
             all.append(Request(settings: [("size", "48x36"), ("fps", "4"), (key, "0.5")], ext: "gif"))
@@ -139,6 +147,7 @@ struct ServeParityTests {
         if let hold = r.value("hold") { timing.hold = Double(hold)! }
         if let duration = r.value("duration") { timing.duration = Double(duration)! }
         if let ease = r.value("ease") { timing.curve = try #require(Curve.named[ease]) }
+        if let loop = r.value("loop") { timing.loop = .count(Int(loop)!) }
         kit.timing = timing
         var kept: Set<SweepError.Field> = [.size]
         if r.value("fps") != nil { kept.insert(.fps) }
@@ -160,7 +169,7 @@ struct ServeParityTests {
     }
 
     @Test(
-        "A matrix of 354 requests (formats, holds, durations, eases, outputs, caps, stills, clip offsets, refusals): the same bytes, or the same refusal, or the CLI's refusal and the others' note, through the CLI, a batch job, the service and SweepKit"
+        "A matrix of 358 requests (formats, holds, durations, eases, outputs, caps, stills, clip offsets and passes, refusals): the same bytes, or the same refusal, or the CLI's refusal and the others' note, through the CLI, a batch job, the service and SweepKit"
     )
     func matrixThroughEveryDoor() throws {
         let (a, b) = try fixtures(width: 96, height: 72)
@@ -171,7 +180,7 @@ struct ServeParityTests {
         }
         let (ca, cb) = (dir + "/ca.mp4", dir + "/cb.mp4")
         let requests = Self.matrix
-        #expect(requests.count == 354)
+        #expect(requests.count == 358)
         let paths = requests.map { $0.clips ? (ca, cb) : (a, b) }
 
         // SweepKit, in this process.
