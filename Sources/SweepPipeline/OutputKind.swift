@@ -17,6 +17,8 @@ package enum OutputKind: Sendable, Equatable {
 
     /// The codecs a request may name: a GIF, a page, or a video codec.
     package static let codecNames = ["gif", "html"] + VideoCodec.all.map(\.name)
+    /// The still formats a codec may name for a still whose name has no extension (`--codec png`).
+    package static let stillCodecNames = ["png", "jpg", "jpeg"]
 
     /// The file itself says how often it plays (GIF, animated WebP, APNG): one pass is
     /// written and its count stored; a video holds each counted pass as frames.

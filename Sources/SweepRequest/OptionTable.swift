@@ -203,7 +203,10 @@ package enum OptionTable {
                 hold is refused.
                 """,
             [
-                D("codec", short: "c", "NAME", .choice(OutputKind.codecNames), field: .codec, setByFormats: true) { o, v in
+                D(
+                    "codec", short: "c", "NAME", .choice(OutputKind.codecNames, aliases: OutputKind.stillCodecNames), field: .codec,
+                    setByFormats: true
+                ) { o, v in
                     o.spec.codec = try v.word()
                 }
             ]),

@@ -99,4 +99,25 @@ struct DoorParityTests {
         #expect((cli.stdout + cli.stderr).contains(note), "CLI said: \(cli.stdout) \(cli.stderr)")
         #expect(try bytes(dir + "/kit.gif") == bytes(dir + "/cli.gif"))
     }
+
+    @Test("A still at a position under a cap: the bytes sweep preview writes, within the cap, through both doors")
+    func stillUnderCap() throws {
+        let dir = try inputs()
+        var kit = comparison(dir)
+        kit.size = .exact(width: 320, height: 240)
+        try kit.still(at: 0.3, to: URL(fileURLWithPath: dir + "/free.jpg"))
+        // A cap two thirds of the still's own size (at least the 1 KiB a cap may be).
+        let cap = max(1024, try bytes(dir + "/free.jpg").count * 2 / 3)
+        let cli = try runSweep([
+            "preview", dir + "/before.png", dir + "/after.png", "-o", dir + "/cli.jpg", "--position", "0.3", "--max-bytes", "\(cap)",
+            "--size", "320x240",
+        ])
+        #expect(cli.code == 0, "\(cli.stderr)")
+        kit.maxBytes = cap
+        try kit.still(at: 0.3, to: URL(fileURLWithPath: dir + "/kit.jpg"))
+        let written = try bytes(dir + "/kit.jpg")
+        #expect(written.count <= cap && written.count > 0)
+        #expect(try bytes(dir + "/free.jpg").count > cap, "the cap acted")
+        #expect(written == (try bytes(dir + "/cli.jpg")))
+    }
 }
