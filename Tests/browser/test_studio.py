@@ -570,10 +570,12 @@ def test_an_hdr_png_is_previewed_from_server_frames(browser, studio, pictures, t
     """A 16-bit PNG whose cICP chunk says BT.2020 and PQ: chromium decodes it and converts its
     colours by its own rules, sweep's decoder reads it otherwise, so the server says the
     preview is its to draw (POST /studio/probe), and each moment shown is `sweep preview` of
-    the same settings (look-tour's looks included). The same samples tagged sRGB stay in the
-    browser. Measured (mean difference of 255, small() of each): chromium's own drawing of the
-    PQ picture against sweep's still of it 32.0; the frames shown against the CLI's stills
-    0.5-1.0."""
+    the same settings (look-tour's looks included). The same samples tagged sRGB, and an Adobe
+    RGB picture (an SDR profile both convert through), stay in the browser. Measured (mean
+    difference of 255, small() of each): chromium's own drawing of the PQ picture against
+    sweep's still of it 32.0; the frames shown against the CLI's stills 0.5-1.0; chromium's
+    drawing of the Adobe RGB fixture against sweep's still 0.0 (6.3 against its samples
+    unconverted)."""
     y, x = np.mgrid[0:240, 0:320]
     samples = np.stack([x / 319, y / 239, 1 - x / 319], axis=2) * 0.58  # PQ 0.58: about 200 cd/m²
     hdr = png16(tmp_path / "sunset-pq.png", samples, cicp=(9, 16, 0, 1))
@@ -603,6 +605,15 @@ def test_an_hdr_png_is_previewed_from_server_frames(browser, studio, pictures, t
     s.page.set_input_files("#before", str(sdr))
     s.page.wait_for_function("()=>document.querySelector('#stage sweep-compare')?.F")
     assert s.page.is_hidden("#served")
+    # A wide-gamut SDR profile (Adobe RGB): both convert through it to sRGB, so the browser previews it.
+    adobe = ROOT / "Tests/Fixtures/images/icc-adobergb.png"
+    s.page.set_input_files("#before", str(adobe))
+    s.page.wait_for_function("()=>document.querySelector('#stage sweep-compare')?.C.w===48")
+    assert s.page.is_hidden("#served")
+    still = np.asarray(Image.open(cli_still([adobe], ["--no-handle", "--no-labels"], "adobe.png", tmp_path)).convert("RGB"), float)
+    drawn = np.asarray(shown_by_the_browser(browser, adobe, tmp_path).convert("RGB"), float)
+    untagged = np.asarray(Image.open(adobe).convert("RGB"), float)
+    assert np.abs(drawn - still).mean() < 1 < np.abs(untagged - still).mean()
     s.clean()
 
 
