@@ -270,6 +270,7 @@ package enum OpenAPIDocument {
                 ],
             ],
         ]
+        d["paths"] = (d["paths"] as? [String: Any] ?? [:]).merging(studioPaths(names: names)) { a, _ in a }
         if secured {
             d["security"] = [["bearer": [String]()]]
         } else if var paths = d["paths"] as? [String: [String: Any]] {

@@ -115,7 +115,7 @@ package final class RenderService: HTTPHandler {
         case 0: return ["GET"]
         case 1 where segments[0] == "metrics": return ["GET"]
         case 2 where segments == ["studio", "element"]: return ["GET"]
-        case 2 where segments == ["studio", "uploads"]: return ["POST"]
+        case 2 where segments == ["studio", "uploads"] || segments == ["studio", "probe"]: return ["POST"]
         case 3 where segments[..<2] == ["studio", "uploads"]: return ["DELETE"]
         case 4 where segments[..<2] == ["studio", "uploads"] && segments[3] == "frame": return ["GET"]
         case 2 where segments[0] == "v1":
@@ -144,6 +144,7 @@ package final class RenderService: HTTPHandler {
         if s == ["v1", "health"] { return .respond(.json(200, ["status": "ok"])) }
         if s.isEmpty { return .respond(studio.response) }
         if s == ["studio", "element"] { return .respond(studioElement(request)) }
+        if s == ["studio", "probe"] { return .receive(StudioProbe()) }
         // The API, the metrics (which tell the load and the traffic) and the studio's uploads need the token.
         if s[0] == "v1" || s[0] == "metrics" || s[0] == "studio", let token = options.token, !Self.authorized(request, token: token) {
             return .respond(

@@ -1,4 +1,5 @@
 import Foundation
+import SweepMedia
 import SweepPipeline
 import SweepRequest
 import SweepSupport
@@ -99,7 +100,7 @@ package struct StudioPage: Sendable {
         let studioData =
             "{\"options\":[" + data.joined(separator: ",") + "],\"outputs\":{"
             + Self.outputs.map { "\(HTMLText.jsonString($0.value)):\(HTMLText.jsonString($0.file))" }.joined(separator: ",")
-            + "},\"stills\":[" + stills.map(HTMLText.jsonString).joined(separator: ",") + "]}"
+            + "},\"stills\":[" + stills.map(HTMLText.jsonString).joined(separator: ",") + "],\"head\":\(HDRSignal.headBytes)}"
         let css = ElementStyle.source + StudioStyle.source
         let policy =
             "default-src 'none'; img-src blob: data: 'self'; media-src blob: 'self'; connect-src 'self'; "

@@ -8,8 +8,10 @@
 /// The pictures fill the frame as the render's `fit` says (the configuration's `fit`).
 ///
 /// What the browser cannot decode or would play otherwise (HEIC, HEIF, AVIF, clips, animated
-/// GIF, WebP and PNG, which the render plays as clips; a picture it fails to load) is
-/// previewed from stills the server draws (``StudioFrame``): the files are uploaded once,
+/// GIF, WebP and PNG, which the render plays as clips; a picture it fails to load), and
+/// pictures whose colours it would show otherwise than the export (HDR: the server says so
+/// from the files' heads, ``StudioProbe``) are previewed from stills the server draws
+/// (``StudioFrame``): the files are uploaded once,
 /// each moment asked for is cached by its settings and position, a scrub asks for its moment
 /// after a short pause, and playing steps through 8 moments of the timeline. The page says
 /// that the server draws the preview, and shows the server's refusal when there is one; the
@@ -78,7 +80,8 @@ enum StudioScript {
         $(i?'after-name':'before-name').textContent=f.name;return choose()}
         async function choose(){const n=++picks,d=[];if(!files[0])return update();
         for(const j of[0,1])d[j]=!files[j]||(!remote(files[j])&&!await moving(files[j])&&await size(urls[j]));
-        if(n!=picks)return;if(d[0]&&d[1]){dims=d[0];release();return update()}
+        if(n!=picks)return;const why=d[0]&&d[1]?await colour():'';if(n!=picks)return;
+        if(d[0]&&d[1]&&!why){dims=d[0];release();return update()}
         dims=null;release();const b=new FormData(),names=files.filter(Boolean).map(f=>f.name).join(' and ');
         b.append('before',files[0]);if(files[1])b.append('after',files[1]);
         say('Sending '+names+' to the server, which draws the preview…');let r,j;
@@ -88,8 +91,13 @@ enum StudioScript {
         if(!r.ok){say('The server cannot preview '+names+': '+j.error);return}
         srv=j.id;ctl=new AbortController();at=0;const im=document.createElement('img');im.id='frame';im.alt='Preview of the comparison, drawn by the server';
         stage.replaceChildren(im);el=null;T=null;served.hidden=play.hidden=false;
-        served.textContent='Previewed by the server: sweep draws each moment of '+names+' as the export will show it.';
+        served.textContent='Previewed by the server: sweep draws each moment of '+names+' as the export will show it'+
+        (why?' ('+why+', which this browser would show otherwise).':'.');
         say('');update();if(!rmq.matches)start()}
+        // Whether pictures the browser decodes must still be drawn by the server (HDR colour): the
+        // server reads the heads of the files as sweep's decoders do; a failed probe leaves them to the browser.
+        async function colour(){const b=new FormData();files.forEach((f,j)=>f&&b.append(j?'after':'before',f.slice(0,D.head),f.name));
+        try{const r=await fetch('/studio/probe',{method:'POST',body:b}),j=await r.json();return r.ok&&j.server?j.why:''}catch(e){return''}}
         const forget=id=>fetch('/studio/uploads/'+id,{method:'DELETE',headers:auth(),keepalive:true}).catch(()=>{});
         // Frames still on their way are abandoned (a frame asked of a removed upload is a 404).
         function release(){if(!srv)return;ctl.abort();clearTimeout(wait);forget(srv);srv=null;stop();for(const v of shots.values())URL.revokeObjectURL(v.u);shots.clear();

@@ -116,7 +116,7 @@ package final class StudioUploads: Sendable {
         held.withLock { h in
             guard let u = h[id] else { return nil }
             // Without clips, no start changes anything.
-            if let known = u.clips.first?.value, known == nil { return .some(nil) }
+            if let first = u.clips.first, first.value == nil { return .some(nil) }
             return u.clips[key]
         }
     }

@@ -287,8 +287,17 @@ struct ServeEndToEndTests {
         #expect(
             Set(paths.keys) == [
                 "/v1/health", "/v1/openapi.json", "/metrics", "/v1/renders", "/v1/previews", "/v1/renders/{id}", "/v1/renders/{id}/output",
-                "/v1/renders/{id}/events",
+                "/v1/renders/{id}/events", "/", "/studio/element", "/studio/probe", "/studio/uploads", "/studio/uploads/{id}",
+                "/studio/uploads/{id}/frame",
             ])
+        // The studio's page and its routes that read nothing of the server's ask for no token.
+        for (path, method) in [("/", "get"), ("/studio/element", "get"), ("/studio/probe", "post")] {
+            let operation = (paths[path] as? [String: Any])?[method] as? [String: Any]
+            #expect((operation?["security"] as? [Any])?.isEmpty == true, "\(path)")
+            let answer = try curl(method == "post" ? ["-F", "before=@\(a)", server.url + path] : [server.url + path])
+            #expect(answer.status != 401, "\(path)")
+        }
+        #expect(try curl(["-F", "before=@\(a)", server.url + "/studio/uploads"]).status == 401)
     }
 
     @Test("the OpenAPI document: security only with a token; the spec lists render's options, output as a bare name")

@@ -7,6 +7,7 @@ import SweepTestSupport
 import SweepWeb
 import Testing
 
+@testable import SweepMedia
 @testable import SweepServe
 
 @Suite("The studio at /")
@@ -186,6 +187,32 @@ struct StudioFrameTests {
         #expect(first.status == 200 && noir.status == 200 && first.body != noir.body)
         // The first is the original look: `sweep preview` (which takes no preset) at the split.
         #expect(first.body == (try preview([before, after], ["--position", "0.5"])))
+    }
+
+    @Test("the colour probe: a PQ PNG's head is the server's to preview, an SDR one the browser's; bad bodies are 400")
+    func probe() throws {
+        let (sdr, _) = try fixtures(width: 32, height: 24)
+        var bytes = [UInt8](try #require(FileManager.default.contents(atPath: sdr)))
+        bytes.insert(contentsOf: PNGChunks.chunk("cICP", [9, 16, 0, 1]), at: 8 + 12 + 13)
+        let pq = Scratch.path("pq.png")
+        try Data(bytes).write(to: URL(fileURLWithPath: pq))
+        // No token asked: the probe reads nothing of the server's.
+        let server = try ServeProcess(["--token", "t0ken"])
+        let url = server.url + "/studio/probe"
+        let hdr = try curl(["-F", "before=@" + sdr, "-F", "after=@" + pq, url])
+        #expect(hdr.status == 200 && hdr.json["server"] as? Bool == true)
+        #expect((hdr.json["why"] as? String) == "the after picture has an HDR transfer (PQ) in its cICP chunk")
+        let plain = try curl(["-F", "before=@" + sdr, url])
+        #expect(plain.status == 200 && plain.json["server"] as? Bool == false && plain.json["why"] == nil)
+        let big = Scratch.path("big.bin")
+        try Data(count: HDRSignal.headBytes + 1).write(to: URL(fileURLWithPath: big))
+        let long = try curl(["-F", "before=@" + big, url])
+        #expect(long.status == 400 && (long.json["error"] as? String)?.contains("first 512 KiB") == true)
+        #expect(try curl(["-F", "after=@" + pq, url]).status == 400)
+        #expect(try curl(["-F", "spec=x", "-F", "before=@" + pq, url]).status == 400)
+        #expect(try curl([url]).status == 405)
+        let open = try ServeProcess()
+        #expect(try curl(["-H", "Origin: https://evil.example", "-F", "before=@" + pq, open.url + "/studio/probe"]).status == 403)
     }
 
     @Test("uploads ask for the token, refuse other sites, and need a before part")

@@ -4,14 +4,17 @@ byte for byte what `sweep render` writes from the command line the page shows.
 
 Run by Tests/browser/run.sh (from `make test`); SWEEP_BIN names the sweep binary.
 """
+import base64
 import json
 import os
 import shlex
 import shutil
+import struct
 import subprocess
 import tempfile
 import time
 import urllib.request
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -413,6 +416,7 @@ def served_frame(s, files, value, tmp_path):
     shot = tmp_path / f"served-{value}.png"
     s.page.locator("#frame").screenshot(path=str(shot))
     diff = np.abs(small(Image.open(shot)) - small(Image.open(want))).mean()
+    print(f"served frame at {value}: {diff:.1f}")
     assert diff < 4, f"the frame shown at {value} differs from the CLI's still by {diff:.1f} of 255 on average"
     return shown
 
@@ -530,4 +534,147 @@ def test_controls_are_the_studios(studio, pictures, tmp_path):
     s.page.dispatch_event("#drop", "drop", {"dataTransfer": transfer})
     s.page.wait_for_function("()=>document.getElementById('before-name').textContent==='dropped.png'")
     assert s.page.evaluate("()=>document.getElementById('before').files[0].name") == "dropped.png"
+    s.clean()
+
+
+def png16(path, samples, cicp=None):
+    """A 16-bit RGB PNG of `samples` (floats 0…1), with a cICP chunk (primaries, transfer,
+    matrix, full range) when given: written chunk by chunk, as Pillow writes no cICP."""
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    h, w, _ = samples.shape
+    rows = np.round(np.clip(samples, 0, 1) * 65535).astype(">u2")
+    raw = b"".join(b"\0" + rows[y].tobytes() for y in range(h))
+    data = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 16, 2, 0, 0, 0))
+    if cicp:
+        data += chunk(b"cICP", bytes(cicp))
+    path.write_bytes(data + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+    return path
+
+
+def shown_by_the_browser(browser, path, tmp_path):
+    """How chromium itself draws the picture at `path` (an <img> of it at its own size)."""
+    page = browser.new_page()
+    try:
+        page.set_content("<body style='margin:0'><img id=i src='data:image/png;base64,%s'></body>"
+                         % base64.b64encode(path.read_bytes()).decode())
+        page.wait_for_function("()=>document.getElementById('i').complete")
+        shot = tmp_path / ("browser-" + path.name)
+        page.locator("#i").screenshot(path=str(shot))
+        return Image.open(shot)
+    finally:
+        page.close()
+
+
+def test_an_hdr_png_is_previewed_from_server_frames(browser, studio, pictures, tmp_path):
+    """A 16-bit PNG whose cICP chunk says BT.2020 and PQ: chromium decodes it and converts its
+    colours by its own rules, sweep's decoder reads it otherwise, so the server says the
+    preview is its to draw (POST /studio/probe), and each moment shown is `sweep preview` of
+    the same settings (look-tour's looks included). The same samples tagged sRGB, and an Adobe
+    RGB picture (an SDR profile both convert through), stay in the browser. Measured (mean
+    difference of 255, small() of each): chromium's own drawing of the PQ picture against
+    sweep's still of it 32.0; the frames shown against the CLI's stills 0.5-1.0; chromium's
+    drawing of the Adobe RGB fixture against sweep's still 0.0 (6.3 against its samples
+    unconverted)."""
+    y, x = np.mgrid[0:240, 0:320]
+    samples = np.stack([x / 319, y / 239, 1 - x / 319], axis=2) * 0.58  # PQ 0.58: about 200 cd/m²
+    hdr = png16(tmp_path / "sunset-pq.png", samples, cicp=(9, 16, 0, 1))
+    sdr = png16(tmp_path / "sunset.png", samples, cicp=(1, 13, 0, 1))
+    exported = Image.open(cli_still([hdr], [], "hdr-still.png", tmp_path))
+    figure = np.abs(small(shown_by_the_browser(browser, hdr, tmp_path)) - small(exported)).mean()
+    print(f"hdr: chromium's drawing of the PQ picture against sweep's still: {figure:.1f}")
+    s = studio()
+    s.page.set_input_files("#before", str(hdr))
+    s.page.set_input_files("#after", str(pictures[1]))
+    s.page.wait_for_function("()=>document.getElementById('frame')?.dataset.spec")
+    assert s.page.locator("#stage sweep-compare").count() == 0
+    served = s.page.text_content("#served")
+    assert "Previewed by the server" in served and "HDR transfer (PQ)" in served, served
+    positions = [float(served_frame(s, [hdr, pictures[1]], v, tmp_path)["position"]) for v in (250, 500, 750)]
+    assert len(set(positions)) == 3
+    # A preset whose looks change: the server draws the moment's look (vivid at 1.92 s of look-tour).
+    s.page.select_option("#o-preset", "look-tour")
+    scrub_to(s.page, 300)
+    s.page.wait_for_function("()=>{const f=document.getElementById('frame');return f.dataset.spec.includes('look-tour')"
+                             "&&f.dataset.at==='0.3'&&f.complete}")
+    url = [u for u in s.requests if "/frame?" in u and "look-tour" in u and "at=0.3" in u][-1]
+    with urllib.request.urlopen(url) as r:
+        assert r.read() == cli_still([hdr, pictures[1]], ["--look", "vivid", "--position", "0.5"], "tour.png",
+                                     tmp_path).read_bytes()
+    # The same samples tagged as sRGB: the browser draws them as sweep does, so it previews them.
+    s.page.set_input_files("#before", str(sdr))
+    s.page.wait_for_function("()=>document.querySelector('#stage sweep-compare')?.F")
+    assert s.page.is_hidden("#served")
+    # A wide-gamut SDR profile (Adobe RGB): both convert through it to sRGB, so the browser previews it.
+    adobe = ROOT / "Tests/Fixtures/images/icc-adobergb.png"
+    s.page.set_input_files("#before", str(adobe))
+    s.page.wait_for_function("()=>document.querySelector('#stage sweep-compare')?.C.w===48")
+    assert s.page.is_hidden("#served")
+    still = np.asarray(Image.open(cli_still([adobe], ["--no-handle", "--no-labels"], "adobe.png", tmp_path)).convert("RGB"), float)
+    drawn = np.asarray(shown_by_the_browser(browser, adobe, tmp_path).convert("RGB"), float)
+    untagged = np.asarray(Image.open(adobe).convert("RGB"), float)
+    assert np.abs(drawn - still).mean() < 1 < np.abs(untagged - still).mean()
+    s.clean()
+
+
+def smooth_pictures(folder):
+    """Two 320x240 pictures without noise (gradients under soft stripes, a tint each)."""
+    y, x = np.mgrid[0:240, 0:320]
+    stripes = 0.5 + 0.5 * np.sin(x / 9.0) * np.cos(y / 13.0)
+    paths = []
+    for name, tint in [("garden-before.png", (1.0, 0.7, 0.3)), ("garden-after.png", (0.3, 0.6, 1.0))]:
+        img = np.stack([(0.25 + 0.5 * x / 320) * tint[0], (0.25 + 0.5 * y / 240) * tint[1], 0.2 + 0.6 * stripes * tint[2]], axis=2)
+        Image.fromarray(np.round(np.clip(img, 0, 1) * 255).astype(np.uint8)).save(folder / name)
+        paths.append(folder / name)
+    return paths
+
+
+LOOK_CASES = {
+    # name: (what is chosen in the page, [(scrub of 1000, the same moment's `sweep preview` options)])
+    # look-tour (6.4 s) rests on each look for a second: 300 is 1.92 s (vivid), 550 3.52 s
+    # (noir), 800 5.12 s (dream); 170 is 1.09 s, on the way from the original to vivid, whose
+    # look is given by its values (None: the after side's look the element shows then). Its
+    # split rests at 0.5.
+    "look-tour": ({"preset": "look-tour"}, "T.a.length>2",
+                  [(170, None), (300, ["--look", "vivid"]), (550, ["--look", "noir"]), (800, ["--look", "dream"])]),
+    # The element's timeline holds the looks as [brightness, contrast, saturation, hue].
+    "look": ({"preset": "compare", "look": "vivid"}, "T.a[0][1][2]===1.7&&T.p.length>2",
+             [(v, ["--look", "vivid"]) for v in (250, 500, 750)]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LOOK_CASES))
+def test_preview_shows_the_exports_looks(studio, pictures, tmp_path, case):
+    """Looks in the live preview (the element's colour matrices) are the export's: at three or
+    four moments, the preview against `sweep preview` of the same settings with that moment's
+    looks and split. Measured (mean difference of 255): look-tour 0.7-0.9 (against no looks:
+    7.0-23.4), compare with --look vivid 0.8-0.9 (against no looks: 6.5-21.9).
+
+    The pictures have no noise: the page scales a picture up before its look is applied, the
+    export applies it to the picture's own pixels, and on strong noise (the other tests'
+    pictures) the look's clipping then differs (vivid: 3.3 instead of 0.9), which is the
+    scaling's, not the look's."""
+    settings, mounted, moments = LOOK_CASES[case]
+    pictures = smooth_pictures(tmp_path)
+    s = studio()
+    s.pick(*pictures)
+    choose(s.page, settings)
+    s.page.wait_for_function("()=>{const e=document.querySelector('#stage sweep-compare'),T=e?.T;return e?.F&&T&&(%s)}" % mounted)
+    for scrub, options in moments:
+        scrub_to(s.page, scrub)
+        position = s.element("e.p")
+        if options is None:
+            look = [float(v) for v in s.element("e.lk[1]").split(",")]
+            assert look != [0, 1, 1, 0] and look[2] not in (1, 1.7), f"{look} is not a look on the way to vivid"
+            options = [a for k, v in zip(["brightness", "contrast", "saturation", "hue"], look) for a in (f"--{k}", str(v))]
+        shot = tmp_path / f"preview-{scrub}.png"
+        s.page.locator("#stage sweep-compare").screenshot(path=str(shot))
+        seen = small(Image.open(shot))
+        exported = small(Image.open(cli_still(pictures, [*options, "--position", str(position)], f"look-{scrub}.png",
+                                              tmp_path)))
+        plain = small(Image.open(cli_still(pictures, ["--position", str(position)], f"plain-{scrub}.png", tmp_path)))
+        diff, against = np.abs(seen - exported).mean(), np.abs(seen - plain).mean()
+        print(f"{case} at {scrub}: {diff:.1f} (against no looks: {against:.1f})")
+        assert diff < 4, f"{case} at {scrub}: the preview differs from `sweep preview {' '.join(options)}` by {diff:.1f}"
+        assert against > 3 * diff
     s.clean()
