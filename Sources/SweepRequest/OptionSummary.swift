@@ -15,12 +15,6 @@ package struct OptionSummary: Sendable, Equatable {
     /// A batch job (and so a spec sent to the service) may set it.
     package let inBatch: Bool
 
-    /// The choices a placeholder spells as `a|b|c`, or nil when it is free text.
-    package var choices: [String]? {
-        guard let p = placeholder, p.contains("|") else { return nil }
-        return p.split(separator: "|").map(String.init)
-    }
-
     /// Every option of `render`, in the table's order.
     package static let all: [OptionSummary] = OptionTable.groups.flatMap { group in
         group.options.map {

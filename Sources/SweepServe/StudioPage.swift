@@ -3,7 +3,6 @@ import SweepMedia
 import SweepPipeline
 import SweepRequest
 import SweepSupport
-import SweepTimeline
 import SweepWeb
 
 /// The studio that `sweep serve` shows at `/`: pick or drop two pictures, tune the animation
@@ -70,9 +69,6 @@ package struct StudioPage: Sendable {
         "rtl": "Right to left (RTL)", "hold": "Holds", "look": "Look (after side)", "fps": "Frame rate", "size": "Size",
     ]
 
-    /// Placeholders of options whose value is a number (an `<input type="number">`).
-    static let numeric: Set<String> = ["S", "B", "C", "DEG", "P", "N", "X", "PT", "1…100"]
-
     /// What the studio can export: a value of the output-type control, its file name, and
     /// what it is called. Stills go through `POST /v1/previews`, the rest through renders.
     static let outputs: [(value: String, file: String, label: String)] = [
@@ -86,8 +82,6 @@ package struct StudioPage: Sendable {
     package init(library: PresetLibrary, secured: Bool = false) {
         let named: [String: [String]] = [
             "preset": library.names(.animations), "look": library.names(.looks), "format": library.names(.formats),
-            // One name per curve: the table also takes SwiftUI's spellings (easeIn) as aliases.
-            "ease": Curve.named.keys.filter { $0 == $0.lowercased() }.sorted(),
         ]
         let offered = Set(Self.sections.flatMap(\.options))
         // The script's list: every offered option in the table's order, with how to read it.
@@ -188,10 +182,16 @@ package struct StudioPage: Sendable {
     /// How the script reads an option's control: `switch` (a checkbox), `choice` (a list),
     /// `number` or `text`.
     static func kind(_ o: OptionSummary, named: [String]?) -> String {
-        guard let placeholder = o.placeholder else { return "switch" }
-        if named != nil || o.choices != nil { return "choice" }
-        return numeric.contains(placeholder) ? "number" : "text"
+        switch o.values {
+        case .none: return "switch"
+        case .choice: return "choice"
+        case .number, .whole: return named == nil ? "number" : "choice"
+        default: return named == nil ? "text" : "choice"
+        }
     }
+
+    /// `v` as an HTML number: `0.5`, `3600` (no `.0`).
+    static func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v) }
 
     /// One option's labelled control, described by its help: `o-NAME`, its help `h-NAME`.
     static func control(_ o: OptionSummary, choices: [String]?) -> String {
@@ -203,12 +203,22 @@ package struct StudioPage: Sendable {
         case "switch":
             return "<div class=\"c s\"><input type=\"checkbox\" \(described)><label for=\"\(id)\">\(e(label))</label>\(help)</div>"
         case "choice":
-            let list = (choices ?? o.choices ?? []).map { "<option>\(e($0))</option>" }.joined()
+            var words: [String] = []
+            if case let .choice(declared, _) = o.values { words = declared }
+            let list = (choices ?? words).map { "<option>\(e($0))</option>" }.joined()
             return
                 "<div class=\"c\"><label for=\"\(id)\">\(e(label))</label><select \(described)><option value=\"\">default</option>\(list)</select>\(help)</div>"
         case "number":
+            // The declared range, so that the browser says what the parser would refuse.
+            var range = ""
+            switch o.values {
+            case let .number(r):
+                range = "min=\"\(Self.number(r.lowerBound))\" max=\"\(Self.number(r.upperBound))\" step=\"any\" inputmode=\"decimal\""
+            case let .whole(r): range = "min=\"\(r.lowerBound)\" max=\"\(r.upperBound)\" step=\"1\" inputmode=\"numeric\""
+            default: range = "step=\"any\" inputmode=\"decimal\""
+            }
             return
-                "<div class=\"c\"><label for=\"\(id)\">\(e(label))</label><input type=\"number\" step=\"any\" inputmode=\"decimal\" \(described)>\(help)</div>"
+                "<div class=\"c\"><label for=\"\(id)\">\(e(label))</label><input type=\"number\" \(range) \(described)>\(help)</div>"
         default:
             return "<div class=\"c\"><label for=\"\(id)\">\(e(label))</label><input type=\"text\" \(described)>\(help)</div>"
         }

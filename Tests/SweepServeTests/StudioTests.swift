@@ -51,6 +51,23 @@ struct StudioTests {
         #expect(page.html.contains("<option>reveal</option>") && page.html.contains("<option>vivid</option>"))
         #expect(page.html.contains("<option>og-image</option>") && page.html.contains("<option>spring</option>"))
         #expect(page.html.contains("role=\"status\" aria-live=\"polite\""))
+        // A number's range is the parser's: the browser says what a spec would be refused for,
+        // and an ease has one name each (the table's aliases are not offered).
+        for name in ["fps", "quality", "hold"] where StudioPage.sections.flatMap(\.options).contains(name) {
+            let o = try #require(OptionSummary.byName[name])
+            let control = try #require(page.html.components(separatedBy: "id=\"o-\(name)\"").first?.components(separatedBy: "<input").last)
+            switch o.values {
+            case let .number(r):
+                #expect(
+                    control.contains("min=\"\(StudioPage.number(r.lowerBound))\" max=\"\(StudioPage.number(r.upperBound))\""), "\(name)")
+                #expect(OptionValuesTests.refusal(name, StudioPage.number(r.upperBound + 1)) != nil)
+            case let .whole(r):
+                #expect(control.contains("min=\"\(r.lowerBound)\" max=\"\(r.upperBound)\" step=\"1\""), "\(name)")
+                #expect(OptionValuesTests.refusal(name, String(r.upperBound + 1)) != nil)
+            default: Issue.record("\(name) is not a number")
+            }
+        }
+        #expect(page.html.contains("<option>ease-in</option>") && !page.html.contains("<option>easeIn</option>"))
         // A token field only where the API asks for one.
         #expect(!page.html.contains("id=\"token\""))
         #expect(StudioPage(library: PresetLibrary(directory: nil), secured: true).html.contains("<label for=\"token\">"))
