@@ -442,7 +442,7 @@ private struct HEIFImage: ~Copyable {
         f.pointee.colorspace = AVColorSpace(rawValue: UInt32(hdr.matrix))
         f.pointee.color_range = colour.fullRange ?? false ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
         let sdr = try FrameHandle()
-        try ToneMapper(subject: subject).map(f, into: sdr.ptr, size: nil)
+        try ToneMapper(subject: subject, still: true).map(f, into: sdr.ptr, size: nil)
         return try ToneMapper.rgba(of: sdr.ptr, subject: subject)
     }
 

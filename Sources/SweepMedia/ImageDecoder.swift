@@ -83,11 +83,13 @@ package enum ImageDecoder {
         guard let demuxer = kind.demuxer else { throw notImage }
         var bytes = bytes
         var pngOrientation: Int?
+        var pngHDR: (primaries: UInt8, transfer: UInt8, fullRange: Bool)?
         switch kind {
         case .png:
             let checked = try PNGChunks.sanitize(bytes, name: name)
             bytes = checked.bytes
             pngOrientation = checked.orientation
+            if let c = checked.cicp, c.transfer == 16 || c.transfer == 18 { pngHDR = (c.primaries, c.transfer, c.fullRange) }
         case .jpeg:
             try JPEGMarkers.check(bytes, name: name)
         default: break
@@ -148,6 +150,19 @@ package enum ImageDecoder {
         if frame.pointee.decode_error_flags != 0 || (frame.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 { throw corrupt }
         let fw = Int(frame.pointee.width), fh = Int(frame.pointee.height)
         if Self.exceeds(fw, fh, maxPixels) { throw overLimit(fw, fh, maxPixels, name: name, claims: false) }
+        if let pngHDR {
+            // An HDR PNG (PQ or HLG in its cICP chunk): its R′G′B′ tone-mapped by the chain HDR
+            // photos and clips take, or refused when asked; any ICC profile is not the signal.
+            guard hdr == .tonemap else { throw Self.hdrRefused(name, transfer: pngHDR.transfer) }
+            frame.pointee.color_trc = AVColorTransferCharacteristic(rawValue: UInt32(pngHDR.transfer))
+            frame.pointee.color_primaries = AVColorPrimaries(rawValue: UInt32(pngHDR.primaries))
+            frame.pointee.colorspace = AVCOL_SPC_RGB
+            frame.pointee.color_range = pngHDR.fullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
+            let sdr = try FrameHandle()
+            try ToneMapper(subject: name, still: true).map(frame, into: sdr.ptr, size: nil)
+            let image = try ToneMapper.rgba(of: sdr.ptr, subject: name)
+            return pngOrientation.map { Orientation.upright(image, tag: $0) } ?? image
+        }
         var image = try toRGBA(frame, name: name)
         // Embedded ICC profile → sRGB (before compositing, while alpha is still straight).
         if let sd = av_frame_get_side_data(frame, AV_FRAME_DATA_ICC_PROFILE), sd.pointee.size > 0 {
@@ -163,6 +178,13 @@ package enum ImageDecoder {
             image = Orientation.upright(image, tag: tag)  // PNG's eXIf chunk, which FFmpeg leaves unread
         }
         return image
+    }
+
+    /// The refusal of an HDR picture when `--hdr refuse` asks for it (the transfer's code point).
+    static func hdrRefused(_ name: String, transfer: UInt8) -> SweepError {
+        SweepError(
+            .dataError, "the photo is HDR (\(transfer == 18 ? "HLG" : "PQ")), and HDR inputs are refused", subject: name,
+            fix: "let sweep tone-map it to SDR (the default), or export it as SDR", field: .hdr)
     }
 
     /// `w × h > limit`, without overflowing on absurd header values.

@@ -18,6 +18,10 @@ package enum PNGChunks {
         package var bytes: [UInt8]
         /// The EXIF orientation tag (1…8) from an `eXIf` chunk, if any.
         package var orientation: Int?
+        /// The coding-independent code points of a `cICP` chunk (colour primaries, transfer,
+        /// matrix, full range), which FFmpeg 5.1's PNG decoder leaves unread: an HDR PNG
+        /// says PQ (16) or HLG (18) here.
+        package var cicp: (primaries: UInt8, transfer: UInt8, matrix: UInt8, fullRange: Bool)? = nil
     }
 
     package static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -34,6 +38,7 @@ package enum PNGChunks {
         var out = signature
         out.reserveCapacity(png.count)
         var orientation: Int?
+        var cicp: (primaries: UInt8, transfer: UInt8, matrix: UInt8, fullRange: Bool)?
         var at = 8
         var sawHeader = false, sawEnd = false
         var expected: Int?  // bytes of filtered scanlines the header promises
@@ -57,6 +62,9 @@ package enum PNGChunks {
                 try checkProfile(png[body], name: name)
             case "eXIf":
                 orientation = exifOrientation(Array(png[body]))
+            case "cICP" where length == 4:
+                let c = Array(png[body])
+                cicp = (c[0], c[1], c[2], c[3] != 0)
             case "IHDR":
                 expected = rawSize(header: Array(png[body]))
             case "IDAT":
@@ -76,7 +84,7 @@ package enum PNGChunks {
             let data = expected.map { Array(idat[..<completeLength(idat, rawSize: $0)]) } ?? idat
             out.insert(contentsOf: chunk("IDAT", data), at: idatAt)
         }
-        return Result(bytes: out, orientation: orientation)
+        return Result(bytes: out, orientation: orientation, cicp: cicp)
     }
 
     /// The bytes of filtered scanlines an image header promises (Adam7 passes included), or

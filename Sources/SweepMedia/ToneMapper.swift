@@ -12,17 +12,22 @@ import SweepSupport
 /// conversion); a frame of another size or format builds a new one.
 package final class ToneMapper {
     /// The filters between the source and the sink; the same text `ffmpeg -vf` takes.
-    package static let chain = chain(size: nil)
+    package static let chain = chain(size: nil, still: false)
+    /// The chain for a photo: the same steps, ending in 8-bit R′G′B′ rather than 4:2:0 Y′CbCr,
+    /// since a still is not going to a video (halving its chroma would blur coloured edges).
+    package static let stillChain = chain(size: nil, still: true)
 
     /// The chain, scaling to `size` in its first step when given.
-    static func chain(size: (width: Int32, height: Int32)?) -> String {
+    static func chain(size: (width: Int32, height: Int32)?, still: Bool) -> String {
         let scale = size.map { "w=\($0.width):h=\($0.height):f=bicubic:" } ?? ""
         return "zscale=\(scale)t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=tonemap=hable:desat=0,"
-            + "zscale=t=bt709:m=bt709:r=tv,format=yuv420p"
+            + (still ? "zscale=t=bt709,format=gbrp" : "zscale=t=bt709:m=bt709:r=tv,format=yuv420p")
     }
 
     /// The file, named in errors.
     let subject: String
+    /// A photo's chain (``stillChain``) rather than a clip's.
+    let still: Bool
     private var graph: UnsafeMutablePointer<AVFilterGraph>?
     private var source: UnsafeMutablePointer<AVFilterContext>?
     private var sink: UnsafeMutablePointer<AVFilterContext>?
@@ -36,10 +41,12 @@ package final class ToneMapper {
     /// matrix) stand in for a frame's own when it has none.
     init(
         subject: String,
-        streamTags: (trc: AVColorTransferCharacteristic, primaries: AVColorPrimaries, space: AVColorSpace)? = nil
+        streamTags: (trc: AVColorTransferCharacteristic, primaries: AVColorPrimaries, space: AVColorSpace)? = nil,
+        still: Bool = false
     ) {
         self.subject = subject
         self.streamTags = streamTags
+        self.still = still
     }
 
     deinit { avfilter_graph_free(&graph) }
@@ -103,18 +110,21 @@ package final class ToneMapper {
         i.pointee.filter_ctx = snk
         i.pointee.pad_idx = 0
         try check(
-            avfilter_graph_parse_ptr(g, Self.chain(size: size), &inputs, &outputs, nil), "this FFmpeg cannot tone-map (zscale, tonemap)")
+            avfilter_graph_parse_ptr(g, Self.chain(size: size, still: still), &inputs, &outputs, nil),
+            "this FFmpeg cannot tone-map (zscale, tonemap)")
         try check(avfilter_graph_config(g, nil), "cannot set up the tone-mapping")
         (source, sink) = (src, snk)
         key = wanted
     }
 
-    /// A tone-mapped frame (BT.709, limited range) as sRGB-ish RGBA, for stills.
+    /// A tone-mapped frame (BT.709: limited-range Y′CbCr from a clip's chain, R′G′B′ from a photo's) as sRGB-ish RGBA.
     static func rgba(of frame: UnsafeMutablePointer<AVFrame>, subject: String) throws -> RGBAImage {
         let (w, h) = (Int(frame.pointee.width), Int(frame.pointee.height))
         let scaler = try ScalerHandle(
             width: w, height: h, from: AVPixelFormat(rawValue: frame.pointee.format), to: AV_PIX_FMT_RGBA, subject: subject)
-        try scaler.setColorspace(sweep_sws_cs_itu709, sourceFullRange: false, destinationFullRange: true)
+        if frame.pointee.format != AV_PIX_FMT_GBRP.rawValue {
+            try scaler.setColorspace(sweep_sws_cs_itu709, sourceFullRange: false, destinationFullRange: true)
+        }
         var image = RGBAImage(width: w, height: h)
         let rows = image.pixels.withUnsafeMutableBufferPointer { out -> Int32 in
             withUnsafeBytes(of: frame.pointee.data) { d in

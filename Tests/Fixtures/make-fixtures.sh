@@ -150,9 +150,9 @@ def grid_bomb(b):
     b[i + 4:i + 8] = struct.pack(">HH", 30000, 30000)
 patch("heic.heic", "heic-grid-bomb.heic", grid_bomb)
 # HDR: FFmpeg's test pattern as HLG R'G'B' (BT.2020), 10-bit 4:4:4 full range (avifenc, cicp 9/18/9),
-# and the reference: FFmpeg's own zscale/tonemap chain (sweep's) run on the same R'G'B'.
+# and the reference: FFmpeg's own zscale/tonemap chain (sweep's for photos) run on the same R'G'B'.
 chain = ("zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=tonemap=hable:desat=0,"
-         "zscale=t=bt709:m=bt709:r=tv,format=yuv420p")
+         "zscale=t=bt709,format=gbrp")  # ToneMapper.stillChain: a photo's chain ends in R'G'B'.
 hlg = os.path.join(tmp, "hlg.png")
 subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=96x64", "-frames:v", "1", "-vf",
                 "format=gbrpf32le,zscale=tin=iec61966-2-1:pin=bt709:t=arib-std-b67:p=bt2020:npl=100,format=rgb48be", hlg], check=True)
