@@ -38,10 +38,29 @@ package final class AnimatedWebPDecoder: ClipDecoder {
     ///
     /// - Throws: `.noInput` when unreadable, `.dataError` when it is not an animated WebP,
     ///   is corrupt, or its canvas is over `maxPixels`.
-    package init(path: String, start: Double = 0, background: RGBA8 = .black, maxPixels: Int = ImageDecoder.defaultMaxPixels) throws {
+    package convenience init(
+        path: String, start: Double = 0, background: RGBA8 = .black, maxPixels: Int = ImageDecoder.defaultMaxPixels
+    ) throws {
+        try self.init(
+            bytes: try FileBytes.read(path, limit: Self.maxFileBytes, regularFileOnly: true), name: path, start: start,
+            background: background, maxPixels: maxPixels, wholeClip: true)
+    }
+
+    /// The first frame of the animated WebP in `bytes`, composed on its canvas (a first frame
+    /// may be smaller than the canvas, and offset on it) over `background`: what a still shows.
+    ///
+    /// - Throws: `.dataError` when it is corrupt or its canvas is over `maxPixels`.
+    package static func firstFrame(bytes: [UInt8], name: String, background: RGBA8, maxPixels: Int) throws -> RGBAImage {
+        let d = try AnimatedWebPDecoder(bytes: bytes, name: name, start: 0, background: background, maxPixels: maxPixels, wholeClip: false)
+        return ImageDecoder.flatten(d.current, over: background)
+    }
+
+    /// Opens the animated WebP in `bytes` (named `name` in errors); `wholeClip` bounds the work
+    /// of composing every frame, which a first frame alone does not need.
+    private init(bytes: [UInt8], name path: String, start: Double, background: RGBA8, maxPixels: Int, wholeClip: Bool) throws {
         self.path = path
         self.background = background
-        bytes = try FileBytes.read(path, limit: Self.maxFileBytes, regularFileOnly: true)
+        self.bytes = bytes
         if let (w, h) = ImageHeader.dimensions(bytes), ImageDecoder.exceeds(w, h, maxPixels) {
             throw ImageDecoder.overLimit(w, h, maxPixels, name: path)
         }
@@ -75,7 +94,7 @@ package final class AnimatedWebPDecoder: ClipDecoder {
         // Every frame is composed on the whole canvas: a tiny file can ask for hours of work
         // (a 10000² canvas of one-pixel frames), so the work is bounded before any is done.
         let frames = Int(info.frame_count)
-        guard width * height * frames <= Self.maxCanvasFrames else {
+        guard !wholeClip || width * height * frames <= Self.maxCanvasFrames else {
             WebPAnimDecoderDelete(made)
             throw SweepError(
                 .dataError,

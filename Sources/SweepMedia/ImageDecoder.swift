@@ -69,8 +69,8 @@ package enum ImageDecoder {
         let notImage = SweepError(
             .dataError, "not an image or video sweep can read", subject: name,
             fix: formatsFix)
-        if let still = AnimatedWebP.firstFrame(bytes) {
-            return try decode(bytes: still, name: name, background: background, maxPixels: maxPixels)
+        if AnimatedWebP.isAnimated(bytes) {
+            return try AnimatedWebPDecoder.firstFrame(bytes: bytes, name: name, background: background, maxPixels: maxPixels)
         }
         if let (w, h) = ImageHeader.dimensions(bytes), Self.exceeds(w, h, maxPixels) {
             throw overLimit(w, h, maxPixels, name: name)
