@@ -72,6 +72,8 @@ package final class VideoDecoder {
     private let hdrFrame: FrameHandle
     /// "PQ" or "HLG" when the clip is HDR and tone-mapped to SDR; nil otherwise.
     package let hdrTransfer: String?
+    /// The area of the output frame the last RGBA draw wrote: letterbox bars keep the caller's pixels.
+    package private(set) var drawnArea: (x: Int, y: Int, width: Int, height: Int)?
     /// The stored frame size (before rotation and pixel aspect).
     private let storedWidth: Int, storedHeight: Int
     /// The size HDR frames are scaled to before tone-mapping: the output's share of them.
@@ -653,6 +655,7 @@ package final class VideoDecoder {
         let f = current.ptr
         let place = placement(of: f, in: image.width, image.height, fit: fit)
         let d = place.destination
+        drawnArea = (d.x, d.y, d.width, d.height)
         let turned = orientation >= 5
         // Scale to the destination in the stored orientation, then turn it upright.
         let sw = turned ? d.height : d.width, sh = turned ? d.width : d.height

@@ -219,6 +219,26 @@ public enum DecodeWorker {
         return (outcome, answer.status)
     }
 
+    /// Asks the service for a clip worker (``WorkerClipDecoder``): it plays `request.clip`
+    /// with `memory` for frames and `channel` for calls, and reads `input` when a batch holds
+    /// the file open.
+    ///
+    /// - Throws: `.internalError` when the service is gone.
+    static func start(_ request: WorkerRequest, memory: Int32, channel: Int32, input: Int32?) throws {
+        let gone = SweepError(
+            .internalError, "the decode worker service has stopped", subject: request.name,
+            fix: "run sweep again; if it persists, report it")
+        let service = try service(for: request.name)
+        // How the worker ended is not waited for: the channel's end says it.
+        guard let pair = socketPair() else { throw gone }
+        defer { close(pair[0]) }
+        let body = try JSONEncoder().encode(request)
+        let fds = [pair[1], memory, channel] + (input.map { [$0] } ?? [])
+        let sent = body.withUnsafeBytes { sweep_send_with_fds(service, $0.baseAddress, $0.count, fds, Int32(fds.count)) }
+        close(pair[1])
+        guard sent == body.count else { throw gone }
+    }
+
     /// A connected pair of close-on-exec packet sockets (messages keep their bounds, and carry
     /// descriptors), or nil with `errno` set.
     private static func socketPair() -> [Int32]? {
