@@ -14,6 +14,10 @@ import SweepSupport
 /// Drawn frames go into the shared memory at the output frame's layout (RGBA rows, or the
 /// Y, U and V planes one after another), which the proxy copies into its own frame.
 enum ClipWorker {
+    /// The frames decoded ahead of the one due next, besides it: a few, so that a frame that
+    /// takes long (a key frame) does not stall the render.
+    static let aheadFrames = 3
+
     /// Serves until the proxy closes the channel; runs inside the worker's box.
     static func serve(_ request: WorkerRequest, clip: ClipRequest, memory: Int32, channel: Int32) -> Never {
         // Its process first, so that the proxy can kill it when opening the clip hangs.
@@ -24,7 +28,8 @@ enum ClipWorker {
         let decoder: any ClipDecoder
         do {
             if clip.animatedWebP {
-                decoder = try AnimatedWebPDecoder(path: request.path, start: clip.start, background: background, maxPixels: request.maxPixels)
+                decoder = try AnimatedWebPDecoder(
+                    path: request.path, start: clip.start, background: background, maxPixels: request.maxPixels)
             } else {
                 decoder = try VideoDecoder(
                     path: request.path, start: clip.start, maxPixels: request.maxPixels, maxMemory: clip.decoderMemory,
@@ -47,6 +52,9 @@ enum ClipWorker {
         var rgba: RGBAImage?
         var yuv: YUVImage?
         var advances = 0
+        // Frames are decoded ahead only once the output's size is known (HDR frames are
+        // tone-mapped at it).
+        var expected = false
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {
             let n = ClipChannel.receive(channel, into: &buffer)
@@ -74,7 +82,8 @@ enum ClipWorker {
                     }
                     let base = mapping!.base
                     if call.op == .drawRGBA {
-                        var image = rgba.flatMap { $0.width == call.width && $0.height == call.height ? $0 : nil }
+                        var image =
+                            rgba.flatMap { $0.width == call.width && $0.height == call.height ? $0 : nil }
                             ?? RGBAImage(width: call.width, height: call.height)
                         rgba = nil
                         try decoder.draw(into: &image, fit: call.fit)
@@ -91,7 +100,8 @@ enum ClipWorker {
                         reply.area = a
                         rgba = image
                     } else {
-                        var image = yuv.flatMap { $0.width == call.width && $0.height == call.height ? $0 : nil }
+                        var image =
+                            yuv.flatMap { $0.width == call.width && $0.height == call.height ? $0 : nil }
                             ?? YUVImage(width: call.width, height: call.height)
                         yuv = nil
                         try decoder.draw(into: &image, fit: call.fit)
@@ -111,6 +121,13 @@ enum ClipWorker {
             reply.frameNumber = decoder.frameNumber
             reply.convertsYUV = decoder.convertsToVideoYUVDirectly
             guard ClipChannel.send(channel, reply.encoded()) else { _exit(0) }
+            if call.op == .expect { expected = true }
+            // Until the next call comes, the frames after the one due are decoded: here, on
+            // another core, while the render composes and encodes.
+            if expected, let video = decoder as? VideoDecoder {
+                var next = pollfd(fd: channel, events: Int16(POLLIN), revents: 0)
+                while poll(&next, 1, 0) == 0, video.decodeAhead(limit: aheadFrames) {}
+            }
         }
     }
 
