@@ -142,11 +142,7 @@ enum ClipWorker {
     /// `clip-KIND@SUFFIX`): at the third frame asked for, `clip-segv` crashes, `clip-kill` is
     /// killed and `clip-hang` never answers.
     private static func injectFault(for path: String, advances: Int) {
-        guard advances == 3, var kind = getenv("SWEEP_TEST_DECODE_FAULT").map({ String(cString: $0) }) else { return }
-        if let at = kind.lastIndex(of: "@") {
-            guard path.hasSuffix(kind[kind.index(after: at)...]) else { return }
-            kind = String(kind[..<at])
-        }
+        guard advances == 3, let kind = WorkerService.fault(for: path) else { return }
         switch kind {
         case "clip-segv": UnsafeMutablePointer<Int32>(bitPattern: Int(getpid() & 0) | 16)!.pointee = 1
         case "clip-kill": raise(SIGKILL)

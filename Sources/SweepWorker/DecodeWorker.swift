@@ -214,6 +214,8 @@ public enum DecodeWorker {
         var answer: (outcome: Int32, status: Int32) = (0, 0)
         var n = 0
         repeat { n = withUnsafeMutableBytes(of: &answer) { recv(pair[0], $0.baseAddress, $0.count, 0) } } while n < 0 && errno == EINTR
+        // The monitor ended without a word: it was killed, and its worker with it.
+        if n == 0 { return (.ended, SIGKILL) }
         guard n == MemoryLayout.size(ofValue: answer), let outcome = WorkerService.Outcome(rawValue: answer.outcome), outcome != .notStarted
         else { throw gone }
         return (outcome, answer.status)

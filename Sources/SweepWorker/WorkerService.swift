@@ -66,6 +66,7 @@ enum WorkerService {
         signal(SIGCHLD, SIG_DFL)
         let worker = fork()
         if worker == 0 { work(request, memory: memory, channel: channel, input: input, folder: folder) }
+        if fault(for: request.path) == "kill-monitor" { raise(SIGKILL) }
         // The proxy sees the channel end when the worker does: only the worker holds it.
         for fd in [memory, channel, input] where fd >= 0 { close(fd) }
         var answer: (outcome: Int32, status: Int32) = (Outcome.notStarted.rawValue, 0)
@@ -194,17 +195,21 @@ enum WorkerService {
         return fd
     }
 
-    /// Test-only faults (`SWEEP_TEST_DECODE_FAULT=KIND` or `KIND@SUFFIX` for inputs whose
-    /// path ends so), so that tests can prove what a misbehaving worker can and cannot do:
-    /// `segv`, `abort`, `kill` and `hang` misbehave; `write:PATH`, `socket`, `fds` and `hog`
-    /// abort if the worker could create a file, open a socket, holds a descriptor beyond 0–3,
-    /// or could map 8 GiB.
+    /// The test-only fault asked for a worker on `path` (`SWEEP_TEST_DECODE_FAULT=KIND`, or
+    /// `KIND@SUFFIX` for inputs whose path ends so), if any.
+    static func fault(for path: String) -> String? {
+        guard let kind = getenv("SWEEP_TEST_DECODE_FAULT").map({ String(cString: $0) }) else { return nil }
+        guard let at = kind.lastIndex(of: "@") else { return kind }
+        return path.hasSuffix(kind[kind.index(after: at)...]) ? String(kind[..<at]) : nil
+    }
+
+    /// Test-only faults (``fault(for:)``), so that tests can prove what a misbehaving worker
+    /// can and cannot do: `segv`, `abort`, `kill` and `hang` misbehave (`kill-monitor` kills
+    /// the worker's monitor instead); `write:PATH`, `socket`, `fds` and `hog` abort if the
+    /// worker could create a file, open a socket, holds a descriptor beyond 0–3, or could map
+    /// 8 GiB.
     private static func injectFault(for path: String, held: Bool) {
-        guard var kind = getenv("SWEEP_TEST_DECODE_FAULT").map({ String(cString: $0) }) else { return }
-        if let at = kind.lastIndex(of: "@") {
-            guard path.hasSuffix(kind[kind.index(after: at)...]) else { return }
-            kind = String(kind[..<at])
-        }
+        guard let kind = fault(for: path) else { return }
         switch kind {
         case "segv": UnsafeMutablePointer<Int32>(bitPattern: Int(getpid() & 0) | 16)!.pointee = 1
         case "abort": abort()
