@@ -7,7 +7,7 @@ Usage: decode.py [runs]   (Benchmarks/run.sh decode)
 - Stills: one 12 MP picture (4000x3000) shown through a look as a 600x450 PNG preview, so one
   still is decoded per run: a JPEG, a PNG screenshot scaled up, and a HEIC (when heif-enc is
   installed). The cost per still is the difference of the medians.
-- Clips: the two-clip 1080p30 wipe of video.py (clips are probed in the worker, decoded here).
+- Clips: the two-clip 1080p30 wipe of video.py (each clip's frames decoded in a worker of its own).
 Runs are interleaved, so that the machine's moods fall on both modes alike.
 """
 import os, shutil, statistics, sys

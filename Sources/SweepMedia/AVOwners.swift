@@ -16,6 +16,43 @@ package struct FrameHandle: ~Copyable {
     deinit { var p: UnsafeMutablePointer<AVFrame>? = ptr; av_frame_free(&p) }
 }
 
+/// Owns frames decoded ahead (``VideoDecoder/decodeAhead(limit:)``), in order, and the
+/// emptied ones kept for reuse; frees them all when it goes.
+package final class FrameQueue {
+    private var queued: [UnsafeMutablePointer<AVFrame>] = []
+    private var spares: [UnsafeMutablePointer<AVFrame>] = []
+
+    package init() {}
+
+    deinit {
+        for frame in queued + spares {
+            var p: UnsafeMutablePointer<AVFrame>? = frame
+            av_frame_free(&p)
+        }
+    }
+
+    package var count: Int { queued.count }
+    package var last: UnsafeMutablePointer<AVFrame>? { queued.last }
+
+    /// An empty frame to decode into: hand it back by ``append(_:)`` or ``recycle(_:)``.
+    package func spare() throws -> UnsafeMutablePointer<AVFrame> {
+        if let frame = spares.popLast() { return frame }
+        guard let frame = av_frame_alloc() else { throw SweepError(.internalError, "out of memory allocating a frame") }
+        return frame
+    }
+
+    package func append(_ frame: UnsafeMutablePointer<AVFrame>) { queued.append(frame) }
+
+    /// The oldest frame held: hand it back by ``recycle(_:)`` once its picture is moved out.
+    package func popFirst() -> UnsafeMutablePointer<AVFrame>? { queued.isEmpty ? nil : queued.removeFirst() }
+
+    /// Keeps an emptied frame for reuse (its picture released).
+    package func recycle(_ frame: UnsafeMutablePointer<AVFrame>) {
+        av_frame_unref(frame)
+        spares.append(frame)
+    }
+}
+
 /// Owns one AVPacket (`av_packet_alloc` / `av_packet_free`).
 package struct PacketHandle: ~Copyable {
     package let ptr: UnsafeMutablePointer<AVPacket>

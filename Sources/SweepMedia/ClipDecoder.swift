@@ -20,6 +20,14 @@ package protocol ClipDecoder: AnyObject {
     /// The frames can go to a BT.709 4:2:0 video without an RGB round trip
     /// (``draw(into:fit:)-yuv`` may be called).
     var convertsToVideoYUVDirectly: Bool { get }
+    /// "PQ" or "HLG" when the clip is HDR and tone-mapped to SDR; nil otherwise.
+    var hdrTransfer: String? { get }
+    /// Where the frames end when that is before the length the file states (see
+    /// ``VideoDecoder/statedEnd``); nil when the two agree.
+    var statedEnd: (frames: Double, stated: Double)? { get }
+    /// The area of the output frame the last RGBA ``draw(into:fit:)-rgba`` wrote (the rest
+    /// kept the caller's pixels); nil when it wrote all of it.
+    var drawnArea: (x: Int, y: Int, width: Int, height: Int)? { get }
     /// Tells the decoder the output frame it will draw into (it may prepare frames at that size).
     func expectOutput(width: Int, height: Int, fit: FitMode)
     /// Makes the frame on screen at clip time `t` current; past the end the last one stays.
@@ -37,4 +45,10 @@ extension VideoDecoder: ClipDecoder {}
 extension ClipDecoder {
     /// Nothing to prepare by default.
     package func expectOutput(width: Int, height: Int, fit: FitMode) {}
+    /// SDR by default.
+    package var hdrTransfer: String? { nil }
+    /// Whole by default.
+    package var statedEnd: (frames: Double, stated: Double)? { nil }
+    /// The whole frame by default.
+    package var drawnArea: (x: Int, y: Int, width: Int, height: Int)? { nil }
 }

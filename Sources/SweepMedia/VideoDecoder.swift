@@ -59,6 +59,11 @@ package final class VideoDecoder {
     /// or jittering times (see ``steadyTiming(_:tolerance:)``).
     private let onGrid: Bool
     private var hasUpcoming = false
+    /// Frames decoded after `upcoming` by ``decodeAhead(limit:)``, oldest first.
+    private let ahead = FrameQueue()
+    /// What decoding ahead met after the frames held: the clip's end, or an error, which the
+    /// frame due then gives (as decoding it then would have).
+    private var aheadEnd: Result<Void, any Error>?
     private var demuxEnded = false
     private var drained = false
     /// Changes whenever the frame on screen changes (so callers convert each frame once).
@@ -72,6 +77,8 @@ package final class VideoDecoder {
     private let hdrFrame: FrameHandle
     /// "PQ" or "HLG" when the clip is HDR and tone-mapped to SDR; nil otherwise.
     package let hdrTransfer: String?
+    /// The area of the output frame the last RGBA draw wrote: letterbox bars keep the caller's pixels.
+    package private(set) var drawnArea: (x: Int, y: Int, width: Int, height: Int)?
     /// The stored frame size (before rotation and pixel aspect).
     private let storedWidth: Int, storedHeight: Int
     /// The size HDR frames are scaled to before tone-mapping: the output's share of them.
@@ -262,7 +269,7 @@ package final class VideoDecoder {
         }
         // Time 0 comes from the clip's first frame whatever the start, so a start counts from
         // where playing from the beginning would; then the clip is sought to `start`.
-        guard try decodeNext(into: upcoming) else {
+        guard try decodeNext(into: upcoming.ptr, after: nil) else {
             throw SweepError(.dataError, "the video has no frames it can decode", subject: path, fix: "re-export the clip")
         }
         let first = upcoming.ptr.pointee.best_effort_timestamp
@@ -500,7 +507,7 @@ package final class VideoDecoder {
             guard av_seek_frame(input.ptr, streamIndex, max(goal, origin), sweep_avseek_flag_backward) >= 0 else { return }
             avcodec_flush_buffers(decoder.ptr)
             (demuxEnded, drained, hasCurrent, hasUpcoming) = (false, false, false, false)
-            hasUpcoming = try decodeNext(into: upcoming)
+            hasUpcoming = try decodeNext(into: upcoming.ptr, after: nil)
             guard hasUpcoming else { continue }
             let landed = upcoming.ptr.pointee.best_effort_timestamp
             if Double(landed - target) * timeBase <= timeTolerance || goal <= origin { return }
@@ -528,7 +535,7 @@ package final class VideoDecoder {
             currentShown = false
             frameNumber += 1
             hasUpcoming = false  // until the next one decodes whole
-            hasUpcoming = try decodeNext(into: upcoming)
+            hasUpcoming = try nextFrame()
         }
         currentShown = true
         // Frames ran out well before the length the file claims: it was cut short.
@@ -543,32 +550,73 @@ package final class VideoDecoder {
     /// The frame after the current one has been decoded, or the clip has ended.
     package var ended: Bool { !hasUpcoming }
 
+    /// Decodes the frame after `current` into `upcoming`, or takes it from those decoded
+    /// ahead; `false` at the end.
+    private func nextFrame() throws -> Bool {
+        if let queued = ahead.popFirst() {
+            av_frame_unref(upcoming.ptr)
+            av_frame_move_ref(upcoming.ptr, queued)
+            ahead.recycle(queued)
+            return true
+        }
+        switch aheadEnd {
+        case .success: return false
+        case let .failure(error): throw error
+        case nil: return try decodeNext(into: upcoming.ptr, after: current.ptr)
+        }
+    }
+
+    /// Decodes one more frame after those due, so that it is ready when the clip reaches it
+    /// (a decode worker calls this while the render composes). Holds at most `limit`; false
+    /// when it did nothing: enough are held, the clip's end or an error was met (given by
+    /// ``advance(to:)`` when it reaches them), or no frame is on screen yet. HDR frames are
+    /// tone-mapped at the size ``expectOutput(width:height:fit:)`` gave before they were decoded.
+    package func decodeAhead(limit: Int) -> Bool {
+        guard hasCurrent, hasUpcoming, aheadEnd == nil, ahead.count < limit else { return false }
+        let previous = ahead.last ?? upcoming.ptr
+        do {
+            let frame = try ahead.spare()
+            if try decodeNext(into: frame, after: previous) {
+                ahead.append(frame)
+            } else {
+                ahead.recycle(frame)
+                aheadEnd = .success(())
+            }
+        } catch {
+            aheadEnd = .failure(error)
+        }
+        return true
+    }
+
     /// Decodes the next frame in presentation order into `frame`; `false` at the end.
-    private func decodeNext(into frame: borrowing FrameHandle) throws -> Bool {
+    /// `previous` is the frame before it (nil before the first): a frame without a time
+    /// follows it, and damage is placed at its time.
+    private func decodeNext(into frame: UnsafeMutablePointer<AVFrame>, after previous: UnsafeMutablePointer<AVFrame>?) throws -> Bool {
         // An HDR frame is decoded aside and tone-mapped into `frame`.
-        let dec = decoder.ptr, f = toneMapper == nil ? frame.ptr : hdrFrame.ptr
+        let dec = decoder.ptr, f = toneMapper == nil ? frame : hdrFrame.ptr
+        let previousTime = previous.map { seconds($0) } ?? 0
         while true {
             let got = avcodec_receive_frame(dec, f)
             if got >= 0 {
                 if f.pointee.decode_error_flags != 0 || (f.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 || f.pointee.format < 0
                     || f.pointee.width <= 0 || f.pointee.height <= 0
                 {
-                    throw corrupt(at: hasCurrent ? seconds(f) : 0)
+                    throw corrupt(at: previous == nil ? 0 : seconds(f))
                 }
                 // A frame without a usable time follows the one before it.
                 if Ticks.sane(f.pointee.best_effort_timestamp) == nil {
-                    f.pointee.best_effort_timestamp = hasCurrent ? current.ptr.pointee.best_effort_timestamp + 1 : 0
+                    f.pointee.best_effort_timestamp = previous.map { $0.pointee.best_effort_timestamp + 1 } ?? 0
                 }
                 let fw = Int(f.pointee.width), fh = Int(f.pointee.height)
                 if ImageDecoder.exceeds(fw, fh, maxPixels) { throw ImageDecoder.overLimit(fw, fh, maxPixels, name: path, claims: false) }
                 if let toneMapper {
                     defer { av_frame_unref(f) }
-                    try toneMapper.map(f, into: frame.ptr, size: toneMapSize)
+                    try toneMapper.map(f, into: frame, size: toneMapSize)
                 }
                 return true
             }
             if got == sweep_averror_eof() { return false }
-            if got != sweep_averror(EAGAIN) { throw corrupt(at: currentTime) }
+            if got != sweep_averror(EAGAIN) { throw corrupt(at: previousTime) }
             if demuxEnded {
                 if drained { return false }
                 drained = true
@@ -582,7 +630,7 @@ package final class VideoDecoder {
             }
             if r < 0 {
                 // A read error part-way (truncated or damaged container).
-                throw corrupt(at: currentTime, detail: FFmpegCall.message(r))
+                throw corrupt(at: previousTime, detail: FFmpegCall.message(r))
             }
             defer { av_packet_unref(packet.ptr) }
             guard packet.ptr.pointee.stream_index == streamIndex else { continue }
@@ -595,7 +643,7 @@ package final class VideoDecoder {
             }
             let sent = avcodec_send_packet(dec, packet.ptr)
             if sent < 0 && sent != sweep_averror(EAGAIN) {
-                throw corrupt(at: currentTime, detail: FFmpegCall.message(sent))
+                throw corrupt(at: previousTime, detail: FFmpegCall.message(sent))
             }
         }
     }
@@ -653,6 +701,7 @@ package final class VideoDecoder {
         let f = current.ptr
         let place = placement(of: f, in: image.width, image.height, fit: fit)
         let d = place.destination
+        drawnArea = (d.x, d.y, d.width, d.height)
         let turned = orientation >= 5
         // Scale to the destination in the stored orientation, then turn it upright.
         let sw = turned ? d.height : d.width, sh = turned ? d.width : d.height

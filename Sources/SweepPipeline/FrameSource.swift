@@ -80,15 +80,10 @@ package final class FrameSource {
             case let .resized(image, _) where image.width == w && image.height == h: return (image, nil)
             case let .resized(image, _): return (Resampler.resize(image, width: w, height: h, mode: spec.fit, background: bg), nil)
             case let .clip(decoder):
-                let (path, options, limit) = (decoder.path, spec.clip.forSide(index), spec.maxPixels)
+                let (options, limit) = (spec.clip.forSide(index), spec.maxPixels)
                 let clip = ClipSide(
                     decoder: decoder, width: w, height: h, fit: spec.fit, background: bg,
-                    reopen: {
-                        guard let again = try LoadedSide.openClip(path, clip: options, background: bg, maxPixels: limit) else {
-                            throw SweepError(.dataError, "the clip changed while it was read", subject: path, fix: "render again")
-                        }
-                        return again
-                    })
+                    reopen: { [decoder] in try LoadedSide.reopen(decoder, clip: options, background: bg, maxPixels: limit) })
                 try clip.advance(to: 0)
                 return (clip.frame, clip)
             }
@@ -105,7 +100,7 @@ package final class FrameSource {
         var notes: [String] = []
         var cuts: [ClipCut] = []
         for (side, clip) in [("before", beforeClip), ("after", afterClip === beforeClip ? nil : afterClip)] {
-            guard let video = clip?.decoder as? VideoDecoder else { continue }
+            guard let video = clip?.decoder else { continue }
             if let transfer = video.hdrTransfer { notes.append("the \(side) clip is HDR (\(transfer)): tone-mapped to SDR BT.709") }
             if let end = video.statedEnd {
                 cuts.append(ClipCut(side: side, input: video.path, framesEnd: end.frames, stated: end.stated))

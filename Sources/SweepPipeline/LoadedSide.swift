@@ -23,7 +23,8 @@ enum LoadedSide {
     /// as a clip from `clip.start`, anything else as a still over `background`.
     ///
     /// With a worker, the file is probed and a still decoded in it (``DecodeWorker``), and
-    /// resized there to `target` when the render's size is known; clips are then opened here.
+    /// resized there to `target` when the render's size is known; a clip plays in a worker of
+    /// its own (``WorkerClipDecoder``).
     static func open(
         _ source: InputSource, clip: ClipOptions, background: RGBA8, maxPixels: Int, decoding: DecodeIsolation,
         target: StillTarget? = nil
@@ -37,15 +38,28 @@ enum LoadedSide {
             case let .image(image, source) where target != nil: return .resized(image, source: source)
             case let .image(image, _): return .image(image)
             case let .clip(kind):
-                guard let decoder = try openClip(path, kind: kind, clip: clip, background: background, maxPixels: maxPixels) else {
+                guard kind.playsAsClip(firstFrame: clip.firstFrame) else {
                     throw SweepError(.internalError, "the decode worker took a still for a clip", subject: path)
                 }
-                return .clip(decoder)
+                return .clip(
+                    try WorkerClipDecoder(
+                        path: path, animatedWebP: kind == .animatedWebP, start: clip.start, maxPixels: maxPixels,
+                        decoderMemory: clip.decoderMemory, hdr: clip.hdr, background: background))
             }
         case let .file(path):
             if let decoder = try openClip(path, clip: clip, background: background, maxPixels: maxPixels) { return .clip(decoder) }
             return .image(try ImageDecoder.decode(path: path, background: background, maxPixels: maxPixels, hdr: clip.hdr))
         }
+    }
+
+    /// Another decoder for the clip `decoder` plays, at its start: in a worker when `decoder`
+    /// plays in one.
+    static func reopen(_ decoder: any ClipDecoder, clip: ClipOptions, background: RGBA8, maxPixels: Int) throws -> any ClipDecoder {
+        if let proxy = decoder as? WorkerClipDecoder { return try proxy.reopened() }
+        guard let again = try openClip(decoder.path, clip: clip, background: background, maxPixels: maxPixels) else {
+            throw SweepError(.dataError, "the clip changed while it was read", subject: decoder.path, fix: "render again")
+        }
+        return again
     }
 
     /// The file at `path` opened as a clip from `clip.start`, or `nil` when it is a still.

@@ -214,9 +214,31 @@ public enum DecodeWorker {
         var answer: (outcome: Int32, status: Int32) = (0, 0)
         var n = 0
         repeat { n = withUnsafeMutableBytes(of: &answer) { recv(pair[0], $0.baseAddress, $0.count, 0) } } while n < 0 && errno == EINTR
+        // The monitor ended without a word: it was killed, and its worker with it.
+        if n == 0 { return (.ended, SIGKILL) }
         guard n == MemoryLayout.size(ofValue: answer), let outcome = WorkerService.Outcome(rawValue: answer.outcome), outcome != .notStarted
         else { throw gone }
         return (outcome, answer.status)
+    }
+
+    /// Asks the service for a clip worker (``WorkerClipDecoder``): it plays `request.clip`
+    /// with `memory` for frames and `channel` for calls, and reads `input` when a batch holds
+    /// the file open.
+    ///
+    /// - Throws: `.internalError` when the service is gone.
+    static func start(_ request: WorkerRequest, memory: Int32, channel: Int32, input: Int32?) throws {
+        let gone = SweepError(
+            .internalError, "the decode worker service has stopped", subject: request.name,
+            fix: "run sweep again; if it persists, report it")
+        let service = try service(for: request.name)
+        // How the worker ended is not waited for: the channel's end says it.
+        guard let pair = socketPair() else { throw gone }
+        defer { close(pair[0]) }
+        let body = try JSONEncoder().encode(request)
+        let fds = [pair[1], memory, channel] + (input.map { [$0] } ?? [])
+        let sent = body.withUnsafeBytes { sweep_send_with_fds(service, $0.baseAddress, $0.count, fds, Int32(fds.count)) }
+        close(pair[1])
+        guard sent == body.count else { throw gone }
     }
 
     /// A connected pair of close-on-exec packet sockets (messages keep their bounds, and carry

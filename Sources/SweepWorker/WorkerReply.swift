@@ -120,7 +120,7 @@ enum WorkerReply {
     }
 
     /// The error's fields as JSON (the code by its name).
-    private static func encode(_ e: SweepError) -> [UInt8] {
+    static func encode(_ e: SweepError) -> [UInt8] {
         var body: [String: String] = ["code": e.code.name, "message": e.message]
         body["subject"] = e.subject
         body["fix"] = e.fix
@@ -132,7 +132,8 @@ enum WorkerReply {
         .usage, .dataError, .noInput, .internalError, .unavailable, .cannotCreate, .ioError,
     ]
 
-    private static func decode(_ bytes: UnsafeRawBufferPointer) -> SweepError? {
+    /// The error `encode` wrote, or nil when `bytes` are not one.
+    static func decode(_ bytes: UnsafeRawBufferPointer) -> SweepError? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: String],
             let message = object["message"], let code = codes.first(where: { $0.name == object["code"] })
         else { return nil }

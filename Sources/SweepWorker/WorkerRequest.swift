@@ -20,6 +20,8 @@ struct WorkerRequest: Codable, Sendable {
     var addressSpace: Int
     /// The shared-memory file's size: the reply header plus the largest picture allowed.
     var replyBytes: Int
+    /// Set when the worker is to play the file as a clip for a ``WorkerClipDecoder``.
+    var clip: ClipRequest?
 
     /// The limits for `path`: time in proportion to the file's size, memory to the pixel limit.
     init(path: String, name: String, fileBytes: Int, maxPixels: Int, background: RGBA8, hdr: HDRHandling, firstFrame: Bool) {
@@ -38,4 +40,14 @@ struct WorkerRequest: Codable, Sendable {
         // threads' stacks; 512 MiB covers the rest.
         addressSpace = (512 << 20) + pixels * 24 + replyBytes
     }
+}
+
+/// How a clip worker opens its clip (``WorkerClipDecoder``).
+struct ClipRequest: Codable, Sendable {
+    /// Which decoder plays it.
+    var animatedWebP: Bool
+    /// Seconds into the clip where it begins.
+    var start: Double
+    /// The bytes the video decoder may take (``DecoderMemory``).
+    var decoderMemory: Int
 }

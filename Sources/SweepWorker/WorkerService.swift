@@ -37,12 +37,13 @@ enum WorkerService {
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { _exit(0) }
             let received = Array(fds[0..<Int(count)])
-            if received.count == 2 || received.count == 3,
-                let request = try? JSONDecoder().decode(WorkerRequest.self, from: Data(buffer[0..<n]))
-            {
-                if fork() == 0 {
-                    let input = received.count == 3 ? received[2] : -1
-                    monitor(request, reply: received[0], memory: received[1], input: input, folder: folder, control: control)
+            // The answer's socket and shared memory, a clip's channel, and the input when held.
+            if let request = try? JSONDecoder().decode(WorkerRequest.self, from: Data(buffer[0..<n])) {
+                let fixed = request.clip == nil ? 2 : 3
+                if received.count == fixed || received.count == fixed + 1, fork() == 0 {
+                    monitor(
+                        request, reply: received[0], memory: received[1], channel: request.clip == nil ? -1 : received[2],
+                        input: received.count > fixed ? received[fixed] : -1, folder: folder, control: control)
                 }
             }
             received.forEach { close($0) }
@@ -55,19 +56,23 @@ enum WorkerService {
     }
 
     /// Forks the worker, waits for it at most its deadline (then kills it), and sends how it
-    /// ended and its wait status on `reply`.
+    /// ended and its wait status on `reply`. A clip worker has no deadline here: its proxy
+    /// gives each frame one, and kills it past that.
     private static func monitor(
-        _ request: WorkerRequest, reply: Int32, memory: Int32, input: Int32, folder: Int32, control: Int32
+        _ request: WorkerRequest, reply: Int32, memory: Int32, channel: Int32, input: Int32, folder: Int32, control: Int32
     ) -> Never {
         _ = sweep_die_with_parent()
         close(control)
         signal(SIGCHLD, SIG_DFL)
         let worker = fork()
-        if worker == 0 { work(request, memory: memory, input: input, folder: folder) }
+        if worker == 0 { work(request, memory: memory, channel: channel, input: input, folder: folder) }
+        if fault(for: request.path) == "kill-monitor" { raise(SIGKILL) }
+        // The proxy sees the channel end when the worker does: only the worker holds it.
+        for fd in [memory, channel, input] where fd >= 0 { close(fd) }
         var answer: (outcome: Int32, status: Int32) = (Outcome.notStarted.rawValue, 0)
         if worker > 0 {
             answer.outcome = Outcome.ended.rawValue
-            let ended = sweep_pidfd_open(worker)
+            let ended = request.clip == nil ? sweep_pidfd_open(worker) : -1
             if ended >= 0 {
                 var ready = pollfd(fd: ended, events: Int16(POLLIN), revents: 0)
                 var left = request.seconds * 1000
@@ -91,34 +96,44 @@ enum WorkerService {
     /// Decodes under limits and the system-call filter, and writes the answer into `memory`.
     /// `input`, when not -1, is the file already opened for `request.path` (a batch opened it
     /// beneath its folder): it is what the decoders read.
-    private static func work(_ request: WorkerRequest, memory: Int32, input: Int32, folder: Int32) -> Never {
+    private static func work(_ request: WorkerRequest, memory: Int32, channel: Int32, input: Int32, folder: Int32) -> Never {
         _ = sweep_die_with_parent()
-        // Nothing open but the answer's shared memory as fd 3, the input as fd 4 when it came
-        // open, and the input the decoder opens.
+        // Nothing open but the answer's shared memory as fd 3, a clip's channel next, the
+        // input next when it came open, and the input the decoder opens.
         if folder < 0 || fchdir(folder) != 0 { _ = chdir("/") }
-        let high = input >= 0 ? fcntl(input, F_DUPFD, 16) : -1
-        if input >= 0 && high < 0 { _exit(71) }
+        let highInput = input >= 0 ? fcntl(input, F_DUPFD, 16) : -1
+        let highChannel = channel >= 0 ? fcntl(channel, F_DUPFD, 16) : -1
+        if (input >= 0 && highInput < 0) || (channel >= 0 && highChannel < 0) { _exit(71) }
         if memory != 3 && dup2(memory, 3) != 3 { _exit(71) }
-        if high >= 0 {
-            if dup2(high, 4) != 4 { _exit(71) }
-            OpenedFiles.shared.hold(4, for: request.path, isFolder: false)
+        var keep: Int32 = 4
+        if highChannel >= 0 {
+            if dup2(highChannel, keep) != keep { _exit(71) }
+            keep += 1
         }
-        let keep: Int32 = high >= 0 ? 5 : 4
+        if highInput >= 0 {
+            if dup2(highInput, keep) != keep { _exit(71) }
+            OpenedFiles.shared.hold(keep, for: request.path, isFolder: false)
+            keep += 1
+        }
         if sweep_close_from(UInt32(keep)) != 0 { for fd in keep..<1024 { close(fd) } }
         // A crash ends the worker at once: the runtime's backtracer would try to run a
         // program, which the filter refuses, and the monitor reports the signal anyway.
         for s in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT, SIGSYS] { signal(s, SIG_DFL) }
         // The monitor's deadline is the clock; alarm() is the same bound where it cannot wait on
-        // a pidfd (Linux before 5.3), and the CPU limit bounds a busy loop either way.
-        alarm(UInt32(request.seconds + 1))
-        limit(RLIMIT_CPU, soft: request.seconds, hard: request.seconds + 1)
+        // a pidfd (Linux before 5.3), and the CPU limit bounds a busy loop either way. A clip
+        // plays for as long as the render takes: its proxy holds each frame to a deadline.
+        if request.clip == nil {
+            alarm(UInt32(request.seconds + 1))
+            limit(RLIMIT_CPU, soft: request.seconds, hard: request.seconds + 1)
+        }
         // On top of what is mapped already: the binary's libraries, or a sanitizer's shadow.
         let space = mappedBytes() + request.addressSpace
         limit(RLIMIT_AS, soft: space, hard: space)
         limit(RLIMIT_FSIZE, soft: 0, hard: 0)
         limit(RLIMIT_CORE, soft: 0, hard: 0)
         _ = sweep_seccomp_lockdown()
-        injectFault(for: request.path, held: high >= 0)
+        if let clip = request.clip { ClipWorker.serve(request, clip: clip, memory: 3, channel: 4) }
+        injectFault(for: request.path, held: highInput >= 0)
         if !WorkerReply.write(decode(request), to: 3, size: request.replyBytes) { _exit(71) }
         _exit(0)
     }
@@ -180,17 +195,21 @@ enum WorkerService {
         return fd
     }
 
-    /// Test-only faults (`SWEEP_TEST_DECODE_FAULT=KIND` or `KIND@SUFFIX` for inputs whose
-    /// path ends so), so that tests can prove what a misbehaving worker can and cannot do:
-    /// `segv`, `abort`, `kill` and `hang` misbehave; `write:PATH`, `socket`, `fds` and `hog`
-    /// abort if the worker could create a file, open a socket, holds a descriptor beyond 0–3,
-    /// or could map 8 GiB.
+    /// The test-only fault asked for a worker on `path` (`SWEEP_TEST_DECODE_FAULT=KIND`, or
+    /// `KIND@SUFFIX` for inputs whose path ends so), if any.
+    static func fault(for path: String) -> String? {
+        guard let kind = getenv("SWEEP_TEST_DECODE_FAULT").map({ String(cString: $0) }) else { return nil }
+        guard let at = kind.lastIndex(of: "@") else { return kind }
+        return path.hasSuffix(kind[kind.index(after: at)...]) ? String(kind[..<at]) : nil
+    }
+
+    /// Test-only faults (``fault(for:)``), so that tests can prove what a misbehaving worker
+    /// can and cannot do: `segv`, `abort`, `kill` and `hang` misbehave (`kill-monitor` kills
+    /// the worker's monitor instead); `write:PATH`, `socket`, `fds` and `hog` abort if the
+    /// worker could create a file, open a socket, holds a descriptor beyond 0–3, or could map
+    /// 8 GiB.
     private static func injectFault(for path: String, held: Bool) {
-        guard var kind = getenv("SWEEP_TEST_DECODE_FAULT").map({ String(cString: $0) }) else { return }
-        if let at = kind.lastIndex(of: "@") {
-            guard path.hasSuffix(kind[kind.index(after: at)...]) else { return }
-            kind = String(kind[..<at])
-        }
+        guard let kind = fault(for: path) else { return }
         switch kind {
         case "segv": UnsafeMutablePointer<Int32>(bitPattern: Int(getpid() & 0) | 16)!.pointee = 1
         case "abort": abort()

@@ -14,8 +14,8 @@ private func withFault(_ fault: String, in dir: String, _ args: [String]) throws
 @Suite("Decoders in a separate process")
 struct DecodeWorkerTests {
     @Test(
-        "A decoder that crashes, aborts or is killed gives exit 65 in one line; the old output survives",
-        arguments: ["segv", "abort", "kill"])
+        "A decoder that crashes, aborts or is killed (or its monitor is) gives exit 65 in one line; the old output survives",
+        arguments: ["segv", "abort", "kill", "kill-monitor"])
     func crashes(fault: String) throws {
         let dir = try everydayInputs()
         let old = Data("the previous render".utf8)
