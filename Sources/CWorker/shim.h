@@ -20,6 +20,20 @@ enum { SWEEP_MAX_PASSED_FDS = 4 };
 /// An anonymous shared-memory file, closed on exec (the worker's frame channel).
 static inline int sweep_memfd(const char *name) { return (int)syscall(SYS_memfd_create, name, MFD_CLOEXEC); }
 
+#ifndef F_ADD_SEALS
+#define F_ADD_SEALS 1033
+#define F_SEAL_SHRINK 0x0002
+#endif
+
+/// A shared-memory file that can be sealed (``sweep_seal_shrink``), closed on exec.
+static inline int sweep_memfd_sealable(const char *name) {
+    return (int)syscall(SYS_memfd_create, name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+}
+
+/// Seals `fd` against shrinking: a process it is shared with cannot cut it under a mapping
+/// (a read past the end would raise SIGBUS in the reader). Returns 0, or -1 with errno.
+static inline int sweep_seal_shrink(int fd) { return fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK); }
+
 /// Closes every descriptor from `low` up; returns -1 where the kernel lacks close_range (< 5.9).
 static inline int sweep_close_from(unsigned int low) { return (int)syscall(SYS_close_range, low, ~0U, 0); }
 
@@ -110,6 +124,15 @@ static inline int sweep_seccomp_lockdown(void) {
     for (unsigned i = 0; i < sizeof calls / sizeof calls[0] && rc == 0; i++) {
         rc = seccomp_rule_add(ctx, deny, calls[i], 0);
     }
+    // Signals only to itself (raise and abort send them so): a worker must not kill sweep, its
+    // monitor, or any other process of the user's (kill(-1, SIGKILL)).
+    const scmp_datum_t self = (scmp_datum_t)getpid();
+    if (rc == 0) rc = seccomp_rule_add(ctx, deny, SCMP_SYS(kill), 1, SCMP_A0(SCMP_CMP_NE, self));
+    if (rc == 0) rc = seccomp_rule_add(ctx, deny, SCMP_SYS(tgkill), 1, SCMP_A0(SCMP_CMP_NE, self));
+    if (rc == 0) rc = seccomp_rule_add(ctx, deny, SCMP_SYS(tkill), 0);
+    if (rc == 0) rc = seccomp_rule_add(ctx, deny, SCMP_SYS(pidfd_send_signal), 0);
+    if (rc == 0) rc = seccomp_rule_add(ctx, deny, SCMP_SYS(rt_sigqueueinfo), 1, SCMP_A0(SCMP_CMP_NE, self));
+    if (rc == 0) rc = seccomp_rule_add(ctx, deny, SCMP_SYS(rt_tgsigqueueinfo), 1, SCMP_A0(SCMP_CMP_NE, self));
     if (rc == 0) rc = seccomp_load(ctx);
     seccomp_release(ctx);
     return rc;

@@ -22,6 +22,10 @@ public struct Comparison: Sendable {
     /// by the scope rule of `RequestDoor.sweepKit`.
     package var request: RenderRequest
 
+    /// The settings ``apply(_:keeping:)`` keeps over the format: a kept duration, codec or
+    /// cap counts as given when the comparison renders, as the flag that wins over `--format`.
+    private var kept: Set<SweepError.Field> = []
+
     /// The presets a comparison names: none but the built-in ones (an app applies a format
     /// it located itself, ``apply(_:keeping:)``).
     private static let library = PresetLibrary(directory: nil)
@@ -64,6 +68,7 @@ public struct Comparison: Sendable {
             guard let t = newValue else {
                 // No timing: the keyframes as they stand, stretched to a format's duration.
                 request.keyframes = request.keyframes ?? request.spec.animation
+                forgetTiming()
                 return
             }
             let plain = SweepTiming()
@@ -133,9 +138,14 @@ public struct Comparison: Sendable {
         }
         set {
             request.keyframes = newValue
-            for name in ["from", "to", "duration", "hold", "ease", "loop"] { request.given.remove(name) }
-            (request.from, request.to, request.duration, request.hold, request.curve, request.loop) = (nil, nil, nil, nil, nil, nil)
+            forgetTiming()
         }
+    }
+
+    /// Clears the timing asked (keyframes of the app's own replace it), as flags left out.
+    private mutating func forgetTiming() {
+        for name in ["from", "to", "duration", "hold", "ease", "loop"] { request.given.remove(name) }
+        (request.from, request.to, request.duration, request.hold, request.curve, request.loop) = (nil, nil, nil, nil, nil, nil)
     }
 
     /// Reduced motion: a cut or a cross-fade instead of the moving split. Once set, it is
@@ -214,7 +224,15 @@ public struct Comparison: Sendable {
         // that win over `--format` do.
         format.apply(to: &request.spec, keeping: kept.union([.duration]))
         request.appliedFormat = format
-        request.given.formUnion(OptionTable.declarations.filter { $0.field.map(kept.contains) == true }.map(\.name))
+        self.kept = kept
+        // What the format just set is the format's now, not the app's (the duration is the
+        // timing's until the render).
+        var overwritten: Set<SweepError.Field> = [.size, .maxBytes]
+        if format.fps != nil { overwritten.insert(.fps) }
+        if format.codec != nil { overwritten.insert(.codec) }
+        for d in OptionTable.declarations where d.field.map({ overwritten.contains($0) && !kept.contains($0) }) == true {
+            request.given.remove(d.name)
+        }
     }
 
     /// A simple sweep lasting `duration` seconds, holds included (as `--duration`): hold on
@@ -273,7 +291,9 @@ public struct Comparison: Sendable {
     /// Frames are streamed: `body` must copy a frame it wants to keep.
     @discardableResult
     public func frames(_ body: (_ index: Int, _ frame: RGBAImage) throws -> Void) throws -> RenderResult {
-        let r = try resolved(to: URL(fileURLWithPath: "frame-%04d.png"))
+        var frames = self
+        frames.request.appliedFormat?.still = false  // every frame, as a PNG sequence holds them
+        let r = try frames.resolved(to: URL(fileURLWithPath: "frame-%04d.png"))
         var result = try Renderer.frames(r.spec, body)
         result.notes.insert(contentsOf: r.notes, at: 0)
         return result
@@ -285,6 +305,11 @@ public struct Comparison: Sendable {
         var r = request
         r.output = url.path
         if let position { (r.still, r.position) = (true, position) }
+        // The settings kept over the format that the resolution reads as given.
+        let kept = OptionTable.declarations.filter {
+            [.duration, .codec, .maxBytes].contains($0.field) && $0.field.map(self.kept.contains) == true
+        }
+        r.given.formUnion(kept.map(\.name))
         r.makeTiming()
         return try r.resolve(Self.library, door: .sweepKit)
     }

@@ -122,7 +122,20 @@ package final class AnimatedWebPDecoder: ClipDecoder {
                 fix: "choose an earlier start", field: .start)
         }
         duration = seconds - Double(startMS) / 1000
-        try advance(to: 0)
+        if wholeClip {
+            try advance(to: 0)
+        } else {
+            // A still: the first frame composed, whatever its duration (frames of 0 ms after it
+            // are not composed, so a file of thousands of them costs one frame).
+            var buffer: UnsafeMutablePointer<UInt8>?
+            var end: Int32 = 0
+            guard WebPAnimDecoderGetNext(made, &buffer, &end) != 0, let buffer else {
+                throw SweepError(
+                    .dataError, "the animated WebP is corrupt", subject: path, fix: "re-export it, or convert it to GIF or MP4")
+            }
+            current.pixels.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: buffer, count: width * height * 4) }
+            frameNumber = 0
+        }
     }
 
     deinit { WebPAnimDecoderDelete(decoder) }

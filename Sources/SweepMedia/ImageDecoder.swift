@@ -158,9 +158,19 @@ package enum ImageDecoder {
             frame.pointee.color_primaries = AVColorPrimaries(rawValue: UInt32(pngHDR.primaries))
             frame.pointee.colorspace = AVCOL_SPC_RGB
             frame.pointee.color_range = pngHDR.fullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
+            // The chain has no alpha: a transparent PNG's is taken from its samples and the
+            // tone-mapped colours are laid over the background through it, as any PNG's are.
+            let alpha =
+                (av_pix_fmt_desc_get(AVPixelFormat(rawValue: frame.pointee.format))?.pointee.flags ?? 0) & UInt64(AV_PIX_FMT_FLAG_ALPHA)
+                    != 0
+                ? try toRGBA(frame, name: name) : nil
             let sdr = try FrameHandle()
             try ToneMapper(subject: name, still: true).map(frame, into: sdr.ptr, size: nil)
-            let image = try ToneMapper.rgba(of: sdr.ptr, subject: name)
+            var image = try ToneMapper.rgba(of: sdr.ptr, subject: name)
+            if let alpha {
+                for i in stride(from: 3, to: image.pixels.count, by: 4) { image.pixels[i] = alpha.pixels[i] }
+                image = flatten(image, over: background)
+            }
             return pngOrientation.map { Orientation.upright(image, tag: $0) } ?? image
         }
         var image = try toRGBA(frame, name: name)
@@ -188,7 +198,7 @@ package enum ImageDecoder {
     }
 
     /// `w × h > limit`, without overflowing on absurd header values.
-    static func exceeds(_ w: Int, _ h: Int, _ limit: Int) -> Bool {
+    package static func exceeds(_ w: Int, _ h: Int, _ limit: Int) -> Bool {
         let (product, overflow) = w.multipliedReportingOverflow(by: h)
         return overflow || product > limit
     }

@@ -96,9 +96,10 @@ package struct RenderRequest: Sendable {
         } else {
             makeSweep(pass: duration ?? 4)
         }
-        spec.clip.followClipRate = !given.contains("fps")
-        spec.clip.length = duration
-        spec.clip.loopAnimation = loop != nil
+        // Only what was asked is set: a door's spec may hold a format's rate or its own length.
+        if given.contains("fps") { spec.clip.followClipRate = false }
+        if let duration { spec.clip.length = duration }
+        if loop != nil { spec.clip.loopAnimation = true }
     }
 
     /// The plain sweep the options describe, `pass` seconds long: `--duration` is one whole

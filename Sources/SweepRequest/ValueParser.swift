@@ -174,7 +174,7 @@ package enum ValueParser {
         if let c = named[s.lowercased()] { return c }
         var hex = s
         if hex.hasPrefix("#") { hex.removeFirst() }
-        guard hex.count == 6 || hex.count == 8, let v = UInt32(hex, radix: 16) else {
+        guard hex.count == 6 || hex.count == 8, hex.allSatisfy(\.isHexDigit), let v = UInt32(hex, radix: 16) else {
             throw SweepError(
                 .usage, "'\(s)' is not a colour", subject: option, fix: "write #RRGGBB, #RRGGBBAA, white, black or transparent")
         }

@@ -77,9 +77,10 @@ package enum OpenAPIDocument {
 
     /// The schemas one value of an option may match, from its declared ``OptionValues``: a
     /// number's range as JSON's minimum and maximum, a choice as an enum (aliases included).
-    /// A number may also come as a string ("0.5"), which only the service checks.
+    /// A number may also come as a string ("0.5"), which only the service checks; any value
+    /// may come as a JSON number, which the service reads as its text (a colour 123456).
     static func value(_ values: OptionValues) -> [[String: Any]] {
-        let text: [String: Any] = ["type": "string"]
+        let text: [String: Any] = ["type": "string"], number: [String: Any] = ["type": "number"]
         switch values {
         case .none: return [["type": "boolean"]]
         case let .number(r): return [["type": "number", "minimum": r.lowerBound, "maximum": r.upperBound], text]
@@ -96,8 +97,10 @@ package enum OpenAPIDocument {
         case .color:
             // #RRGGBB, #RRGGBBAA or a name in any case, as the parser reads them.
             let names = ["white", "black", "transparent"].map { $0.map { "[\($0)\($0.uppercased())]" }.joined() }
-            return [["type": "string", "pattern": "^(#?[0-9A-Fa-f]{6}([0-9A-Fa-f]{2})?|" + names.joined(separator: "|") + ")$"]]
-        case .text: return [text]
+            return [
+                ["type": "string", "pattern": "^(#?[0-9A-Fa-f]{6}([0-9A-Fa-f]{2})?|" + names.joined(separator: "|") + ")$"], number,
+            ]
+        case .text: return [text, number]
         }
     }
 

@@ -15,8 +15,8 @@ import Synchronization
 /// A worker is forked per file from a small single-threaded service process. It runs in an
 /// empty, deleted folder with nothing open but its input and a shared-memory answer, under
 /// limits on time (in proportion to the file's size), address space, and file size 0, and a
-/// system-call filter that refuses opening files for writing, running programs, sockets and
-/// tracing. The picture comes back through the shared memory, copied once.
+/// system-call filter that refuses opening files for writing, running programs, sockets,
+/// tracing, and signals to other processes. The picture comes back through the shared memory, copied once.
 ///
 /// The service starts one of two ways (docs/decisions/decode-worker.md):
 /// - ``startAtLaunch()``, first thing in `main`, forks it while the process has one thread:
@@ -202,14 +202,12 @@ public enum DecodeWorker {
         let gone = SweepError(
             .internalError, "the decode worker service has stopped", subject: request.name,
             fix: "run sweep again; if it persists, report it")
-        let service = try service(for: request.name)
         guard let pair = socketPair() else { throw gone }
         defer { close(pair[0]) }
         let body = try JSONEncoder().encode(request)
-        let fds = [pair[1], memory] + (input.map { [$0] } ?? [])
-        let sent = body.withUnsafeBytes { sweep_send_with_fds(service, $0.baseAddress, $0.count, fds, Int32(fds.count)) }
+        let sent = try deliver(body, fds: [pair[1], memory] + (input.map { [$0] } ?? []), name: request.name)
         close(pair[1])
-        guard sent == body.count else { throw gone }
+        guard sent else { throw gone }
         meanwhile()
         var answer: (outcome: Int32, status: Int32) = (0, 0)
         var n = 0
@@ -230,15 +228,34 @@ public enum DecodeWorker {
         let gone = SweepError(
             .internalError, "the decode worker service has stopped", subject: request.name,
             fix: "run sweep again; if it persists, report it")
-        let service = try service(for: request.name)
         // How the worker ended is not waited for: the channel's end says it.
         guard let pair = socketPair() else { throw gone }
         defer { close(pair[0]) }
         let body = try JSONEncoder().encode(request)
-        let fds = [pair[1], memory, channel] + (input.map { [$0] } ?? [])
-        let sent = body.withUnsafeBytes { sweep_send_with_fds(service, $0.baseAddress, $0.count, fds, Int32(fds.count)) }
+        let sent = try deliver(body, fds: [pair[1], memory, channel] + (input.map { [$0] } ?? []), name: request.name)
         close(pair[1])
-        guard sent == body.count else { throw gone }
+        guard sent else { throw gone }
+    }
+
+    /// Sends a request and its descriptors to the service. A service that is gone (killed, or
+    /// ended by a bug) is replaced by a new helper process, once per request, so that one lost
+    /// service does not fail every later decode of a long-running `sweep serve`; a decode in
+    /// flight when it went is a data error (its monitor's end says so).
+    ///
+    /// - Returns: whether the request was sent.
+    private static func deliver(_ body: Data, fds: [Int32], name: String) throws -> Bool {
+        for attempt in 0..<2 {
+            let service = try service(for: name)
+            let sent = body.withUnsafeBytes { sweep_send_with_fds(service, $0.baseAddress, $0.count, fds, Int32(fds.count)) }
+            if sent == body.count { return true }
+            let lost = errno == EPIPE || errno == ECONNRESET || errno == ENOTCONN
+            guard lost, attempt == 0 else { return false }
+            // Forget it (unless another thread already has), so that the next asks for a new one.
+            // Its descriptor stays open: another thread may still hold its number, which must
+            // not come to name some other file or connection (one descriptor per lost service).
+            control.withLock { fd in if fd == service { fd = -1 } }
+        }
+        return false
     }
 
     /// A connected pair of close-on-exec packet sockets (messages keep their bounds, and carry

@@ -66,7 +66,7 @@ package final class WorkerClipDecoder: ClipDecoder {
         let pixels = min(max(maxPixels, 1), 1 << 32)
         request.addressSpace = (512 << 20) + decoderMemory + pixels * 24 + ProcessInfo.processInfo.activeProcessorCount * (16 << 20)
         request.replyBytes = 0
-        memory = sweep_memfd("sweep-clip")
+        memory = sweep_memfd_sealable("sweep-clip")
         guard memory >= 0 else {
             throw SweepError.writeFailed("cannot make the decode worker's shared memory", errno: errno, subject: path)
         }
@@ -94,7 +94,10 @@ package final class WorkerClipDecoder: ClipDecoder {
         workerProcess = first.withUnsafeBytes { $0.load(as: Int32.self) }
         let answer = try receive(seconds: request.seconds)
         if answer.failed { throw error(in: answer) }
-        guard let opened = try? JSONDecoder().decode(ClipChannel.Opened.self, from: Data(answer.payload)) else { throw crashed() }
+        guard let opened = try? JSONDecoder().decode(ClipChannel.Opened.self, from: Data(answer.payload)),
+            opened.width > 0, opened.height > 0, !ImageDecoder.exceeds(opened.width, opened.height, maxPixels),
+            opened.frameRate.isFinite, opened.frameRate > 0, opened.duration.isFinite, opened.duration >= 0
+        else { throw crashed() }  // the worker's word is checked as the file's would be
         (width, height, frameRate, duration, hdrTransfer) =
             (opened.width, opened.height, opened.frameRate, opened.duration, opened.hdrTransfer)
         if let frames = opened.statedFrames, let stated = opened.statedLength { statedEnd = (frames, stated) }
@@ -184,7 +187,9 @@ package final class WorkerClipDecoder: ClipDecoder {
                 .ioError, "a frame drawn at the output size does not fit under the file-size limit (ulimit -f)", subject: path,
                 fix: "raise the limit")
         }
-        guard ftruncate(memory, off_t(bytes)) == 0 else {
+        // Sealed against shrinking: a worker a crafted clip took over cannot cut the file under
+        // this mapping (the copies below would raise SIGBUS here).
+        guard ftruncate(memory, off_t(bytes)) == 0, sweep_seal_shrink(memory) == 0 else {
             throw SweepError.writeFailed("cannot size the decode worker's shared memory", errno: errno, subject: path)
         }
         if let mapping { munmap(mapping.base, mapping.bytes) }

@@ -40,10 +40,19 @@ enum WorkerService {
             // The answer's socket and shared memory, a clip's channel, and the input when held.
             if let request = try? JSONDecoder().decode(WorkerRequest.self, from: Data(buffer[0..<n])) {
                 let fixed = request.clip == nil ? 2 : 3
-                if received.count == fixed || received.count == fixed + 1, fork() == 0 {
-                    monitor(
-                        request, reply: received[0], memory: received[1], channel: request.clip == nil ? -1 : received[2],
-                        input: received.count > fixed ? received[fixed] : -1, folder: folder, control: control)
+                if received.count == fixed || received.count == fixed + 1 {
+                    let pid = fork()
+                    if pid == 0 {
+                        monitor(
+                            request, reply: received[0], memory: received[1], channel: request.clip == nil ? -1 : received[2],
+                            input: received.count > fixed ? received[fixed] : -1, folder: folder, control: control)
+                    }
+                    if pid < 0 {
+                        // No process to spare (a pids limit): said as not started, so that the file
+                        // is not blamed for it.
+                        var answer: (outcome: Int32, status: Int32) = (Outcome.notStarted.rawValue, errno)
+                        _ = withUnsafeBytes(of: &answer) { send(received[0], $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    }
                 }
             }
             received.forEach { close($0) }
@@ -205,8 +214,8 @@ enum WorkerService {
 
     /// Test-only faults (``fault(for:)``), so that tests can prove what a misbehaving worker
     /// can and cannot do: `segv`, `abort`, `kill` and `hang` misbehave (`kill-monitor` kills
-    /// the worker's monitor instead); `write:PATH`, `socket`, `fds` and `hog` abort if the
-    /// worker could create a file, open a socket, holds a descriptor beyond 0–3, or could map
+    /// the worker's monitor instead); `write:PATH`, `socket`, `signal`, `fds` and `hog` abort if
+    /// the worker could create a file, open a socket, signal another process, holds a descriptor beyond 0–3, or could map
     /// 8 GiB.
     private static func injectFault(for path: String, held: Bool) {
         guard let kind = fault(for: path) else { return }
@@ -219,6 +228,7 @@ enum WorkerService {
             // mmap, not malloc: the optimiser may assume an unused malloc succeeds.
             if mmap(nil, 8 << 30, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) != MAP_FAILED { abort() }
         case "socket": if socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0) >= 0 { abort() }
+        case "signal": if kill(getppid(), 0) == 0 || kill(-1, 0) == 0 || kill(0, 0) == 0 { abort() }
         case "fds":
             // 0–3, the held input (4), the input the decoder opens, and opendir's own
             // descriptor while it counts.

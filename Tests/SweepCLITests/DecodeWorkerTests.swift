@@ -40,11 +40,12 @@ struct DecodeWorkerTests {
         #expect(listing(dir) == ["after.png", "before.png", "wide.png"], "\(listing(dir))")
     }
 
-    @Test("A worker cannot create a file, open a socket, map 8 GiB, or see a descriptor beyond its input and answer")
+    @Test(
+        "A worker cannot create a file, open a socket, signal another process, map 8 GiB, or see a descriptor beyond its input and answer")
     func confinement() throws {
         let dir = try everydayInputs()
         // Each fault aborts the worker (exit 65) if the filter or the descriptor hygiene let it through.
-        for fault in ["write:\(dir)/escaped.txt", "write:\(dir)", "socket", "fds", "hog"] {
+        for fault in ["write:\(dir)/escaped.txt", "write:\(dir)", "socket", "signal", "fds", "hog"] {
             let r = try withFault(fault, in: dir, ["preview", "before.png", "after.png", "-o", "p.png", "--quiet"])
             #expect(r.code == 0, "\(fault): \(r)")
         }

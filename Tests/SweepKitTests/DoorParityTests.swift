@@ -120,4 +120,50 @@ struct DoorParityTests {
         #expect(try bytes(dir + "/free.jpg").count > cap, "the cap acted")
         #expect(written == (try bytes(dir + "/cli.jpg")))
     }
+
+    @Test("Clips under a format: the format's rate, not the clips', through both doors")
+    func clipsUnderFormat() throws {
+        let dir = try inputs()
+        for (name, source) in [("ca.mp4", "testsrc2"), ("cb.mp4", "testsrc")] {
+            try ClipMaker.ffmpeg(["-f", "lavfi", "-i", "\(source)=size=96x72:rate=12:duration=2", "-pix_fmt", "yuv420p", dir + "/" + name])
+        }
+        let cli = try runSweep(["render", dir + "/ca.mp4", dir + "/cb.mp4", "-o", dir + "/cli.gif", "--format", dir + "/long.json", "-q"])
+        #expect(cli.code == 0, "\(cli.stderr)")
+        var kit = Comparison(before: URL(fileURLWithPath: dir + "/ca.mp4"), after: URL(fileURLWithPath: dir + "/cb.mp4"))
+        kit.apply(try PresetLibrary.locate().format(dir + "/long.json"))
+        let result = try kit.render(to: URL(fileURLWithPath: dir + "/kit.gif"))
+        #expect(abs(result.fps - 5) < 0.01, "\(result.fps)")
+        #expect(try bytes(dir + "/kit.gif") == bytes(dir + "/cli.gif"))
+    }
+
+    @Test("A timing set and then cleared leaves nothing behind: the format's duration stretches the keyframes")
+    func timingCleared() throws {
+        let dir = try inputs()
+        var plain = comparison(dir)
+        plain.apply(try PresetLibrary.locate().format(dir + "/long.json"))
+        plain.timing = nil
+        try plain.render(to: URL(fileURLWithPath: dir + "/plain.gif"))
+        var cleared = comparison(dir)
+        cleared.timing = SweepTiming(duration: 2, hold: 0.2)
+        cleared.apply(try PresetLibrary.locate().format(dir + "/long.json"))
+        cleared.timing = nil
+        let result = try cleared.render(to: URL(fileURLWithPath: dir + "/cleared.gif"))
+        #expect(result.notes.isEmpty, "\(result.notes)")
+        #expect(try bytes(dir + "/cleared.gif") == bytes(dir + "/plain.gif"))
+    }
+
+    @Test("A duration kept over the format stays kept whatever timing comes after: 4 s, as --format F --duration 4")
+    func keptDuration() throws {
+        let dir = try inputs()
+        let cli = try runSweep([
+            "render", dir + "/before.png", dir + "/after.png", "-o", dir + "/cli.gif", "--format", dir + "/long.json", "--duration", "4",
+        ])
+        #expect(cli.code == 0, "\(cli.stderr)")
+        var kit = comparison(dir)
+        kit.apply(try PresetLibrary.locate().format(dir + "/long.json"), keeping: [.duration])
+        kit.timing = SweepTiming(duration: 4)
+        kit.timing = SweepTiming()  // no duration of its own: the kept one (the default 4 s pass) stands
+        try kit.render(to: URL(fileURLWithPath: dir + "/kit.gif"))
+        #expect(try bytes(dir + "/kit.gif") == bytes(dir + "/cli.gif"))
+    }
 }

@@ -54,4 +54,21 @@ struct PNGHDRTests {
         let e = try #require(throws: SweepError.self) { try ImageDecoder.decode(path: tagged, hdr: .refuse) }
         #expect(e.code == .dataError && e.field == .hdr && e.message.contains("HDR (PQ)"), "\(e)")
     }
+
+    @Test("a transparent HDR PNG keeps its alpha: laid over the background, as any PNG is")
+    func transparent() throws {
+        let dir = try Scratch.folder("png-hdr-alpha")
+        let plain = dir + "/clear.png", tagged = dir + "/clear-tagged.png"
+        try ClipMaker.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=32x24", "-frames:v", "1", "-vf",
+            "format=gbrpf32le,zscale=tin=iec61966-2-1:pin=bt709:t=arib-std-b67:p=bt2020:npl=100,format=rgba64be,colorchannelmixer=aa=0",
+            plain,
+        ])
+        var png = Array(try Data(contentsOf: URL(fileURLWithPath: plain)))
+        png.insert(contentsOf: PNGChunks.chunk("cICP", [9, 18, 0, 1]), at: 33)
+        try Data(png).write(to: URL(fileURLWithPath: tagged))
+        let image = try ImageDecoder.decode(path: tagged, background: .white)
+        #expect(image.width == 32 && image.height == 24)
+        #expect(image.pixels.allSatisfy { $0 == 255 }, "a clear picture over white is white")
+    }
 }

@@ -88,7 +88,7 @@ struct OptionValuesTests {
             #expect(matches(good), "\(good)")
             #expect(Self.refusal("knob-color", "\"\(good)\"") == nil, "\(good)")
         }
-        for bad in ["#ff88", "red", "#gg8800", "whitey"] {
+        for bad in ["#ff88", "red", "#gg8800", "whitey", "+fffff", "#+ffffff"] {
             #expect(!matches(bad), "\(bad)")
             #expect(Self.refusal("knob-color", "\"\(bad)\"") != nil, "\(bad)")
         }

@@ -76,6 +76,29 @@ struct ServeHardeningTests {
         }
     }
 
+    @Test("a decode service killed under a running server is replaced: the next previews are drawn, not refused")
+    func decodeServiceReplaced() throws {
+        let server = try ServeProcess()
+        let (a, b) = try fixtures()
+        let spec = #"{"output":"p.png","size":"64x48"}"#
+        #expect(try curl(form(a, b, spec: spec) + [server.url + "/v1/previews"]).status == 200)
+        // The service is the server's child forked at launch (workers are its children).
+        let parent = server.process.processIdentifier
+        let children = (try FileManager.default.contentsOfDirectory(atPath: "/proc")).compactMap(Int32.init).filter { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return false }
+            return stat[stat.index(close, offsetBy: 2)...].split(separator: " ").dropFirst().first == "\(parent)"
+        }
+        #expect(children.count == 1, "\(children)")
+        for child in children { kill(child, SIGKILL) }
+        for _ in 0..<2 {
+            let r = try curl(form(a, b, spec: spec) + [server.url + "/v1/previews"])
+            #expect(r.status == 200, "\(r.status) \(r.text)")
+            #expect(r.headers["content-type"] == "image/png")
+        }
+    }
+
     @Test("a url-encoded body is refused with 415: files come as multipart parts only")
     func urlEncoded() throws {
         let server = try ServeProcess()
