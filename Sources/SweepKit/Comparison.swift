@@ -22,6 +22,12 @@ public struct Comparison: Sendable {
     /// by the scope rule of `RequestDoor.sweepKit`.
     package var request: RenderRequest
 
+    /// The request's render settings, as earlier versions held them.
+    package var spec: RenderSpec {
+        get { request.spec }
+        set { request.spec = newValue }
+    }
+
     /// The settings ``apply(_:keeping:)`` keeps over the format: a kept duration, codec or
     /// cap counts as given when the comparison renders, as the flag that wins over `--format`.
     private var kept: Set<SweepError.Field> = []
