@@ -214,8 +214,8 @@ public enum DecodeWorker {
         repeat { n = withUnsafeMutableBytes(of: &answer) { recv(pair[0], $0.baseAddress, $0.count, 0) } } while n < 0 && errno == EINTR
         // The monitor ended without a word: it was killed, and its worker with it.
         if n == 0 { return (.ended, SIGKILL) }
-        guard n == MemoryLayout.size(ofValue: answer), let outcome = WorkerService.Outcome(rawValue: answer.outcome), outcome != .notStarted
-        else { throw gone }
+        guard n == MemoryLayout.size(ofValue: answer), let outcome = WorkerService.Outcome(rawValue: answer.outcome) else { throw gone }
+        if outcome == .notStarted { throw Self.cannotStart(status: answer.status, name: request.name) }
         return (outcome, answer.status)
     }
 
@@ -224,17 +224,38 @@ public enum DecodeWorker {
     /// the file open.
     ///
     /// - Throws: `.internalError` when the service is gone.
-    static func start(_ request: WorkerRequest, memory: Int32, channel: Int32, input: Int32?) throws {
+    /// - Returns: the socket on which the service or the monitor says that the worker could
+    ///   not start (``notStarted(_:)``); the caller closes it once the worker has begun.
+    static func start(_ request: WorkerRequest, memory: Int32, channel: Int32, input: Int32?) throws -> Int32 {
         let gone = SweepError(
             .internalError, "the decode worker service has stopped", subject: request.name,
             fix: "run sweep again; if it persists, report it")
         // How the worker ended is not waited for: the channel's end says it.
         guard let pair = socketPair() else { throw gone }
-        defer { close(pair[0]) }
         let body = try JSONEncoder().encode(request)
         let sent = try deliver(body, fds: [pair[1], memory, channel] + (input.map { [$0] } ?? []), name: request.name)
         close(pair[1])
-        guard sent else { throw gone }
+        guard sent else {
+            close(pair[0])
+            throw gone
+        }
+        return pair[0]
+    }
+
+    /// The error for a clip worker that never began, when `reply` (from ``start``) says so: no
+    /// process could be made (a pids limit), which is not the file's fault; nil otherwise.
+    static func notStarted(_ reply: Int32, name: String) -> SweepError? {
+        var answer: (outcome: Int32, status: Int32) = (0, 0)
+        let n = withUnsafeMutableBytes(of: &answer) { recv(reply, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        guard n == MemoryLayout.size(ofValue: answer), answer.outcome == WorkerService.Outcome.notStarted.rawValue else { return nil }
+        return cannotStart(status: answer.status, name: name)
+    }
+
+    /// A worker that could not be made (`status`: the fork's errno, or 0): exit 70, not the file's fault.
+    private static func cannotStart(status: Int32, name: String) -> SweepError {
+        SweepError(
+            .internalError, "cannot start the decode worker" + (status != 0 ? " (\(String(cString: strerror(status))))" : ""),
+            subject: name, fix: "run sweep again with fewer jobs, or raise the process limit")
     }
 
     /// Sends a request and its descriptors to the service. A service that is gone (killed, or

@@ -79,18 +79,21 @@ package final class WorkerClipDecoder: ClipDecoder {
         channel = pair[0]
         (width, height, frameRate, duration, hdrTransfer, statedEnd, frameNumber, convertsToVideoYUVDirectly, workerProcess) =
             (0, 0, 0, 0, nil, nil, -1, false, 0)
+        let reply: Int32
         do {
-            try DecodeWorker.start(request, memory: memory, channel: pair[1], input: OpenedFiles.shared.descriptor(of: absolute))
+            reply = try DecodeWorker.start(request, memory: memory, channel: pair[1], input: OpenedFiles.shared.descriptor(of: absolute))
         } catch {
             close(pair[1])
             throw error
         }
+        defer { close(reply) }
         close(pair[1])
         // The worker's process comes first; then the clip, opened, within the time a still's
-        // worker is given for a file this size (opening scans the file's packets).
+        // worker is given for a file this size (opening scans the file's packets). A channel
+        // that ends before it is a worker that never began (the reply says so) or one that died.
         var first = [UInt8](repeating: 0, count: 8)
         guard try wait(seconds: request.seconds, pid: nil) else { throw hang(request.seconds) }
-        guard ClipChannel.receive(channel, into: &first) == 4 else { throw crashed() }
+        guard ClipChannel.receive(channel, into: &first) == 4 else { throw DecodeWorker.notStarted(reply, name: path) ?? crashed() }
         workerProcess = first.withUnsafeBytes { $0.load(as: Int32.self) }
         let answer = try receive(seconds: request.seconds)
         if answer.failed { throw error(in: answer) }

@@ -41,7 +41,15 @@ enum WorkerService {
             if let request = try? JSONDecoder().decode(WorkerRequest.self, from: Data(buffer[0..<n])) {
                 let fixed = request.clip == nil ? 2 : 3
                 if received.count == fixed || received.count == fixed + 1 {
-                    let pid = fork()
+                    // The test faults `no-fork` and `no-fork-clip` (a clip's frames only) stand for a
+                    // pids limit reached.
+                    let faulted = fault(for: request.path)
+                    let noFork = faulted == "no-fork" || (faulted == "no-fork-clip" && request.clip != nil)
+                    let pid =
+                        noFork
+                        ? {
+                            errno = EAGAIN; return -1
+                        }() : fork()
                     if pid == 0 {
                         monitor(
                             request, reply: received[0], memory: received[1], channel: request.clip == nil ? -1 : received[2],
@@ -214,7 +222,7 @@ enum WorkerService {
 
     /// Test-only faults (``fault(for:)``), so that tests can prove what a misbehaving worker
     /// can and cannot do: `segv`, `abort`, `kill` and `hang` misbehave (`kill-monitor` kills
-    /// the worker's monitor instead); `write:PATH`, `socket`, `signal`, `fds` and `hog` abort if
+    /// the worker's monitor instead, `no-fork` and `no-fork-clip` make the service fail to fork one); `write:PATH`, `socket`, `signal`, `fds` and `hog` abort if
     /// the worker could create a file, open a socket, signal another process, holds a descriptor beyond 0–3, or could map
     /// 8 GiB.
     private static func injectFault(for path: String, held: Bool) {

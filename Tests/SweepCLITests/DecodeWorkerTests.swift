@@ -30,6 +30,20 @@ struct DecodeWorkerTests {
         #expect(listing(dir) == ["after.png", "before.png", "out.gif", "wide.png"], "\(listing(dir))")
     }
 
+    @Test("A worker that cannot be made (no process to spare) is exit 70, not blamed on the file, for a picture and for a clip")
+    func noProcess() throws {
+        let dir = try everydayInputs()
+        try ClipMaker.ffmpeg(["-f", "lavfi", "-i", "testsrc=size=64x48:rate=10:duration=1", "-pix_fmt", "yuv420p", dir + "/clip.mp4"])
+        // A picture's worker; a clip's, after its probe's worker has run.
+        for (fault, input, out) in [("no-fork", "after.png", "p.gif"), ("no-fork-clip", "clip.mp4", "c.gif")] {
+            let r = try withFault(fault + "@" + input, in: dir, ["render", "before.png", input, "-o", out, "--size", "64x48", "-d", "1"])
+            #expect(r.code == 70, "\(input): \(r)")
+            #expect(r.stderr.contains("cannot start the decode worker (Resource temporarily unavailable)"), "\(input): \(r.stderr)")
+            #expect(!r.stderr.contains("malformed"))
+            #expect(!FileManager.default.fileExists(atPath: dir + "/" + out))
+        }
+    }
+
     @Test("A decoder that hangs is stopped at its deadline with exit 65, and nothing is left")
     func hang() throws {
         let dir = try everydayInputs()
