@@ -49,11 +49,7 @@ enum HEIFDecoder {
             if ImageDecoder.exceeds(w, h, maxPixels) { throw ImageDecoder.overLimit(w, h, maxPixels, name: name) }
             let colour = try Colour(of: handle, subject: name)
             if let transfer = colour.hdr {
-                guard hdr == .tonemap else {
-                    throw SweepError(
-                        .dataError, "the photo is HDR (\(transfer.name)), and HDR inputs are refused", subject: name,
-                        fix: "let sweep tone-map it to SDR (the default), or export it as SDR", field: .hdr)
-                }
+                guard hdr == .tonemap else { throw ImageDecoder.hdrRefused(name, transfer: transfer.name) }
                 let planes = try HEIFImage(decoding: handle, subject: name, ycbcr444: true)
                 return try planes.toneMapped(colour, subject: name, maxPixels: maxPixels)
             }

@@ -153,7 +153,7 @@ package enum ImageDecoder {
         if let pngHDR {
             // An HDR PNG (PQ or HLG in its cICP chunk): its R′G′B′ tone-mapped by the chain HDR
             // photos and clips take, or refused when asked; any ICC profile is not the signal.
-            guard hdr == .tonemap else { throw Self.hdrRefused(name, transfer: pngHDR.transfer) }
+            guard hdr == .tonemap else { throw Self.hdrRefused(name, transfer: pngHDR.transfer == 18 ? "HLG" : "PQ") }
             frame.pointee.color_trc = AVColorTransferCharacteristic(rawValue: UInt32(pngHDR.transfer))
             frame.pointee.color_primaries = AVColorPrimaries(rawValue: UInt32(pngHDR.primaries))
             frame.pointee.colorspace = AVCOL_SPC_RGB
@@ -190,10 +190,10 @@ package enum ImageDecoder {
         return image
     }
 
-    /// The refusal of an HDR picture when `--hdr refuse` asks for it (the transfer's code point).
-    static func hdrRefused(_ name: String, transfer: UInt8) -> SweepError {
+    /// The refusal of an HDR photo when `--hdr refuse` asks for it (`transfer`: PQ or HLG).
+    static func hdrRefused(_ name: String, transfer: String) -> SweepError {
         SweepError(
-            .dataError, "the photo is HDR (\(transfer == 18 ? "HLG" : "PQ")), and HDR inputs are refused", subject: name,
+            .dataError, "the photo is HDR (\(transfer)), and HDR inputs are refused", subject: name,
             fix: "let sweep tone-map it to SDR (the default), or export it as SDR", field: .hdr)
     }
 
