@@ -138,12 +138,11 @@ package enum EncoderOptionPolicy {
                 .usage, "\(codec.name) has no CRF", fix: codec.name == "webp" ? "use quality (0…100)" : "leave out crf",
                 field: .codecOptions)
         }
-        func text(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
         guard let v = Double(value), v.isFinite, range.contains(v) else {
             let lossless = codec.name == "h264" && Double(value) == 0 ? " (0 would be lossless, which the High profile cannot carry)" : ""
             throw SweepError(
-                .usage, "CRF \(value) is outside \(text(range.lowerBound))…\(text(range.upperBound)) for \(codec.name)\(lossless)",
-                fix: "use a CRF in \(text(range.lowerBound))…\(text(range.upperBound)) (lower is better quality)",
+                .usage, "CRF \(value) is outside \(range.lowerBound.plainText)…\(range.upperBound.plainText) for \(codec.name)\(lossless)",
+                fix: "use a CRF in \(range.lowerBound.plainText)…\(range.upperBound.plainText) (lower is better quality)",
                 field: key == "crf" ? .crf : .codecOptions)
         }
     }

@@ -188,7 +188,6 @@ package enum ValueParser {
     }
 
     package static func fmt(_ r: ClosedRange<Double>) -> String {
-        func f(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
-        return "\(f(r.lowerBound))…\(f(r.upperBound))"
+        "\(r.lowerBound.plainText)…\(r.upperBound.plainText)"
     }
 }

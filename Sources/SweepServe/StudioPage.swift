@@ -190,9 +190,6 @@ package struct StudioPage: Sendable {
         }
     }
 
-    /// `v` as an HTML number: `0.5`, `3600` (no `.0`).
-    static func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v) }
-
     /// One option's labelled control, described by its help: `o-NAME`, its help `h-NAME`.
     static func control(_ o: OptionSummary, choices: [String]?) -> String {
         let e = HTMLText.escape, id = "o-" + o.name
@@ -213,7 +210,7 @@ package struct StudioPage: Sendable {
             var range = ""
             switch o.values {
             case let .number(r):
-                range = "min=\"\(Self.number(r.lowerBound))\" max=\"\(Self.number(r.upperBound))\" step=\"any\" inputmode=\"decimal\""
+                range = "min=\"\(r.lowerBound.plainText)\" max=\"\(r.upperBound.plainText)\" step=\"any\" inputmode=\"decimal\""
             case let .whole(r): range = "min=\"\(r.lowerBound)\" max=\"\(r.upperBound)\" step=\"1\" inputmode=\"numeric\""
             default: range = "step=\"any\" inputmode=\"decimal\""
             }

@@ -59,8 +59,8 @@ struct StudioTests {
             switch o.values {
             case let .number(r):
                 #expect(
-                    control.contains("min=\"\(StudioPage.number(r.lowerBound))\" max=\"\(StudioPage.number(r.upperBound))\""), "\(name)")
-                #expect(OptionValuesTests.refusal(name, StudioPage.number(r.upperBound + 1)) != nil)
+                    control.contains("min=\"\(r.lowerBound.plainText)\" max=\"\(r.upperBound.plainText)\""), "\(name)")
+                #expect(OptionValuesTests.refusal(name, (r.upperBound + 1).plainText) != nil)
             case let .whole(r):
                 #expect(control.contains("min=\"\(r.lowerBound)\" max=\"\(r.upperBound)\" step=\"1\""), "\(name)")
                 #expect(OptionValuesTests.refusal(name, String(r.upperBound + 1)) != nil)
