@@ -14,9 +14,11 @@ if [ -n "$missing" ]; then
   $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
 fi
 VENV=.build/browser-venv
-if [ ! -x "$VENV/bin/pytest" ] || ! "$VENV/bin/python" -c "import playwright, numpy, PIL, schemathesis" 2>/dev/null; then
+# The venv is (re)made when its pinned list differs from Tests/browser/requirements.txt.
+if [ ! -x "$VENV/bin/pytest" ] || ! cmp -s Tests/browser/requirements.txt "$VENV/requirements.txt"; then
   python3 -m venv "$VENV"
-  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 "$VENV/bin/pip" install -q playwright pytest numpy pillow schemathesis
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 "$VENV/bin/pip" install -q -r Tests/browser/requirements.txt
+  cp Tests/browser/requirements.txt "$VENV/requirements.txt"
 fi
 # `make test` passes the binary it built (SWEEP_BIN); run alone, this builds the debug one.
 if [ -z "${SWEEP_BIN:-}" ]; then
