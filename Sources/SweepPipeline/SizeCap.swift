@@ -790,9 +790,21 @@ struct SizeCap {
     {
         guard case let .video(codec, _) = kind else { preconditionFailure("not a video") }
         var search = VideoCapSearch(codec: codec, cap: bytes)
-        return try fit(spec, kind: kind, to: stage, attempts: VideoCapSearch.maxAttempts, progress: progress) { attempt, last, _ in
+        // What would keep the look, said once, as soon as two attempts measured the knob's
+        // slope (the rule of thumb alone is 2–4 times off on grainy clips): before the rest
+        // of the search, or with the fit when the second attempt fits.
+        var points: [(value: Int, bytes: Int)] = []
+        var advice: CapAdvice?
+        func adviseOnce(needing value: Int) throws {
+            guard advice == nil, let search, let keeping = search.bytesKeepingLook(points) else { return }
+            advice = try videoAdvice(spec, search: search, keeping: keeping, needed: value)
+            if let advice { spec.advise?(advice) }
+        }
+        var tried: Int?
+        var result = try fit(spec, kind: kind, to: stage, attempts: VideoCapSearch.maxAttempts, progress: progress) { attempt, last, _ in
             let knob = search?.knob ?? ""
             let current = attempt.videoOptions.last(where: { $0.0 == knob }).flatMap { Int($0.1) } ?? search?.start ?? 0
+            points.append((current, last))
             guard let next = search?.next(after: current, bytes: last) else {
                 throw SweepError(
                     .dataError, "the video is \(ByteCount.text(last)), over the limit of \(ByteCount.text(bytes))", subject: path,
@@ -805,8 +817,44 @@ struct SizeCap {
             }
             attempt.videoOptions.removeAll { $0.0 == knob }
             attempt.videoOptions.append((knob, String(next)))
+            tried = next
+            try adviseOnce(needing: next)
             return "\(knob == "crf" ? "CRF" : knob) \(current) → \(next)"
         }
+        if let tried {
+            points.append((tried, result.bytes))
+            try adviseOnce(needing: tried)
+        }
+        result.capAdvice = advice
+        return result
+    }
+
+    /// What would keep a video's look under the budget, when the search's last try
+    /// (`needed`) is past ``VideoCapSearch/keepsLook`` and the bytes there (`keeping`, from
+    /// the attempts' slope) are over it: a clip's end and a size at which the file at that
+    /// setting would fit, aiming at 95 % of the budget. Bytes go about as a clip's length, and as the side to the power 1.3 or
+    /// more (halving the side of 4 s sweeps at 1280×800 and 640×400 kept 29–41 % of the
+    /// bytes, H.264 and VP9), so the size named is on the safe side.
+    private func videoAdvice(_ first: RenderSpec, search: VideoCapSearch, keeping: Double, needed: Int) throws -> CapAdvice? {
+        let past = search.bound > search.start ? needed > search.keepsLook : needed < search.keepsLook
+        guard past, Double(bytes) < keeping else { return nil }
+        let source = try FrameSource(spec: first)
+        let (w, h) = (first.width ?? source.width, first.height ?? source.height)
+        let share = 0.95 * Double(bytes) / keeping
+        let side = pow(share, 1 / 1.3)
+        let size = (width: max(2, 2 * Int(Double(w) * side / 2)), height: max(2, 2 * Int(Double(h) * side / 2)))
+        var end: Double?
+        if let available = source.clipDuration {
+            let start = first.clip.start
+            end = ((start + ((first.clip.end ?? available) - start) * share) * 10).rounded(.down) / 10
+        }
+        let name = search.knob == "crf" ? "CRF" : search.knob
+        let ways = (end.map { [String(format: "ending at %g s", $0)] } ?? []) + ["making it \(size.width)x\(size.height)"]
+        let message =
+            "fitting under \(ByteCount.text(bytes)) takes \(name) \(needed) or so, past \(name) "
+            + "\(search.keepsLook) where the picture shows blocks (about \(ByteCount.text(Int(keeping))) at \(name) \(search.keepsLook)); "
+            + ways.joined(separator: " or ") + " would keep it"
+        return CapAdvice(message: message, end: end, width: size.width, height: size.height)
     }
 
     /// Renders attempts until one fits. `degrade` changes the attempt (given the last

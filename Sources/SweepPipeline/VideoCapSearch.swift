@@ -28,8 +28,14 @@ struct VideoCapSearch {
     /// Steps of the knob that halve the bytes, before anything is measured.
     let halving: Double
 
-    init(knob: String, start: Int, bound: Int, halving: Double, cap: Int) {
-        (self.knob, self.start, self.bound, self.halving, self.cap) = (knob, start, bound, halving, cap)
+    /// The furthest setting that keeps the look: past it, blocks and smearing show on a
+    /// screen (x264's "sane range" ends at CRF 28, FFmpeg's H.264 guide; x265 codes CRF 28
+    /// as x264 codes 23, so 33; VP9's quality guide calls CRF 40 and up "lower quality";
+    /// WebP below quality 50).
+    let keepsLook: Int
+
+    init(knob: String, start: Int, bound: Int, halving: Double, keepsLook: Int, cap: Int) {
+        (self.knob, self.start, self.bound, self.halving, self.keepsLook, self.cap) = (knob, start, bound, halving, keepsLook, cap)
     }
 
     /// The search for `codec`'s knob from its default, or nil for a codec without one
@@ -38,10 +44,25 @@ struct VideoCapSearch {
         guard let (knob, value) = codec.defaults.first(where: { $0.0 == "crf" || $0.0 == "quality" }), let start = Int(value)
         else { return nil }
         switch (knob, codec.name) {
-        case ("quality", _): self.init(knob: knob, start: start, bound: 0, halving: 12, cap: cap)  // WebP: quality falls toward 0
-        case (_, "vp9"): self.init(knob: knob, start: start, bound: 63, halving: 8, cap: cap)  // VP9's wider scale
-        default: self.init(knob: knob, start: start, bound: 51, halving: 6, cap: cap)  // x264, x265
+        case ("quality", _):  // WebP: quality falls toward 0
+            self.init(knob: knob, start: start, bound: 0, halving: 12, keepsLook: 50, cap: cap)
+        case (_, "vp9"):  // VP9's wider scale
+            self.init(knob: knob, start: start, bound: 63, halving: 8, keepsLook: 40, cap: cap)
+        case (_, "hevc"): self.init(knob: knob, start: start, bound: 51, halving: 6, keepsLook: 33, cap: cap)
+        default: self.init(knob: knob, start: start, bound: 51, halving: 6, keepsLook: 28, cap: cap)  // x264
         }
+    }
+
+    /// The bytes at ``keepsLook``, read off the line through the last two attempts
+    /// (`points`: the knob's value and the bytes it made, in the order rendered; the slope
+    /// bounded as ``next(after:bytes:)`` bounds it); nil with fewer than two.
+    func bytesKeepingLook(_ points: [(value: Int, bytes: Int)]) -> Double? {
+        guard points.count >= 2 else { return nil }
+        let (a, b) = (points[points.count - 2], points[points.count - 1])
+        let fell = log2(Double(a.bytes) / Double(b.bytes))
+        let slope = fell > 0.05 ? min(4 * halving, max(halving / 4, Double(abs(b.value - a.value)) / fell)) : halving
+        let steps = Double(bound > start ? keepsLook - b.value : b.value - keepsLook)
+        return Double(b.bytes) * exp2(-steps / slope)
     }
 
     /// The knob's next value after an attempt at `value` made `bytes` (over the budget), or

@@ -47,4 +47,36 @@ struct CapAdviceTests {
         #expect(!quiet.stderr.contains("fewer colours or frames"))
         #expect(try bytes(quiet)["capAdvice"] != nil)
     }
+
+    @Test("A clip pair as MP4 under a cap past CRF 28: one note with --end and --size, capAdvice in --json; the end named fits at CRF 28")
+    func videoAdviceLine() throws {
+        let dir = try scratchDir()
+        for seed in [1, 2] {
+            try ClipMaker.ffmpeg([
+                "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=15:duration=3", "-vf", "noise=alls=6:allf=t:all_seed=\(seed)",
+                "-c:v", "libx264", "-crf", "18", "-pix_fmt", "yuv420p", dir + "/c\(seed).mp4",
+            ])
+        }
+        let base = ["render", dir + "/c1.mp4", dir + "/c2.mp4", "--json"]
+        func summary(_ r: (code: Int32, stdout: String, stderr: String)) throws -> [String: Any] {
+            #expect(r.code == 0, "\(r.stderr)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        }
+        let at28 = try summary(runSweep(base + ["-o", dir + "/28.mp4", "--crf", "28"]))["bytes"] as! Int
+        let cap = at28 / 3
+        let capped = try runSweep(base + ["-o", dir + "/capped.mp4", "--max-bytes", String(cap)])
+        let s = try summary(capped)
+        #expect((s["bytes"] as! Int) <= cap)
+        let advice = try #require(s["capAdvice"] as? [String: Any], "\(s)")
+        let end = try #require(advice["end"] as? Double)
+        #expect(end > 0 && end < 3)
+        let lines = capped.stderr.split(separator: "\n").filter { $0.contains("past CRF 28") }
+        #expect(lines.count == 1, "\(capped.stderr)")
+        #expect(
+            lines.first?.hasSuffix(String(format: "(--end %g or --size %dx%d)", end, advice["width"] as! Int, advice["height"] as! Int))
+                == true)
+        // The end it names keeps CRF 28 under the cap.
+        let shorter = try summary(runSweep(base + ["-o", dir + "/short.mp4", "--crf", "28", "--end", String(end)]))
+        #expect((shorter["bytes"] as! Int) <= cap, "ending at \(end): \(shorter["bytes"]!) of \(cap)")
+    }
 }

@@ -13,18 +13,18 @@ import Testing
 struct VideoCapTests {
     @Test("The search: one attempt aims by bytes halving every 6 CRF steps; two by their own slope; it stops at 51")
     func search() {
-        var s = VideoCapSearch(knob: "crf", start: 20, bound: 51, halving: 6, cap: 1000)
+        var s = VideoCapSearch(knob: "crf", start: 20, bound: 51, halving: 6, keepsLook: 28, cap: 1000)
         // 4000 bytes at CRF 20: log2(4000 / 950) = 2.07 halvings, 12.4 steps up: 33.
         #expect(s.next(after: 20, bytes: 4000) == 33)
         // 1200 at 33: the two measured 13 steps for log2(4000 / 1200) = 1.74 halvings, 7.5 a
         // halving; log2(1200 / 950) = 0.34 of one is 2.5 steps: 36.
         #expect(s.next(after: 33, bytes: 1200) == 36)
         // Far over the budget: never past the bound, and nothing after it.
-        var far = VideoCapSearch(knob: "crf", start: 40, bound: 51, halving: 6, cap: 1000)
+        var far = VideoCapSearch(knob: "crf", start: 40, bound: 51, halving: 6, keepsLook: 28, cap: 1000)
         #expect(far.next(after: 40, bytes: 1_000_000) == 51)
         #expect(far.next(after: 51, bytes: 900_000) == nil)
         // An animated WebP's quality falls toward 0.
-        var webp = VideoCapSearch(knob: "quality", start: 80, bound: 0, halving: 12, cap: 1000)
+        var webp = VideoCapSearch(knob: "quality", start: 80, bound: 0, halving: 12, keepsLook: 50, cap: 1000)
         let q = webp.next(after: 80, bytes: 2000)
         #expect(q != nil && q! < 80 && q! >= 0)
     }
@@ -65,6 +65,36 @@ struct VideoCapTests {
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         probe.waitUntilExit()
         #expect(Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) == free.frames)
+    }
+
+    @Test("A cap past CRF 28: one advice, once two attempts measured the slope, naming a size at which CRF 28 fits; none when it fits")
+    func advice() throws {
+        let dir = try Scratch.folder("video-cap-advice")
+        var spec = Self.grainySweep(320, 240, fps: 15, duration: 2, seed: 5)
+        var at28 = spec
+        at28.videoOptions = [("crf", "28")]
+        let bytes28 = try Renderer.render(at28, to: dir + "/28.mp4").bytes
+        let cap = bytes28 / 3
+        spec.maxBytes = cap
+        let said = Mutex<[String]>([])
+        spec.advise = { a in said.withLock { $0.append(a.message) } }
+        let r = try Renderer.render(spec, to: dir + "/capped.mp4")
+        #expect(r.bytes <= cap)
+        let advice = try #require(r.capAdvice, "\(r.notes)")
+        #expect(said.withLock { $0 } == [advice.message])
+        #expect(advice.message.contains("past CRF 28"), "\(advice.message)")
+        // Pictures: no end; a smaller size, even.
+        #expect(advice.end == nil)
+        #expect(advice.width < 320 && advice.height < 240 && advice.width % 2 == 0 && advice.height % 2 == 0)
+        var smaller = at28
+        (smaller.width, smaller.height) = (advice.width, advice.height)
+        let made = try Renderer.render(smaller, to: dir + "/smaller.mp4")
+        #expect(made.bytes <= cap, "\(advice.width)x\(advice.height) at CRF 28: \(made.bytes) of \(cap)")
+        // A cap CRF 28 meets: the fit stays at or below it, and says nothing.
+        spec.maxBytes = bytes28 * 3 / 2
+        said.withLock { $0 = [] }
+        let mild = try Renderer.render(spec, to: dir + "/mild.mp4")
+        #expect(mild.capAdvice == nil && said.withLock { $0 }.isEmpty, "\(mild.notes)")
     }
 
     @Test("Under what even CRF 51 cannot reach: refused, naming the limit, nothing written")
