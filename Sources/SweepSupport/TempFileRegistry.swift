@@ -141,7 +141,11 @@ package final class TempFileRegistry: Sendable {
                     // so nothing appears after this one pass.
                     self?.recordSignal(sig)
                     self?.removeAll()
-                    exit(128 + sig)
+                    // `_exit`, once stdio is flushed: the files are gone, and `exit` would run
+                    // exit-time work (a sanitizer's leak check among it) while other threads are
+                    // mid-render, holding what they were given.
+                    fflush(nil)
+                    _exit(128 + sig)
                 }
                 source.resume()
                 s.sources.append(source)
