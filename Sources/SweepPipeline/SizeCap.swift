@@ -801,7 +801,17 @@ struct SizeCap {
             if let advice { spec.advise?(advice) }
         }
         var tried: Int?
-        var result = try fit(spec, kind: kind, to: stage, attempts: VideoCapSearch.maxAttempts, progress: progress) { attempt, last, _ in
+        // A fit well under the budget, after one over it, is tried once more between the two.
+        let refine: (RenderSpec, Int) -> (RenderSpec, String)? = { fitted, made in
+            guard let search, let value = tried, let better = search.refined(fit: value, bytes: made) else { return nil }
+            var attempt = fitted
+            attempt.videoOptions.removeAll { $0.0 == search.knob }
+            attempt.videoOptions.append((search.knob, String(better)))
+            return (attempt, "\(search.knob == "crf" ? "CRF" : search.knob) \(value) → \(better)")
+        }
+        var (fitted, result) = try fit(
+            spec, kind: kind, to: stage, attempts: VideoCapSearch.maxAttempts, progress: progress, refine: refine
+        ) { attempt, last, _ in
             let knob = search?.knob ?? ""
             let current = attempt.videoOptions.last(where: { $0.0 == knob }).flatMap { Int($0.1) } ?? search?.start ?? 0
             points.append((current, last))
@@ -821,9 +831,9 @@ struct SizeCap {
             try adviseOnce(needing: next)
             return "\(knob == "crf" ? "CRF" : knob) \(current) → \(next)"
         }
-        if let tried {
-            points.append((tried, result.bytes))
-            try adviseOnce(needing: tried)
+        if tried != nil, let search, let value = fitted.videoOptions.last(where: { $0.0 == search.knob }).flatMap({ Int($0.1) }) {
+            points.append((value, result.bytes))
+            try adviseOnce(needing: value)
         }
         result.capAdvice = advice
         return result
@@ -862,8 +872,8 @@ struct SizeCap {
     /// throws when nothing is left to give.
     private func fit(
         _ spec: RenderSpec, kind: OutputKind, to stage: String, attempts: Int, progress: Renderer.Progress?,
-        degrade: (inout RenderSpec, Int, Int) throws -> String
-    ) throws -> RenderResult {
+        refine: ((RenderSpec, Int) -> (RenderSpec, String)?)? = nil, degrade: (inout RenderSpec, Int, Int) throws -> String
+    ) throws -> Attempts.Fit {
         let start = Date()
         var tries = Attempts(cap: bytes, kind: kind, target: stage, progress: progress)
         tries.tighten(attempts)
@@ -871,10 +881,19 @@ struct SizeCap {
         attempt.maxBytes = nil
         var gaveUp: [String] = []
         while true {
-            if var (_, result) = try tries.render(attempt) {
+            if var (fitted, result) = try tries.render(attempt) {
+                // One more attempt that may use more of the budget; the stage keeps the first
+                // fit unless this one fits too.
+                if let (better, said) = refine?(fitted, result.bytes) {
+                    tries.tighten(1)
+                    if let closer = try tries.render(better) {
+                        (fitted, result) = closer
+                        gaveUp.append(said)
+                    }
+                }
                 if !gaveUp.isEmpty { result.notes.append("to fit under \(ByteCount.text(bytes)): " + gaveUp.joined(separator: ", ")) }
                 result.seconds = Date().timeIntervalSince(start)
-                return result
+                return (fitted, result)
             }
             guard let over = tries.last else { preconditionFailure("an attempt over the budget is the last") }
             gaveUp.append(try degrade(&attempt, over.bytes, tries.smallest))

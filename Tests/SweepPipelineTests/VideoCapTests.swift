@@ -29,6 +29,24 @@ struct VideoCapTests {
         #expect(q != nil && q! < 80 && q! >= 0)
     }
 
+    @Test("A fit under three quarters of the cap is tried once more, between it and the last attempt over")
+    func refined() {
+        var s = VideoCapSearch(knob: "crf", start: 20, bound: 51, halving: 6, keepsLook: 28, cap: 1000)
+        _ = s.next(after: 20, bytes: 16000)
+        // 16000 at 20, 500 at 36: the line falls log2(32) = 5 halvings in 16 steps; 95 % of the
+        // cap is log2(16000 / 950) = 4.07 of them, 13.03 steps: 33.03, rounded toward the fit.
+        #expect(s.refined(fit: 36, bytes: 500) == 34)
+        // Three quarters or more of the cap: kept as it is.
+        #expect(s.refined(fit: 36, bytes: 760) == nil)
+        // Nothing between: none.
+        #expect(s.refined(fit: 21, bytes: 500) == nil)
+        // An animated WebP's quality goes the other way.
+        var w = VideoCapSearch(knob: "quality", start: 80, bound: 0, halving: 12, keepsLook: 50, cap: 1000)
+        _ = w.next(after: 80, bytes: 4000)
+        let q = w.refined(fit: 40, bytes: 300)
+        #expect(q != nil && q! > 40 && q! < 80)
+    }
+
     /// A sweep between two grainy photo-like pictures (seeds `seed` and `seed + 1`, the second
     /// graded), at their size.
     static func grainySweep(_ w: Int, _ h: Int, fps: Double, duration: Double, seed: Int) -> RenderSpec {
