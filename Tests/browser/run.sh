@@ -16,7 +16,7 @@ fi
 VENV=.build/browser-venv
 # The venv is (re)made when its pinned list differs from Tests/browser/requirements.txt.
 if [ ! -x "$VENV/bin/pytest" ] || ! cmp -s Tests/browser/requirements.txt "$VENV/requirements.txt"; then
-  python3 -m venv "$VENV"
+  python3 -m venv --clear "$VENV"
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 "$VENV/bin/pip" install -q -r Tests/browser/requirements.txt
   cp Tests/browser/requirements.txt "$VENV/requirements.txt"
 fi

@@ -19,7 +19,11 @@ cd "$(dirname "$0")/../.."
 SWEEP=${1:-.build/test/release/sweep}
 EXAMPLES=${2:-30}
 VENV=${VENV:-.build/schemathesis-venv}
-[ -x "$VENV/bin/schemathesis" ] || { [ -x "$VENV/bin/pip" ] || python3 -m venv "$VENV"; "$VENV/bin/pip" install -q -r Tests/browser/requirements.txt; }
+if [ ! -x "$VENV/bin/schemathesis" ] || ! cmp -s Tests/browser/requirements.txt "$VENV/requirements.txt"; then
+  python3 -m venv --clear "$VENV"
+  "$VENV/bin/pip" install -q -r Tests/browser/requirements.txt
+  cp Tests/browser/requirements.txt "$VENV/requirements.txt"
+fi
 VENV=$(cd "$VENV" && pwd)
 STORE=$(mktemp -d)
 OUT=$(mktemp)
