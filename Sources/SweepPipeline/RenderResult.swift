@@ -29,8 +29,8 @@ public struct RenderResult: Sendable, Equatable, Codable, CustomStringConvertibl
     public var sound: SoundOutcome? = nil
     /// Clips whose frames end before the length their files state (see ``ClipCut``); nil when none does.
     public var cutShort: [ClipCut]? = nil
-    /// For a GIF under a size cap that takes fewer colours or frames than quality 40 keeps:
-    /// the end or size that would keep them (``CapAdvice``); nil otherwise.
+    /// For a size cap that costs the look (a GIF's colours or frames, a video's rate factor
+    /// past where blocks show): the end or size that would keep it (``CapAdvice``); nil otherwise.
     public var capAdvice: CapAdvice? = nil
 
     /// One line for a log: the file, its kind, size, frames and sound, e.g.

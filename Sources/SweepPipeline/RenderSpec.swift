@@ -70,7 +70,8 @@ package struct RenderSpec: Sendable {
     package var maxFramePixels: Int?
     /// Set from another thread to stop the render at its next frame (SweepKit's async API).
     package var cancellation: CancellationFlag?
-    /// Told, before the long work, what would keep a capped GIF's look (``CapAdvice``).
+    /// Told, once, what would keep a capped render's look (``CapAdvice``): a GIF's before
+    /// the long work; a video's as soon as it is shown.
     package var advise: (@Sendable (CapAdvice) -> Void)?
 
     package init(before: InputSource, after: InputSource?, animation: Animation<Adjustments>) {

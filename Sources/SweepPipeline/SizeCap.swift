@@ -790,14 +790,14 @@ struct SizeCap {
     {
         guard case let .video(codec, _) = kind else { preconditionFailure("not a video") }
         var search = VideoCapSearch(codec: codec, cap: bytes)
-        // What would keep the look, said once, as soon as two attempts measured the knob's
-        // slope (the rule of thumb alone is 2–4 times off on grainy clips): before the rest
-        // of the search, or with the fit when the second attempt fits.
+        // What would keep the look, said once it is shown that the cap needs a setting past
+        // it: by an attempt there over the cap (before the rest of the search), or by the fit.
         var points: [(value: Int, bytes: Int)] = []
         var advice: CapAdvice?
-        func adviseOnce(needing value: Int) throws {
-            guard advice == nil, let search, let keeping = search.bytesKeepingLook(points) else { return }
-            advice = try videoAdvice(spec, search: search, keeping: keeping, needed: value)
+        func adviseOnce(needing value: Int, fit: (value: Int, bytes: Int)? = nil) {
+            guard advice == nil, let search, let keeping = search.bytesKeepingLook(points, fit: fit) else { return }
+            // Advice is extra: whatever stops it (a source that cannot be read again) leaves the fit as it is.
+            advice = try? videoAdvice(spec, search: search, keeping: keeping, needed: value)
             if let advice { spec.advise?(advice) }
         }
         var tried: Int?
@@ -807,7 +807,9 @@ struct SizeCap {
             var attempt = fitted
             attempt.videoOptions.removeAll { $0.0 == search.knob }
             attempt.videoOptions.append((search.knob, String(better)))
-            return (attempt, "\(search.knob == "crf" ? "CRF" : search.knob) \(value) → \(better)")
+            let name = search.knob == "crf" ? "CRF" : search.knob
+            let from = search.over.last?.value ?? search.start
+            return (attempt, "\(name) \(from) → \(better) (\(value) fitted with room to spare)")
         }
         var (fitted, result) = try fit(
             spec, kind: kind, to: stage, attempts: VideoCapSearch.maxAttempts, progress: progress, refine: refine
@@ -828,12 +830,11 @@ struct SizeCap {
             attempt.videoOptions.removeAll { $0.0 == knob }
             attempt.videoOptions.append((knob, String(next)))
             tried = next
-            try adviseOnce(needing: next)
+            adviseOnce(needing: next)
             return "\(knob == "crf" ? "CRF" : knob) \(current) → \(next)"
         }
         if tried != nil, let search, let value = fitted.videoOptions.last(where: { $0.0 == search.knob }).flatMap({ Int($0.1) }) {
-            points.append((value, result.bytes))
-            try adviseOnce(needing: value)
+            adviseOnce(needing: value, fit: (value, result.bytes))
         }
         result.capAdvice = advice
         return result
@@ -846,8 +847,7 @@ struct SizeCap {
     /// more (halving the side of 4 s sweeps at 1280×800 and 640×400 kept 29–41 % of the
     /// bytes, H.264 and VP9), so the size named is on the safe side.
     private func videoAdvice(_ first: RenderSpec, search: VideoCapSearch, keeping: Double, needed: Int) throws -> CapAdvice? {
-        let past = search.bound > search.start ? needed > search.keepsLook : needed < search.keepsLook
-        guard past, Double(bytes) < keeping else { return nil }
+        guard search.pastLook(needed) > 0, Double(bytes) < keeping else { return nil }
         let source = try FrameSource(spec: first)
         let (w, h) = (first.width ?? source.width, first.height ?? source.height)
         let share = 0.95 * Double(bytes) / keeping
@@ -856,8 +856,12 @@ struct SizeCap {
         var end: Double?
         if let available = source.clipDuration {
             let start = first.clip.start
-            end = ((start + ((first.clip.end ?? available) - start) * share) * 10).rounded(.down) / 10
+            let at = ((start + ((first.clip.end ?? available) - start) * share) * 10).rounded(.down) / 10
+            // An end within a frame of the start is no way to keep anything.
+            if at >= start + max(0.1, 1 / first.fps) { end = at }
         }
+        // A picture under 16 px on its shorter side keeps no look either.
+        guard end != nil || min(size.width, size.height) >= 16 else { return nil }
         let name = search.knob == "crf" ? "CRF" : search.knob
         let ways = (end.map { [String(format: "ending at %g s", $0)] } ?? []) + ["making it \(size.width)x\(size.height)"]
         let message =
@@ -886,9 +890,17 @@ struct SizeCap {
                 // fit unless this one fits too.
                 if let (better, said) = refine?(fitted, result.bytes) {
                     tries.tighten(1)
-                    if let closer = try tries.render(better) {
-                        (fitted, result) = closer
-                        gaveUp.append(said)
+                    do {
+                        if let closer = try tries.render(better) {
+                            (fitted, result) = closer
+                            // Said as the last step's value, rather than a step back.
+                            if gaveUp.isEmpty { gaveUp.append(said) } else { gaveUp[gaveUp.count - 1] = said }
+                        }
+                    } catch is CancellationError {
+                        throw CancellationError()
+                    } catch {
+                        // The extra attempt is optional: a failure (a full disk for the larger
+                        // file) keeps the fit already committed.
                     }
                 }
                 if !gaveUp.isEmpty { result.notes.append("to fit under \(ByteCount.text(bytes)): " + gaveUp.joined(separator: ", ")) }

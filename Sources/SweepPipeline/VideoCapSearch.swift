@@ -53,16 +53,33 @@ struct VideoCapSearch {
         }
     }
 
-    /// The bytes at ``keepsLook``, read off the line through the last two attempts
-    /// (`points`: the knob's value and the bytes it made, in the order rendered; the slope
-    /// bounded as ``next(after:bytes:)`` bounds it); nil with fewer than two.
-    func bytesKeepingLook(_ points: [(value: Int, bytes: Int)]) -> Double? {
-        guard points.count >= 2 else { return nil }
-        let (a, b) = (points[points.count - 2], points[points.count - 1])
-        let fell = log2(Double(a.bytes) / Double(b.bytes))
-        let slope = fell > 0.05 ? min(4 * halving, max(halving / 4, Double(abs(b.value - a.value)) / fell)) : halving
-        let steps = Double(bound > start ? keepsLook - b.value : b.value - keepsLook)
-        return Double(b.bytes) * exp2(-steps / slope)
+    /// How far `value` is past ``keepsLook``, in steps toward the knob's far end (negative
+    /// before it).
+    func pastLook(_ value: Int) -> Int { bound > start ? value - keepsLook : keepsLook - value }
+
+    /// The bytes at ``keepsLook`` when the cap is shown to need more than it, else nil.
+    ///
+    /// `points` are every attempt measured (the knob's value and its bytes; the last may be
+    /// the fit). Shown: an attempt at or past ``keepsLook`` was over the cap, or the bytes at
+    /// it are over the cap even read from the fit with the slowest fall the search allows
+    /// (4 × ``halving`` a halving). The bytes returned are read off the line through the two
+    /// attempts either side of it: bytes fall fastest at the first steps, so that line reads
+    /// high, and what is sized from it errs small. Nil when the first attempt was already
+    /// past it (the knob was set there) or no attempt lies either side.
+    func bytesKeepingLook(_ points: [(value: Int, bytes: Int)], fit: (value: Int, bytes: Int)?) -> Double? {
+        guard let first = points.first, pastLook(first.value) <= 0 else { return nil }
+        let shown =
+            points.contains { pastLook($0.value) >= 0 && $0.bytes > cap }
+            || fit.map { f in
+                pastLook(f.value) > 0 && Double(f.bytes) * exp2(Double(pastLook(f.value)) / (4 * halving)) > Double(cap)
+            } ?? false
+        let all = (points + (fit.map { [$0] } ?? [])).sorted { pastLook($0.value) < pastLook($1.value) }
+        guard shown, let i = all.firstIndex(where: { pastLook($0.value) > 0 }), i > 0 else { return nil }
+        let (a, b) = (all[i - 1], all[i])
+        if pastLook(a.value) == 0 { return Double(a.bytes) }
+        // Log-linear between a (before) and b (past).
+        let t = Double(-pastLook(a.value)) / Double(pastLook(b.value) - pastLook(a.value))
+        return exp2(log2(Double(a.bytes)) * (1 - t) + log2(Double(b.bytes)) * t)
     }
 
     /// A fit that uses less than this share of the budget is tried once more, nearer it.
