@@ -77,6 +77,9 @@ package final class VideoDecoder {
     private let hdrFrame: FrameHandle
     /// "PQ" or "HLG" when the clip is HDR and tone-mapped to SDR; nil otherwise.
     package let hdrTransfer: String?
+    /// The part of a layered stream that is drawn: a Dolby Vision clip's base layer, a spatial
+    /// clip's base view.
+    package let layers: LayeredStream
     /// The area of the output frame the last RGBA draw wrote: letterbox bars keep the caller's pixels.
     package private(set) var drawnArea: (x: Int, y: Int, width: Int, height: Int)?
     /// The stored frame size (before rotation and pixel aspect).
@@ -102,8 +105,8 @@ package final class VideoDecoder {
     ///     threads to fit, and refuses a clip that needs more with one.
     ///   - hdr: tone-map an HDR clip to SDR (the default), or refuse it.
     /// - Throws: `.noInput` (missing, unreadable), `.dataError` (not a video, no video stream,
-    ///   corrupt, over the memory budget, HDR when refused), `.unavailable` (a codec this
-    ///   FFmpeg cannot decode, DRM).
+    ///   corrupt, over the memory budget, HDR when refused, encrypted, Dolby Vision without a
+    ///   base layer to show), `.unavailable` (a codec this FFmpeg cannot decode).
     package init(
         path: String, start: Double = 0, maxPixels: Int = ImageDecoder.defaultMaxPixels,
         maxMemory: Int = DecoderMemory.defaultBudget, hdr: HDRHandling = .tonemap
@@ -114,6 +117,10 @@ package final class VideoDecoder {
         try FileBytes.checkReadable(path)
         let notVideo = "not a video sweep can read"
         let fix = "give an MP4, MOV, MKV, WebM, AVI, MPEG-TS, 3GP, FLV, GIF or APNG video, or an image"
+        // An encrypted MP4 is named before FFmpeg reads it: FFmpeg 5.1 fails on some of their
+        // headers and decodes the others' encrypted bytes as garbage.
+        let boxes = MovieBoxes.read(path)
+        if let locked = boxes?.tracks.first(where: \.encrypted) { throw Self.encrypted(path, scheme: locked.scheme) }
         input = try InputFormatContext(untrusted: path, what: notVideo, fix: fix)
         let ctx = input.ptr
         ctx.pointee.codec_whitelist = av_strdup(Self.codecs.joined(separator: ","))
@@ -134,11 +141,26 @@ package final class VideoDecoder {
             throw SweepError(.dataError, "the file has no video stream", subject: path, fix: "give a video or an image")
         }
         streamIndex = index
-        if av_stream_get_side_data(st, AV_PKT_DATA_ENCRYPTION_INIT_INFO, nil) != nil {
-            throw SweepError(
-                .unavailable, "the video is encrypted (DRM)", subject: path,
-                fix: "use an unprotected copy of the clip")
+        if av_stream_get_side_data(st, AV_PKT_DATA_ENCRYPTION_INIT_INFO, nil) != nil { throw Self.encrypted(path, scheme: nil) }
+        var layers = LayeredStream()
+        if let track = boxes?.tracks.first(where: { $0.id == UInt32(truncatingIfNeeded: st.pointee.id) && $0.handler == "vide" }),
+            track.stereo
+        {
+            layers.baseEye = track.baseViewIsRight ? "right" : "left"
         }
+        if let dovi = Self.dolbyVision(st) {
+            guard dovi.bl_present_flag != 0, LayeredStream.baseLayers[Int(dovi.dv_bl_signal_compatibility_id)] != nil else {
+                throw SweepError(
+                    .dataError,
+                    "the clip is Dolby Vision profile \(dovi.dv_profile) with no base layer a player without Dolby Vision can show "
+                        + "(compatibility id \(dovi.dv_bl_signal_compatibility_id)); drawn as it is stored (IPTPQc2), its colours would be wrong",
+                    subject: path,
+                    fix: "export it from the camera or editor as HDR10, HLG or SDR, or as Dolby Vision 8.1 or 8.4")
+            }
+            (layers.dolbyVisionProfile, layers.dolbyVisionCompatibility) =
+                (Int(dovi.dv_profile), Int(dovi.dv_bl_signal_compatibility_id))
+        }
+        self.layers = layers
         let w = Int(par.pointee.width), h = Int(par.pointee.height)
         if w > 0, h > 0, ImageDecoder.exceeds(w, h, maxPixels) { throw ImageDecoder.overLimit(w, h, maxPixels, name: path) }
         let trc = par.pointee.color_trc
@@ -638,14 +660,40 @@ package final class VideoDecoder {
                 demuxEnded = true
                 continue
             }
-            if av_packet_get_side_data(packet.ptr, AV_PKT_DATA_ENCRYPTION_INFO, nil) != nil {
-                throw SweepError(.unavailable, "the video is encrypted (DRM)", subject: path, fix: "use an unprotected copy of the clip")
+            var infoSize = 0
+            if let data = av_packet_get_side_data(packet.ptr, AV_PKT_DATA_ENCRYPTION_INFO, &infoSize) {
+                let info = av_encryption_info_get_side_data(data, infoSize)
+                defer { av_encryption_info_free(info) }
+                throw Self.encrypted(path, scheme: info.map { Self.fourCC($0.pointee.scheme) })
             }
             let sent = avcodec_send_packet(dec, packet.ptr)
             if sent < 0 && sent != sweep_averror(EAGAIN) {
                 throw corrupt(at: previousTime, detail: FFmpegCall.message(sent))
             }
         }
+    }
+
+    /// The refusal of an encrypted clip; `scheme` is its `cenc`, `cbcs`, … when known.
+    static func encrypted(_ path: String, scheme: String?) -> SweepError {
+        SweepError(
+            .dataError, "the clip is encrypted (DRM\(scheme.map { ", scheme \($0)" } ?? "")); sweep cannot decrypt it", subject: path,
+            fix: "use the unencrypted original")
+    }
+
+    /// A four-character code stored big-endian in an integer, as text.
+    static func fourCC(_ v: UInt32) -> String {
+        String(
+            decoding: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: v >> $0) }.map { $0 >= 0x20 && $0 < 0x7F ? $0 : 0x3F }, as: UTF8.self)
+    }
+
+    /// The stream's Dolby Vision configuration (`dvcC`, `dvvC` or `dvwC` in MP4, its block
+    /// addition mapping in Matroska, its descriptor in MPEG-TS), as FFmpeg 5.1 exports it.
+    static func dolbyVision(_ st: UnsafeMutablePointer<AVStream>) -> AVDOVIDecoderConfigurationRecord? {
+        var size = 0
+        guard let data = av_stream_get_side_data(st, AV_PKT_DATA_DOVI_CONF, &size),
+            size >= MemoryLayout<AVDOVIDecoderConfigurationRecord>.size
+        else { return nil }
+        return UnsafeRawPointer(data).loadUnaligned(as: AVDOVIDecoderConfigurationRecord.self)
     }
 
     /// Clip time `t` as m:ss.sss (h:mm:ss.sss past an hour); a time a damaged file makes

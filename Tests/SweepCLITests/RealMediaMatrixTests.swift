@@ -181,7 +181,7 @@ struct RealMediaMatrixTests {
         "Files sweep cannot play give one line naming the file and exit 65 or 66",
         arguments: [
             ("ac3-5.1-audio-only.mp4", Int32(65), "the file has no video stream"),
-            ("clearkey-drm.mp4", 65, "not a video sweep can read"),
+            ("clearkey-drm.mp4", 65, "the clip is encrypted (DRM, scheme cenc); sweep cannot decrypt it"),
             ("vp9-invalid.webm", 65, "the video is corrupt or truncated at 0:00.000"),
             ("no-such-file.mp4", 66, "no-such-file.mp4"),
         ])
