@@ -5,8 +5,8 @@ import Testing
 /// Clips FFmpeg 5.1 reads only in part, or not at all, on real files and files shaped like
 /// them (#58): encrypted MP4s are refused as encrypted, Dolby Vision is drawn from a base layer
 /// a player can show (or refused when there is none), a spatial video's base view is drawn and
-/// said so, and a motion photo is read as its photo. FFmpeg (ffprobe) is the oracle of what
-/// each file holds.
+/// said so, a motion photo is read as its photo, and an AVI with B-frames shows every frame
+/// FFmpeg decodes. FFmpeg (ffprobe) is the oracle of what each file holds.
 @Suite("What sweep does with encrypted, Dolby Vision, spatial and motion-photo media", .serialized)
 struct MediaLimitsTests {
     static let media = RealMediaMatrixTests.folder
@@ -224,6 +224,104 @@ struct MediaLimitsTests {
                 "the before clip is spatial video (MV-HEVC): only its base view, the right eye, is drawn"), "\(s.stderr)")
         let p = try Self.render(plain, dir + "/p.mp4")
         #expect(p.code == 0 && !(p.json?["notes"] as? [String] ?? []).contains { $0.contains("MV-HEVC") }, "\(p.stderr)")
+    }
+
+    // MARK: AVI
+
+    /// The counters (``ClipMaker``) of every frame of `path` as FFmpeg decodes it (each once).
+    static func counters(_ path: String) throws -> [Int] {
+        try RealMediaMatrixTests.frames(path, size: (96, 64), filters: []).map { rgb in
+            (0..<8).reduce(0) { n, band in rgb[(Int((Double(band) + 0.5) * 8) * 96 + 24) * 3] > 128 ? n | 1 << band : n }
+        }
+    }
+
+    @Test(
+        "An AVI with B-frames shows every frame FFmpeg decodes, once, in order, from the start or from --start",
+        arguments: [
+            ["-c:v", "libxvid", "-bf", "2"], ["-c:v", "libx264", "-bf", "2"], ["-c:v", "mpeg4", "-bf", "2"], ["-c:v", "mpeg4", "-bf", "0"],
+        ])
+    func aviFrames(codec: [String]) throws {
+        let dir = try Scratch.folder("avi")
+        let input = dir + "/counter.avi"
+        // 60 frames at 29.97 fps: DTS-only timestamps, empty chunks for the encoder's delay
+        // (Xvid's packed B-frames), FFmpeg's last frames without a time.
+        try ClipMaker.ffmpeg(
+            [
+                "-f", "lavfi", "-i", "color=c=black:s=96x64:r=30000/1001", "-frames:v", "60", "-vf",
+                "format=gray,\(ClipMaker.counterFilter()),format=yuv420p",
+            ]
+                + codec + ["-q:v", "2", input])
+        let theirs = try Self.counters(input)
+        let probed = try RealMediaMatrixTests.text(
+            "ffprobe",
+            ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", input])
+        #expect(Int(probed.trimmingCharacters(in: .whitespacesAndNewlines)) == theirs.count, "\(probed)")
+        for (start, skipped) in [(nil, 0), ("0.5", 15), ("1", 30)] as [(String?, Int)] {
+            let out = dir + "/out-\(start ?? "0").mp4"
+            let r = try runSweep(
+                [
+                    "render", input, input, "-o", out, "--size", "96x64", "--no-handle", "--no-labels", "--hard-edge", "--crf", "1",
+                    "--quiet",
+                ]
+                    + (start.map { ["--start", $0] } ?? []))
+            #expect(r.code == 0, "\(r.stderr)")
+            let ours = try Self.counters(out)
+            #expect(ours == Array(theirs.dropFirst(skipped)), "\(codec) from \(start ?? "0") s: \(ours) against FFmpeg's \(theirs)")
+        }
+    }
+
+    @Test("An empty chunk part-way through an AVI (a dropped frame) holds the frame before it, as FFmpeg's times say")
+    func aviDroppedFrame() throws {
+        let dir = try Scratch.folder("avi-drop")
+        let input = dir + "/drop.avi"
+        // Frame 20 left out: the AVI muxer writes an empty chunk in its place.
+        try ClipMaker.ffmpeg(
+            [
+                "-f", "lavfi", "-i", "color=c=black:s=96x64:r=30", "-frames:v", "40", "-vf",
+                "format=gray,\(ClipMaker.counterFilter()),format=yuv420p,select='not(eq(n\\,20))'", "-fps_mode", "passthrough",
+                "-c:v", "mpeg4", "-bf", "0", "-q:v", "2", input,
+            ])
+        let decoded = try Self.counters(input)
+        let times = try RealMediaMatrixTests.text(
+            "ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=best_effort_timestamp", "-of", "csv=p=0", input]
+        ).split(whereSeparator: \.isNewline).compactMap { Int($0.trimmingCharacters(in: CharacterSet(charactersIn: ", "))) }
+        try #require(times.count == decoded.count && !times.contains(20) && times.contains(21), "\(times)")
+        // Each frame time shows the last frame due by then.
+        let expected = (0...times.max()!).map { t in decoded[times.lastIndex { $0 <= t }!] }
+        let out = dir + "/o.mp4"
+        let r = try runSweep(
+            ["render", input, input, "-o", out, "--size", "96x64", "--no-handle", "--no-labels", "--hard-edge", "--crf", "1", "--quiet"])
+        #expect(r.code == 0, "\(r.stderr)")
+        #expect(try Self.counters(out) == expected)
+    }
+
+    @Test("The real AVI whose header counts an empty chunk: FFmpeg's 58 frames, each once")
+    func aviReal() throws {
+        let dir = try Scratch.folder("avi-real")
+        let input = Self.media + "/h264-mp3-long-header.avi"
+        let probed = try RealMediaMatrixTests.text(
+            "ffprobe",
+            [
+                "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames,nb_frames", "-of",
+                "csv=p=0", input,
+            ])
+        #expect(probed.trimmingCharacters(in: .whitespacesAndNewlines) == "59,58", "header, decoded: \(probed)")
+        let out = dir + "/o.mp4"
+        let r = try runSweep(
+            ["render", input, input, "-o", out, "--size", "128x72", "--no-handle", "--no-labels", "--hard-edge", "--crf", "10", "--json"])
+        #expect(r.code == 0, "\(r.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        #expect(json?["frames"] as? Int == 58, "\(String(describing: json))")
+        let ours = try RealMediaMatrixTests.frames(out, size: (128, 72), filters: [])
+        let theirs = try RealMediaMatrixTests.frames(input, size: (128, 72), filters: [])
+        try #require(ours.count == 58 && theirs.count == 58, "\(ours.count) frames against FFmpeg's \(theirs.count)")
+        for i in ours.indices {
+            let own = RealMediaMatrixTests.psnr(ours[i], theirs[i])
+            #expect(own >= 30, "frame \(i): \(own) dB")
+            if i + 1 < ours.count {
+                #expect(own >= RealMediaMatrixTests.psnr(ours[i], theirs[i + 1]) - 0.5, "frame \(i) is closer to FFmpeg's next")
+            }
+        }
     }
 
     // MARK: Motion photos
