@@ -397,6 +397,9 @@ package final class VideoDecoder {
         var reorders = false
     }
 
+    /// The most packet times kept waiting for their frames: far more than a decoder's delay.
+    static let maxPendingTimes = 64
+
     /// The most empty chunks taken for an encoder's delay: B-frame encoders delay a few frames.
     static let maxDelayChunks: Int64 = 16
 
@@ -739,6 +742,8 @@ package final class VideoDecoder {
             {
                 let at = time > order.first ? time - order.delay : time
                 pendingTimes.insert(at, at: pendingTimes.firstIndex { $0 > at } ?? pendingTimes.count)
+                // A decoder holds a few frames; more times waiting are packets it dropped (damage).
+                if pendingTimes.count > Self.maxPendingTimes { pendingTimes.removeFirst() }
             }
             let sent = avcodec_send_packet(dec, packet.ptr)
             if sent < 0 && sent != sweep_averror(EAGAIN) {

@@ -7,7 +7,7 @@ import Testing
 /// a player can show (or refused when there is none), a spatial video's base view is drawn and
 /// said so, a motion photo is read as its photo, and an AVI with B-frames shows every frame
 /// FFmpeg decodes. FFmpeg (ffprobe) is the oracle of what each file holds.
-@Suite("What sweep does with encrypted, Dolby Vision, spatial and motion-photo media", .serialized)
+@Suite("What sweep does with encrypted, Dolby Vision, spatial, motion-photo and AVI media", .serialized)
 struct MediaLimitsTests {
     static let media = RealMediaMatrixTests.folder
 
