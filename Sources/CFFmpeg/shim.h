@@ -7,6 +7,8 @@
 #include <libavutil/opt.h>
 #include <libavutil/dict.h>
 #include <libavutil/display.h>
+#include <libavutil/dovi_meta.h>
+#include <libavutil/encryption_info.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
 #include <libavutil/audio_fifo.h>

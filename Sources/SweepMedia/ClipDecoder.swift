@@ -25,6 +25,9 @@ package protocol ClipDecoder: AnyObject {
     /// Where the frames end when that is before the length the file states (see
     /// ``VideoDecoder/statedEnd``); nil when the two agree.
     var statedEnd: (frames: Double, stated: Double)? { get }
+    /// What of a layered stream is drawn: a Dolby Vision clip's base layer, a spatial clip's
+    /// base view (see ``LayeredStream``).
+    var layers: LayeredStream { get }
     /// The area of the output frame the last RGBA ``draw(into:fit:)-rgba`` wrote (the rest
     /// kept the caller's pixels); nil when it wrote all of it.
     var drawnArea: (x: Int, y: Int, width: Int, height: Int)? { get }
@@ -49,6 +52,8 @@ extension ClipDecoder {
     package var hdrTransfer: String? { nil }
     /// Whole by default.
     package var statedEnd: (frames: Double, stated: Double)? { nil }
+    /// One layer and one view by default.
+    package var layers: LayeredStream { LayeredStream() }
     /// The whole frame by default.
     package var drawnArea: (x: Int, y: Int, width: Int, height: Int)? { nil }
 }

@@ -59,6 +59,11 @@ package final class VideoDecoder {
     /// or jittering times (see ``steadyTiming(_:tolerance:)``).
     private let onGrid: Bool
     private var hasUpcoming = false
+    /// For a clip whose frames are timed in decode order (``DecodeOrder``): the times of the
+    /// packets sent to the decoder whose frames have not come out yet, earliest first.
+    private var pendingTimes: [Int64] = []
+    /// How frames are timed when the container gives decode times only (AVI); nil otherwise.
+    private let decodeOrder: DecodeOrder?
     /// Frames decoded after `upcoming` by ``decodeAhead(limit:)``, oldest first.
     private let ahead = FrameQueue()
     /// What decoding ahead met after the frames held: the clip's end, or an error, which the
@@ -77,6 +82,9 @@ package final class VideoDecoder {
     private let hdrFrame: FrameHandle
     /// "PQ" or "HLG" when the clip is HDR and tone-mapped to SDR; nil otherwise.
     package let hdrTransfer: String?
+    /// The part of a layered stream that is drawn: a Dolby Vision clip's base layer, a spatial
+    /// clip's base view.
+    package let layers: LayeredStream
     /// The area of the output frame the last RGBA draw wrote: letterbox bars keep the caller's pixels.
     package private(set) var drawnArea: (x: Int, y: Int, width: Int, height: Int)?
     /// The stored frame size (before rotation and pixel aspect).
@@ -102,8 +110,8 @@ package final class VideoDecoder {
     ///     threads to fit, and refuses a clip that needs more with one.
     ///   - hdr: tone-map an HDR clip to SDR (the default), or refuse it.
     /// - Throws: `.noInput` (missing, unreadable), `.dataError` (not a video, no video stream,
-    ///   corrupt, over the memory budget, HDR when refused), `.unavailable` (a codec this
-    ///   FFmpeg cannot decode, DRM).
+    ///   corrupt, over the memory budget, HDR when refused, encrypted, Dolby Vision without a
+    ///   base layer to show), `.unavailable` (a codec this FFmpeg cannot decode).
     package init(
         path: String, start: Double = 0, maxPixels: Int = ImageDecoder.defaultMaxPixels,
         maxMemory: Int = DecoderMemory.defaultBudget, hdr: HDRHandling = .tonemap
@@ -114,6 +122,10 @@ package final class VideoDecoder {
         try FileBytes.checkReadable(path)
         let notVideo = "not a video sweep can read"
         let fix = "give an MP4, MOV, MKV, WebM, AVI, MPEG-TS, 3GP, FLV, GIF or APNG video, or an image"
+        // An encrypted MP4 is named before FFmpeg reads it: FFmpeg 5.1 fails on some of their
+        // headers and decodes the others' encrypted bytes as garbage.
+        let boxes = MovieBoxes.read(path)
+        if let locked = boxes?.tracks.first(where: \.encrypted) { throw Self.encrypted(path, scheme: locked.scheme) }
         input = try InputFormatContext(untrusted: path, what: notVideo, fix: fix)
         let ctx = input.ptr
         ctx.pointee.codec_whitelist = av_strdup(Self.codecs.joined(separator: ","))
@@ -134,11 +146,26 @@ package final class VideoDecoder {
             throw SweepError(.dataError, "the file has no video stream", subject: path, fix: "give a video or an image")
         }
         streamIndex = index
-        if av_stream_get_side_data(st, AV_PKT_DATA_ENCRYPTION_INIT_INFO, nil) != nil {
-            throw SweepError(
-                .unavailable, "the video is encrypted (DRM)", subject: path,
-                fix: "use an unprotected copy of the clip")
+        if av_stream_get_side_data(st, AV_PKT_DATA_ENCRYPTION_INIT_INFO, nil) != nil { throw Self.encrypted(path, scheme: nil) }
+        var layers = LayeredStream()
+        if let track = boxes?.tracks.first(where: { $0.id == UInt32(truncatingIfNeeded: st.pointee.id) && $0.handler == "vide" }),
+            track.stereo
+        {
+            layers.baseEye = track.baseViewIsRight ? "right" : "left"
         }
+        if let dovi = Self.dolbyVision(st) {
+            guard dovi.bl_present_flag != 0, LayeredStream.baseLayers[Int(dovi.dv_bl_signal_compatibility_id)] != nil else {
+                throw SweepError(
+                    .dataError,
+                    "the clip is Dolby Vision profile \(dovi.dv_profile) with no base layer a player without Dolby Vision can show "
+                        + "(compatibility id \(dovi.dv_bl_signal_compatibility_id)); drawn as it is stored (IPTPQc2), its colours would be wrong",
+                    subject: path,
+                    fix: "export it from the camera or editor as HDR10, HLG or SDR, or as Dolby Vision 8.1 or 8.4")
+            }
+            (layers.dolbyVisionProfile, layers.dolbyVisionCompatibility) =
+                (Int(dovi.dv_profile), Int(dovi.dv_bl_signal_compatibility_id))
+        }
+        self.layers = layers
         let w = Int(par.pointee.width), h = Int(par.pointee.height)
         if w > 0, h > 0, ImageDecoder.exceeds(w, h, maxPixels) { throw ImageDecoder.overLimit(w, h, maxPixels, name: path) }
         let trc = par.pointee.color_trc
@@ -183,6 +210,8 @@ package final class VideoDecoder {
             avcodec_open2(dec, codec, nil), "cannot open the \(name) decoder", subject: path, kind: .unavailable,
             fix: "convert the clip to H.264 first")
         timeBase = av_q2d(st.pointee.time_base)
+        decodeOrder =
+            container == "avi" ? try Self.decodeOrder(path, stream: index, reorders: par.pointee.video_delay > 0) : nil
         streamTimeBase = st.pointee.time_base
         let sar = st.pointee.sample_aspect_ratio.num > 0 ? st.pointee.sample_aspect_ratio : par.pointee.sample_aspect_ratio
         let aspect = sar.num > 0 && sar.den > 0 ? av_q2d(sar) : 1
@@ -209,7 +238,9 @@ package final class VideoDecoder {
         (width, height) = orientation >= 5 ? (codedH, codedW) : (codedW, codedH)
         // The container's length is the video's only when it holds nothing else: a browser's
         // or OBS's recording often has sound running past its last frame.
-        let stated = streamDuration ?? (ctx.pointee.nb_streams == 1 ? formatDuration : nil)
+        // An AVI's header counts the empty chunks of its encoder's delay, which take no time.
+        let delay = Double(decodeOrder?.delay ?? 0) * timeBase
+        let stated = (streamDuration ?? (ctx.pointee.nb_streams == 1 ? formatDuration : nil)).map { $0 - delay }
         var rate = Self.nominalRate(real: st.pointee.r_frame_rate, average: st.pointee.avg_frame_rate)
         // Frames that do not come at one rate (a phone alternating 30 and 24 fps, a rate that
         // drifts down in the dark, pauses): the stated and the average rate part (or, where the
@@ -233,9 +264,10 @@ package final class VideoDecoder {
         // may be bogus (a fragmented MP4 saying 0xFFFFFFFF ticks) or outlast a file cut short.
         // A packet lasts at least one frame at the clip's rate: FLV and Matroska store 1 ms
         // or nothing for the last one, which would leave its frame no time on screen.
-        let scan = try Self.scanLength(
+        var scan = try Self.scanLength(
             path, stream: index, timeBase: timeBase, start: Ticks.sane(st.pointee.start_time), near: stated ?? formatDuration,
-            shortestFrame: Ticks.of(seconds: 1 / rate, in: st.pointee.time_base))
+            shortestFrame: Ticks.of(seconds: 1 / rate, in: st.pointee.time_base), decodeTimes: decodeOrder != nil)
+        if scan.length > delay { scan.length -= delay }
         var length = stated ?? 0
         if scan.length > 0, length <= 0 || abs(scan.length - length) > Self.lengthSlack(rate: rate) {
             if length > scan.length {
@@ -281,7 +313,7 @@ package final class VideoDecoder {
             // The clip's time 0 becomes `start` after its time 0.
             origin += startTicks
             try advance(to: 0)
-            length -= start
+            length -= Double(startTicks) * timeBase
         }
         // The stated and scanned lengths count from the stream's start, the clip's time 0: frames
         // at its head that cannot be decoded (a transport stream cut mid-GOP) leave its end where it is.
@@ -343,6 +375,50 @@ package final class VideoDecoder {
 
     /// Packets whose times ``steadyRate(_:tolerance:)`` looks at: half a minute at 30 fps.
     static let steadyPackets = 1000
+
+    /// How the frames of a stream with decode times only are timed. AVI stores one chunk per
+    /// frame tick and no presentation times, so with B-frames FFmpeg 5.1 times each frame by
+    /// the packet that let it out of the decoder: the first frames late by the decoder's delay,
+    /// the last ones with no time. Frames come out in display order, and the times they are
+    /// due are the packets' own; so each frame takes the earliest packet time not yet taken.
+    ///
+    /// An encoder with B-frames writes empty chunks after the first frame for its delay
+    /// (x264vfw, Xvid): they are not frames, FFmpeg decodes none, and they take no time (later
+    /// packets move up by `delay`). An empty chunk later on is a dropped frame: the frame
+    /// before it stays on screen.
+    struct DecodeOrder {
+        /// The first packet's time, in stream ticks.
+        var first: Int64
+        /// Ticks of empty chunks between the first packet and the second.
+        var delay: Int64
+        /// One frame, in ticks.
+        var tick: Int64
+        /// The stream has B-frames: frames come out of the decoder in another order than their packets.
+        var reorders = false
+    }
+
+    /// The most packet times kept waiting for their frames: far more than a decoder's delay.
+    static let maxPendingTimes = 64
+
+    /// The most empty chunks taken for an encoder's delay: B-frame encoders delay a few frames.
+    static let maxDelayChunks: Int64 = 16
+
+    /// Reads the first two packets of `stream` for its ``DecodeOrder``.
+    static func decodeOrder(_ path: String, stream: Int32, reorders: Bool) throws -> DecodeOrder {
+        let input = try InputFormatContext(untrusted: path, what: "not a video sweep can read")
+        let packet = try PacketHandle()
+        var times: [Int64] = [], tick: Int64 = 1
+        while times.count < 2, av_read_frame(input.ptr, packet.ptr) >= 0 {
+            defer { av_packet_unref(packet.ptr) }
+            let p = packet.ptr.pointee
+            guard p.stream_index == stream, p.size > 0, let t = Ticks.sane(p.dts) ?? Ticks.sane(p.pts) else { continue }
+            if times.isEmpty, p.duration > 0 { tick = p.duration }
+            times.append(t)
+        }
+        guard times.count == 2 else { return DecodeOrder(first: times.first ?? 0, delay: 0, tick: tick, reorders: reorders) }
+        let gap = times[1] - times[0] - tick
+        return DecodeOrder(first: times[0], delay: gap > 0 && gap <= maxDelayChunks * tick ? gap : 0, tick: tick, reorders: reorders)
+    }
 
     /// The presentation times of the first `limit` packets of `stream`, read without decoding.
     static func packetTimes(_ path: String, stream: Int32, limit: Int) throws -> [Int64] {
@@ -418,7 +494,8 @@ package final class VideoDecoder {
     /// only the packets from the key frame 1 s before it on are read; when the seek finds
     /// none there (the header says more than the file holds), the stream is read from its start.
     static func scanLength(
-        _ path: String, stream: Int32, timeBase: Double, start: Int64? = nil, near: Double? = nil, shortestFrame: Int64 = 0
+        _ path: String, stream: Int32, timeBase: Double, start: Int64? = nil, near: Double? = nil, shortestFrame: Int64 = 0,
+        decodeTimes: Bool = false
     ) throws -> PacketScan {
         func scan(seek: Bool) throws -> (first: Int64?, end: Int64, last: Int64?, packets: Int) {
             let input = try InputFormatContext(untrusted: path, what: "not a video sweep can read")
@@ -431,7 +508,8 @@ package final class VideoDecoder {
             while av_read_frame(input.ptr, packet.ptr) >= 0 {
                 defer { av_packet_unref(packet.ptr) }
                 let p = packet.ptr.pointee
-                guard p.stream_index == stream, p.flags & (AV_PKT_FLAG_CORRUPT | AV_PKT_FLAG_DISCARD) == 0, let pts = Ticks.sane(p.pts)
+                guard p.stream_index == stream, p.flags & (AV_PKT_FLAG_CORRUPT | AV_PKT_FLAG_DISCARD) == 0,
+                    let pts = Ticks.sane(p.pts) ?? (decodeTimes ? Ticks.sane(p.dts) : nil)
                 else { continue }
                 packets += 1
                 first = min(first ?? pts, pts)
@@ -501,11 +579,18 @@ package final class VideoDecoder {
     /// demuxer cannot make keeps the frames decoded from the start: playing forward reaches
     /// `target` too, only slower.
     private func seek(to target: Int64) throws {
-        let backoffs: [Double?] = [0, 1, 4, 16, nil]
+        // An AVI with B-frames plays from its start: after a seek to a key frame, the frames
+        // coded before it in display order are dropped, and which packet times are left to
+        // the frames that come out cannot be told (``DecodeOrder``).
+        let backoffs: [Double?] = decodeOrder?.reorders == true ? [nil] : [0, 1, 4, 16, nil]
         for back in backoffs {
             let goal = back.map { target - Ticks.of(seconds: $0, in: streamTimeBase) } ?? origin
-            guard av_seek_frame(input.ptr, streamIndex, max(goal, origin), sweep_avseek_flag_backward) >= 0 else { return }
+            // The demuxer seeks by its own times, which an encoder's delay puts later (``DecodeOrder``).
+            var at = max(goal, origin)
+            if let order = decodeOrder, at > order.first { at += order.delay }
+            guard av_seek_frame(input.ptr, streamIndex, at, sweep_avseek_flag_backward) >= 0 else { return }
             avcodec_flush_buffers(decoder.ptr)
+            pendingTimes.removeAll()
             (demuxEnded, drained, hasCurrent, hasUpcoming) = (false, false, false, false)
             hasUpcoming = try decodeNext(into: upcoming.ptr, after: nil)
             guard hasUpcoming else { continue }
@@ -603,6 +688,14 @@ package final class VideoDecoder {
                 {
                     throw corrupt(at: previous == nil ? 0 : seconds(f))
                 }
+                if let order = decodeOrder {
+                    // Frames come out in display order: each takes the earliest time of the
+                    // packets still in the decoder (FFmpeg's guess is the decode time of the
+                    // packet that let it out: late by the decoder's delay, and none for the last).
+                    f.pointee.best_effort_timestamp =
+                        pendingTimes.isEmpty
+                        ? previous.map { $0.pointee.best_effort_timestamp + order.tick } ?? 0 : pendingTimes.removeFirst()
+                }
                 // A frame without a usable time follows the one before it.
                 if Ticks.sane(f.pointee.best_effort_timestamp) == nil {
                     f.pointee.best_effort_timestamp = previous.map { $0.pointee.best_effort_timestamp + 1 } ?? 0
@@ -638,14 +731,48 @@ package final class VideoDecoder {
                 demuxEnded = true
                 continue
             }
-            if av_packet_get_side_data(packet.ptr, AV_PKT_DATA_ENCRYPTION_INFO, nil) != nil {
-                throw SweepError(.unavailable, "the video is encrypted (DRM)", subject: path, fix: "use an unprotected copy of the clip")
+            var infoSize = 0
+            if let data = av_packet_get_side_data(packet.ptr, AV_PKT_DATA_ENCRYPTION_INFO, &infoSize) {
+                let info = av_encryption_info_get_side_data(data, infoSize)
+                defer { av_encryption_info_free(info) }
+                throw Self.encrypted(path, scheme: info.map { Self.fourCC($0.pointee.scheme) })
+            }
+            if let order = decodeOrder, packet.ptr.pointee.size > 0,
+                let time = Ticks.sane(packet.ptr.pointee.dts) ?? Ticks.sane(packet.ptr.pointee.pts)
+            {
+                let at = time > order.first ? time - order.delay : time
+                pendingTimes.insert(at, at: pendingTimes.firstIndex { $0 > at } ?? pendingTimes.count)
+                // A decoder holds a few frames; more times waiting are packets it dropped (damage).
+                if pendingTimes.count > Self.maxPendingTimes { pendingTimes.removeFirst() }
             }
             let sent = avcodec_send_packet(dec, packet.ptr)
             if sent < 0 && sent != sweep_averror(EAGAIN) {
                 throw corrupt(at: previousTime, detail: FFmpegCall.message(sent))
             }
         }
+    }
+
+    /// The refusal of an encrypted clip; `scheme` is its `cenc`, `cbcs`, … when known.
+    static func encrypted(_ path: String, scheme: String?) -> SweepError {
+        SweepError(
+            .dataError, "the clip is encrypted (DRM\(scheme.map { ", scheme \($0)" } ?? "")); sweep cannot decrypt it", subject: path,
+            fix: "use the unencrypted original")
+    }
+
+    /// A four-character code stored big-endian in an integer, as text.
+    static func fourCC(_ v: UInt32) -> String {
+        String(
+            decoding: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: v >> $0) }.map { $0 >= 0x20 && $0 < 0x7F ? $0 : 0x3F }, as: UTF8.self)
+    }
+
+    /// The stream's Dolby Vision configuration (`dvcC`, `dvvC` or `dvwC` in MP4, its block
+    /// addition mapping in Matroska, its descriptor in MPEG-TS), as FFmpeg 5.1 exports it.
+    static func dolbyVision(_ st: UnsafeMutablePointer<AVStream>) -> AVDOVIDecoderConfigurationRecord? {
+        var size = 0
+        guard let data = av_stream_get_side_data(st, AV_PKT_DATA_DOVI_CONF, &size),
+            size >= MemoryLayout<AVDOVIDecoderConfigurationRecord>.size
+        else { return nil }
+        return UnsafeRawPointer(data).loadUnaligned(as: AVDOVIDecoderConfigurationRecord.self)
     }
 
     /// Clip time `t` as m:ss.sss (h:mm:ss.sss past an hour); a time a damaged file makes

@@ -102,6 +102,7 @@ package final class FrameSource {
         for (side, clip) in [("before", beforeClip), ("after", afterClip === beforeClip ? nil : afterClip)] {
             guard let video = clip?.decoder else { continue }
             if let transfer = video.hdrTransfer { notes.append("the \(side) clip is HDR (\(transfer)): tone-mapped to SDR BT.709") }
+            notes += video.layers.notes(side: side)
             if let end = video.statedEnd {
                 cuts.append(ClipCut(side: side, input: video.path, framesEnd: end.frames, stated: end.stated))
             }

@@ -1,5 +1,6 @@
 import Foundation
 import SweepImaging
+import SweepMedia
 import SweepSupport
 
 #if canImport(Glibc)
@@ -110,6 +111,8 @@ enum ClipChannel {
         var hdrTransfer: String?
         var statedFrames: Double?
         var statedLength: Double?
+        /// What of a layered stream is drawn (checked on arrival: ``LayeredStream/checked``).
+        var layers: LayeredStream?
     }
 
     /// Sends one message whole; false when the other end is gone.

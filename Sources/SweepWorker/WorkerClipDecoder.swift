@@ -27,6 +27,7 @@ package final class WorkerClipDecoder: ClipDecoder {
     package private(set) var duration: Double
     package private(set) var hdrTransfer: String?
     package private(set) var statedEnd: (frames: Double, stated: Double)?
+    package private(set) var layers = LayeredStream()
     package private(set) var frameNumber: Int
     package private(set) var convertsToVideoYUVDirectly: Bool
     package private(set) var drawnArea: (x: Int, y: Int, width: Int, height: Int)?
@@ -103,6 +104,7 @@ package final class WorkerClipDecoder: ClipDecoder {
         else { throw crashed() }  // the worker's word is checked as the file's would be
         (width, height, frameRate, duration, hdrTransfer) =
             (opened.width, opened.height, opened.frameRate, opened.duration, opened.hdrTransfer)
+        layers = opened.layers?.checked ?? LayeredStream()
         if let frames = opened.statedFrames, let stated = opened.statedLength { statedEnd = (frames, stated) }
         frameNumber = answer.frameNumber
         convertsToVideoYUVDirectly = answer.convertsYUV
