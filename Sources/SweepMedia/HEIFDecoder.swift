@@ -10,7 +10,7 @@ import SweepSupport
 /// `imir`, `clap`), so a photo stands as it was shot. Colour: an ICC profile (an iPhone's
 /// Display P3) is converted by lcms2; without one, coded primaries (`nclx`: Display P3,
 /// BT.2020, …) are. HDR photos (PQ or HLG transfer) are tone-mapped to SDR BT.709 by the
-/// clips' chain (``ToneMapper``), from the coded planes at full depth, or refused if asked.
+/// clips' chain (``ToneMapper``), from libheif's R′G′B′ at full depth, or refused if asked.
 ///
 /// An EXIF orientation inside the file is not applied: HEIF makes `irot`/`imir` the
 /// authority, and iPhones write both, so applying the EXIF tag too would turn the photo twice.

@@ -192,6 +192,17 @@ struct HEIFDecoderTests {
         #expect(mean < bound, "mean ΔE2000 \(mean)")
     }
 
+    @Test("An HDR photo coded with BT.2020's constant-luminance matrix is refused with that reason, as for clips")
+    func constantLuminance() throws {
+        // The PQ HEIC with its nclx matrix (after primaries and transfer) changed from 9 to 10.
+        var bytes = try fixtureBytes("heic-pq-pattern.heic")
+        let at = try #require(bytes.indices.dropLast(8).first { Array(bytes[$0..<($0 + 8)]) == Array("colrnclx".utf8) }) + 8
+        #expect(bytes[at + 4..<at + 6] == [0, 9])
+        bytes[at + 5] = 10
+        let e = try #require(decodeError(bytes: bytes))
+        #expect(e.code == .unavailable && e.message.contains("constant-luminance matrix and PQ") && e.field == .hdr, "\(e)")
+    }
+
     @Test("An oversize HEIC or AVIF is refused from its header, before decoding", arguments: ["heic.heic", "avif.avif"])
     func pixelLimit(name: String) throws {
         let e = try #require(decodeError(name, maxPixels: 1000))
