@@ -6,8 +6,8 @@
 #   bottom-left blue (20,20,220)   bottom-right yellow (230,220,20)
 set -euo pipefail
 cd "$(dirname "$0")/images"
-# HEIC and AVIF (needs: libheif-examples, libavif-bin, python3, liblcms2-2; no ImageMagick, so that
-# `make-fixtures.sh heif` remakes only these). heif-enc 1.15 writes neither irot/imir nor the
+# HEIC and AVIF (needs: libheif-examples, libavif-bin, ffmpeg with libx265 and zscale, python3,
+# liblcms2-2; no ImageMagick, so that `make-fixtures.sh heif` remakes only these). heif-enc 1.15 writes neither irot/imir nor the
 # nclx values it is given, so those are patched in place (same sizes: no offset moves).
 heif_fixtures() {
   python3 - <<'EOF'
