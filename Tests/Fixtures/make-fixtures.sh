@@ -161,13 +161,14 @@ def tonemapped(src, dst, transfer, matrix="gbr", rng="pc"):
     subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", src, "-vf",
                     f"setparams=color_primaries=bt2020:color_trc={transfer}:colorspace={matrix}:range={rng},{chain},format=rgb24",
                     "-frames:v", "1", dst], check=True)
-def references(name, transfer):  # the .ref.png of an AVIF and the .libheif.png of any HEIF
+def references(name, transfer, libheif=False):  # an AVIF's .ref.png, and if asked the .libheif.png
     stem = name.rsplit(".", 1)[0]
     if name.endswith(".avif"):
         subprocess.run(["avifdec", "-d", "16", name, os.path.join(tmp, "avifdec.png")], check=True, stdout=subprocess.DEVNULL)
         tonemapped(os.path.join(tmp, "avifdec.png"), stem + ".ref.png", transfer)
-    subprocess.run(["heif-convert", "--quiet", name, os.path.join(tmp, "libheif.png")], check=True)
-    tonemapped(os.path.join(tmp, "libheif.png"), stem + ".libheif.png", transfer)
+    if libheif:
+        subprocess.run(["heif-convert", "--quiet", name, os.path.join(tmp, "libheif.png")], check=True)
+        tonemapped(os.path.join(tmp, "libheif.png"), stem + ".libheif.png", transfer)
 def pattern(transfer, output, yuv=""):
     """testsrc2 as BT.2020 R'G'B' in a 16-bit PNG at `output`; or, given zscale's Y'CbCr arguments
     in `yuv`, as 10-bit 4:2:0 Y'CbCr written by the ffmpeg output arguments `output`."""
@@ -179,7 +180,7 @@ pattern("arib-std-b67", hlg)
 subprocess.run(["avifenc", "-d", "10", "-y", "444", "--cicp", "9/18/9", "-r", "full", "--min", "0", "--max", "4", hlg,
                 "avif-hlg-pattern.avif"], check=True, stdout=subprocess.DEVNULL)
 tonemapped(hlg, "avif-hlg-pattern.source.png", "arib-std-b67")
-references("avif-hlg-pattern.avif", "arib-std-b67")
+references("avif-hlg-pattern.avif", "arib-std-b67", libheif=True)
 # PQ AVIF as most encoders write it: 10-bit 4:2:0, limited range (avifenc converts and subsamples).
 pq = os.path.join(tmp, "pq.png")
 pattern("smpte2084", pq)
@@ -206,7 +207,11 @@ pq_slices = b"".join(struct.pack(">I", len(n)) + n for n in nals if nal_type(n) 
 colr = box(b"colr", b"nclx" + struct.pack(">HHHB", 9, 16, 9, 0))  # BT.2020, PQ, BT.2020 non-constant, limited
 heif("heic-pq-pattern.heic", [(1, b"hvc1", False, [0x81, 2, 3], pq_slices, False)], [], [pq_hvcC, ispe(96, 64), colr])
 tonemapped(pq_hevc, "heic-pq-pattern.ref.png", "smpte2084", "bt2020nc", "tv")
-references("heic-pq-pattern.heic", "smpte2084")
+# The same turned a quarter anticlockwise (irot 1), and FFmpeg's reference turned likewise.
+heif("heic-pq-pattern-irot1.heic", [(1, b"hvc1", False, [0x81, 2, 3, 0x84], pq_slices, False)], [],
+     [pq_hvcC, ispe(96, 64), colr, box(b"irot", bytes([1]))])
+subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", "heic-pq-pattern.ref.png", "-vf", "transpose=cclock",
+                "heic-pq-pattern-irot1.ref.png"], check=True)
 EOF
 }
 if [ "${1:-}" = heif ]; then heif_fixtures; ls -la ./*.heic ./*.avif; exit 0; fi
