@@ -410,7 +410,7 @@ private struct HEIFImage: ~Copyable {
     ///
     /// With `chroma` (4:2:0 pictures whose chroma libheif repeated over 2×2 blocks), the chain
     /// is given the coded Y′CbCr back instead, so that zimg interpolates the chroma at its siting
-    /// as FFmpeg and libavif do: see ``codedPlanes(_:into:bits:fullRange:matrix:siting:)``.
+    /// as FFmpeg and libavif do: see ``codedPlanes(_:into:bits:fullRange:matrix:siting:subject:)``.
     func toneMapped(_ colour: HEIFDecoder.Colour, subject: String, maxPixels: Int, chroma: HEIFBoxes.ChromaSiting?) throws
         -> RGBAImage
     {
@@ -453,7 +453,8 @@ private struct HEIFImage: ~Copyable {
         f.pointee.color_range = AVCOL_RANGE_JPEG
         let coded = try FrameHandle()
         let recovered = try chroma.map {
-            try Self.codedPlanes(f, into: coded.ptr, bits: bits, fullRange: colour.fullRange ?? false, matrix: hdr.matrix, siting: $0)
+            try Self.codedPlanes(
+                f, into: coded.ptr, bits: bits, fullRange: colour.fullRange ?? false, matrix: hdr.matrix, siting: $0, subject: subject)
         }
         let sdr = try FrameHandle()
         try ToneMapper(subject: subject, still: true).map(recovered == true ? coded.ptr : f, into: sdr.ptr, size: nil)
@@ -471,10 +472,10 @@ private struct HEIFImage: ~Copyable {
     /// Each pixel's R′G′B′ is turned back into Y′CbCr by the file's matrix; the four Cb (and
     /// Cr) of a block, equal but for libheif's rounding, are averaged. On FFmpeg's test pattern
     /// this gives back exactly the planes FFmpeg's and libavif's decoders give. Where libheif
-    /// clipped R′G′B′ (chroma past the gamut at a coloured edge) the sample comes back nearer.
+    /// clipped R′G′B′ (chroma past the gamut at a coloured edge), the sample is off by the clipping.
     static func codedPlanes(
         _ rgb: UnsafeMutablePointer<AVFrame>, into f: UnsafeMutablePointer<AVFrame>, bits: Int, fullRange: Bool, matrix: Int32,
-        siting: HEIFBoxes.ChromaSiting
+        siting: HEIFBoxes.ChromaSiting, subject: String
     ) throws -> Bool {
         let (w, h) = (Int(rgb.pointee.width), Int(rgb.pointee.height))
         // Kr and Kb of H.273's matrices 9 (BT.2020 non-constant), 1 (BT.709), 5 and 6 (BT.601).
@@ -488,7 +489,7 @@ private struct HEIFImage: ~Copyable {
         let format = av_get_pix_fmt(bits <= 8 ? "yuv420p" : "yuv420p\(bits)le")
         guard let (kr, kb) = weights, w % 2 == 0, h % 2 == 0, bits <= 12, format != AV_PIX_FMT_NONE else { return false }
         (f.pointee.width, f.pointee.height, f.pointee.format) = (Int32(w), Int32(h), format.rawValue)
-        try FFmpegCall.check(av_frame_get_buffer(f, 0), "cannot allocate the photo", subject: "", kind: .internalError)
+        try FFmpegCall.check(av_frame_get_buffer(f, 0), "cannot allocate the photo", subject: subject, kind: .internalError)
         let maximum = Double((1 << bits) - 1)
         // H.273's quantisation: limited range puts Y′ on 16...235 and Cb, Cr on 16...240 (at 8 bits).
         let scale = Double(1 << (bits - 8))
@@ -512,15 +513,17 @@ private struct HEIFImage: ~Copyable {
         for by in stride(from: 0, to: h, by: 2) {
             for bx in stride(from: 0, to: w, by: 2) {
                 var (cb, cr) = (0.0, 0.0)
-                for (x, y) in [(bx, by), (bx + 1, by), (bx, by + 1), (bx + 1, by + 1)] {
-                    // FFmpeg's planar R′G′B′ keeps green, blue, red.
-                    let g = sample(src[0], srcStride[0], x, y) / maximum
-                    let b = sample(src[1], srcStride[1], x, y) / maximum
-                    let r = sample(src[2], srcStride[2], x, y) / maximum
-                    let yy = kr * r + kg * g + kb * b
-                    store(luma(yy), dst[0], dstStride[0], x, y)
-                    cb += (b - yy) / (2 * (1 - kb))
-                    cr += (r - yy) / (2 * (1 - kr))
+                for y in by...(by + 1) {
+                    for x in bx...(bx + 1) {
+                        // FFmpeg's planar R′G′B′ keeps green, blue, red.
+                        let g = sample(src[0], srcStride[0], x, y) / maximum
+                        let b = sample(src[1], srcStride[1], x, y) / maximum
+                        let r = sample(src[2], srcStride[2], x, y) / maximum
+                        let yy = kr * r + kg * g + kb * b
+                        store(luma(yy), dst[0], dstStride[0], x, y)
+                        cb += (b - yy) / (2 * (1 - kb))
+                        cr += (r - yy) / (2 * (1 - kr))
+                    }
                 }
                 store(colour(cb / 4), dst[1], dstStride[1], bx / 2, by / 2)
                 store(colour(cr / 4), dst[2], dstStride[2], bx / 2, by / 2)
