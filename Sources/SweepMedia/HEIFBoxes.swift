@@ -119,6 +119,69 @@ package struct HEIFBoxes {
         return false
     }
 
+    /// Where 4:2:0 chroma samples sit relative to the 2×2 luma samples they cover (the places
+    /// H.273 and FFmpeg name; a right-hand siting has no name there).
+    package enum ChromaSiting: Sendable {
+        /// With the left column, between the rows (MPEG-2's, HEVC's default).
+        case left
+        /// Between all four.
+        case center
+        /// With the top-left sample.
+        case topLeft
+        /// With the top row, between the columns.
+        case top
+        /// With the bottom row, between the columns.
+        case bottom
+        /// With the bottom-left sample.
+        case bottomLeft
+
+        /// The siting once the picture is turned `quarters` quarter turns anticlockwise (as
+        /// `irot` turns it); `nil` where it lands on a right-hand side.
+        func turned(_ quarters: Int) -> ChromaSiting? {
+            // A quarter turn anticlockwise takes the left column to the bottom row and the top
+            // row to the left column.
+            var siting: ChromaSiting? = self
+            for _ in 0..<(quarters & 3) {
+                siting =
+                    switch siting {
+                    case .left: .bottom
+                    case .center: .center
+                    case .topLeft: .bottomLeft
+                    case .top: .left
+                    case .bottom, .bottomLeft, nil: nil  // to the right
+                    }
+            }
+            return siting
+        }
+    }
+
+    /// Where the chroma samples of `coded`'s 4:2:0 pictures sit once libheif has turned them
+    /// as `shown` (the primary image, `coded` itself or what derives from it) says; `nil` for
+    /// other layouts, a mirror (`imir`) or a crop (`clap`), or a siting on a right-hand side.
+    package func chromaSiting420(_ coded: UInt32, shownAs shown: UInt32) -> ChromaSiting? {
+        let items = Set([coded, shown])
+        guard !items.contains(where: { property("imir", of: $0) != nil || property("clap", of: $0) != nil }) else { return nil }
+        // irot's one byte ends in the angle, in quarter turns anticlockwise.
+        let quarters = items.reduce(0) { sum, item in sum + (property("irot", of: item).map { Int(bytes[$0.lowerBound] & 3) } ?? 0) }
+        return chromaSiting420(coded)?.turned(quarters)
+    }
+
+    /// Where the chroma samples of `item`'s coded pictures sit if they are 4:2:0 (from its
+    /// `av1C` or `hvcC`); `nil` for other layouts or when neither box says.
+    package func chromaSiting420(_ item: UInt32) -> ChromaSiting? {
+        // av1C byte 2 ends in subsampling x (0x08) and y (0x04), then chroma_sample_position:
+        // 1 vertical (left), 2 colocated (top-left), 0 unknown, taken as centred, as libavif does.
+        if let body = property("av1C", of: item), body.count >= 3 {
+            let b = bytes[body.lowerBound + 2]
+            guard b & 0x1C == 0x0C else { return nil }
+            return [.center, .left, .topLeft, .center][Int(b & 0x03)]
+        }
+        // hvcC byte 16 ends in chroma_format_idc (1 is 4:2:0). The siting is in the bitstream's
+        // VUI, whose default is left (H.273's type 0), as FFmpeg's HEVC decoder takes it.
+        if let body = property("hvcC", of: item), body.count >= 17 { return bytes[body.lowerBound + 16] & 0x03 == 1 ? .left : nil }
+        return nil
+    }
+
     /// Whether `item` has an entry in `iloc`, even one without extents. Items without a
     /// body (an `iden`) may have none.
     package func isLocated(_ item: UInt32) -> Bool { locations[item] != nil }

@@ -10,7 +10,7 @@ import SweepSupport
 /// `imir`, `clap`), so a photo stands as it was shot. Colour: an ICC profile (an iPhone's
 /// Display P3) is converted by lcms2; without one, coded primaries (`nclx`: Display P3,
 /// BT.2020, …) are. HDR photos (PQ or HLG transfer) are tone-mapped to SDR BT.709 by the
-/// clips' chain (``ToneMapper``), from the coded planes at full depth, or refused if asked.
+/// clips' chain (``ToneMapper``), from libheif's R′G′B′ at full depth, or refused if asked.
 ///
 /// An EXIF orientation inside the file is not applied: HEIF makes `irot`/`imir` the
 /// authority, and iPhones write both, so applying the EXIF tag too would turn the photo twice.
@@ -50,8 +50,9 @@ enum HEIFDecoder {
             let colour = try Colour(of: handle, subject: name)
             if let transfer = colour.hdr {
                 guard hdr == .tonemap else { throw ImageDecoder.hdrRefused(name, transfer: transfer.name) }
-                let planes = try HEIFImage(decoding: handle, subject: name, ycbcr444: true)
-                return try planes.toneMapped(colour, subject: name, maxPixels: maxPixels)
+                let planes = try HEIFImage(decoding: handle, subject: name, fullDepth: true)
+                return try planes.toneMapped(
+                    colour, subject: name, maxPixels: maxPixels, chroma: HEIFImage.repeatsChroma ? plan.chroma : nil)
             }
             // libheif 1.15 copies 4:0:0 samples to RGB as they are, ignoring the range: limited-
             // range black comes out at 16. The range is the nclx box's, else the bitstream's
@@ -88,6 +89,9 @@ enum HEIFDecoder {
         let coded: UInt32
         /// Whether that bitstream is 4:0:0 (its range then needs care, see `decode`).
         let monochrome: Bool
+        /// Where the coded pictures' 4:2:0 chroma samples sit once turned, when no mirror or crop
+        /// moves the 2×2 blocks libheif repeats them over; `nil` otherwise.
+        let chroma: HEIFBoxes.ChromaSiting?
     }
 
     /// The item types libheif 1.15 decodes safely: HEVC and AV1 coded images.
@@ -199,7 +203,11 @@ enum HEIFDecoder {
             _ = try vetPicture(alpha, type: boxes.items[alpha]?.type ?? "?")
         }
         try requireLocatedIdentities(boxes, name: name)
-        return Plan(primary: primary, coded: coded, monochrome: boxes.isMonochrome(coded))
+        // Grid tiles of even sides keep the 2×2 blocks aligned across the picture.
+        let evenTiles = boxes.spatialExtent(of: coded).map { $0.width % 2 == 0 && $0.height % 2 == 0 } ?? false
+        return Plan(
+            primary: primary, coded: coded, monochrome: boxes.isMonochrome(coded),
+            chroma: evenTiles ? boxes.chromaSiting420(coded, shownAs: primary) : nil)
     }
 
     /// The first libheif version that opens a file with an `iden` item lacking an `iloc`
@@ -372,44 +380,47 @@ private struct HEIFImage: ~Copyable {
 
     /// Decodes `handle` to interleaved 8-bit RGBA, transformations (`irot`, `imir`, `clap`)
     /// applied; or, if `native`, to the coded planes as they are (to learn their range).
-    /// With `ycbcr444`, to full-depth Y′CbCr 4:4:4 planes instead (for tone-mapping).
-    init(decoding handle: borrowing HEIFImageHandle, subject: String, native: Bool = false, ycbcr444: Bool = false) throws {
+    /// With `fullDepth`, to planar R′G′B′ at the coded bit depth instead (for tone-mapping).
+    init(decoding handle: borrowing HEIFImageHandle, subject: String, native: Bool = false, fullDepth: Bool = false) throws {
         guard let options = heif_decoding_options_alloc() else {
             throw SweepError(.internalError, "out of memory", subject: subject)
         }
         defer { heif_decoding_options_free(options) }
         options.pointee.ignore_transformations = 0  // the default, stated: upright is the point
-        options.pointee.convert_hdr_to_8bit = ycbcr444 ? 0 : 1  // 10-bit SDR photos come out as 8-bit RGBA
+        options.pointee.convert_hdr_to_8bit = fullDepth ? 0 : 1  // 10-bit SDR photos come out as 8-bit RGBA
         var p: OpaquePointer?
         try HEIFCall.check(
             heif_decode_image(
-                handle.ptr, &p, ycbcr444 ? heif_colorspace_YCbCr : native ? heif_colorspace_undefined : heif_colorspace_RGB,
-                ycbcr444 ? heif_chroma_444 : native ? heif_chroma_undefined : heif_chroma_interleaved_RGBA, options),
+                handle.ptr, &p, fullDepth || !native ? heif_colorspace_RGB : heif_colorspace_undefined,
+                fullDepth ? heif_chroma_444 : native ? heif_chroma_undefined : heif_chroma_interleaved_RGBA, options),
             "the image cannot be decoded", subject: subject)
         guard let p else { throw HEIFCall.corrupt(subject) }
         ptr = p
     }
     deinit { heif_image_release(ptr) }
 
-    /// The Y′CbCr planes (``init(decoding:subject:native:ycbcr444:)`` with `ycbcr444`) of an HDR photo,
-    /// tone-mapped to SDR BT.709 by ``ToneMapper`` and converted to RGBA. Alpha is dropped:
-    /// HDR photos with transparency are rare, and the chain has no alpha.
-    func toneMapped(_ colour: HEIFDecoder.Colour, subject: String, maxPixels: Int) throws -> RGBAImage {
+    /// The planar R′G′B′ (``init(decoding:subject:native:fullDepth:)`` with `fullDepth`) of an
+    /// HDR photo, tone-mapped to SDR BT.709 by ``ToneMapper`` and converted to RGBA. Alpha is
+    /// dropped: HDR photos with transparency are rare, and the chain has no alpha.
+    ///
+    /// R′G′B′, not Y′CbCr: libheif (1.15) turns every decoded picture into R′G′B′ by the file's
+    /// matrix and range first, and asked for Y′CbCr it converts that back with BT.601's matrix,
+    /// whatever the file's, which the chain, told the file's matrix, would misread (colours
+    /// off by a mean ΔE2000 of 2.4 on FFmpeg's test pattern).
+    ///
+    /// With `chroma` (4:2:0 pictures whose chroma libheif repeated over 2×2 blocks), the chain
+    /// is given the coded Y′CbCr back instead, so that zimg interpolates the chroma at its siting
+    /// as FFmpeg and libavif do: see ``codedPlanes(_:into:bits:fullRange:matrix:siting:subject:)``.
+    func toneMapped(_ colour: HEIFDecoder.Colour, subject: String, maxPixels: Int, chroma: HEIFBoxes.ChromaSiting?) throws
+        -> RGBAImage
+    {
         guard let hdr = colour.hdr else { throw SweepError(.internalError, "not an HDR photo", subject: subject) }
-        let w = Int(heif_image_get_width(ptr, heif_channel_Y)), h = Int(heif_image_get_height(ptr, heif_channel_Y))
-        guard w > 0, h > 0 else { throw HEIFCall.corrupt(subject, "no luma plane") }
+        let w = Int(heif_image_get_width(ptr, heif_channel_R)), h = Int(heif_image_get_height(ptr, heif_channel_R))
+        guard w > 0, h > 0 else { throw HEIFCall.corrupt(subject, "no red plane") }
         if ImageDecoder.exceeds(w, h, maxPixels) { throw ImageDecoder.overLimit(w, h, maxPixels, name: subject) }
-        let bits = Int(heif_image_get_bits_per_pixel_range(ptr, heif_channel_Y))
-        let (chromaShiftX, chromaShiftY, layout): (Int, Int, String) =
-            switch heif_image_get_chroma_format(ptr) {
-            case heif_chroma_420: (1, 1, "420")
-            case heif_chroma_422: (1, 0, "422")
-            case heif_chroma_444: (0, 0, "444")
-            default: throw SweepError(.dataError, "HDR photos must be coded in Y′CbCr", subject: subject, fix: "export it as SDR")
-            }
-        let depth = bits <= 8 ? "" : (bits <= 10 ? "10le" : "12le")
-        let format = av_get_pix_fmt("yuv\(layout)p\(depth)")
-        guard format != AV_PIX_FMT_NONE, bits <= 12 else {
+        let bits = Int(heif_image_get_bits_per_pixel_range(ptr, heif_channel_R))
+        let format = av_get_pix_fmt(bits <= 8 ? "gbrp" : "gbrp\(bits)le")
+        guard format != AV_PIX_FMT_NONE, bits <= 16 else {
             throw SweepError(.dataError, "HDR photos of \(bits) bits are not supported", subject: subject, fix: "export it as SDR")
         }
         let frame = try FrameHandle()
@@ -417,29 +428,132 @@ private struct HEIFImage: ~Copyable {
         (f.pointee.width, f.pointee.height, f.pointee.format) = (Int32(w), Int32(h), format.rawValue)
         try FFmpegCall.check(av_frame_get_buffer(f, 0), "cannot allocate the photo", subject: subject, kind: .internalError)
         // libheif keeps samples over 8 bits in 16-bit words, as FFmpeg's little-endian formats do.
-        let bytesPerSample = bits <= 8 ? 1 : 2
+        let rowBytes = w * (bits <= 8 ? 1 : 2)
         let planes = withUnsafeBytes(of: f.pointee.data) { d in
             (0..<3).map { d.load(fromByteOffset: $0 * 8, as: UnsafeMutablePointer<UInt8>?.self) }
         }
         let strides = withUnsafeBytes(of: f.pointee.linesize) { l in (0..<3).map { Int(l.load(fromByteOffset: $0 * 4, as: Int32.self)) } }
-        for (p, channel) in [heif_channel_Y, heif_channel_Cb, heif_channel_Cr].enumerated() {
+        // FFmpeg's planar R′G′B′ keeps green first, then blue, then red.
+        for (p, channel) in [heif_channel_G, heif_channel_B, heif_channel_R].enumerated() {
             var stride: Int32 = 0
-            guard let src = heif_image_get_plane_readonly(ptr, channel, &stride), let dst = planes[p] else {
-                throw HEIFCall.corrupt(subject, "no plane \(p)")
-            }
-            let pw = p == 0 ? w : (w + (1 << chromaShiftX) - 1) >> chromaShiftX
-            let ph = p == 0 ? h : (h + (1 << chromaShiftY) - 1) >> chromaShiftY
-            guard Int(stride) >= pw * bytesPerSample else { throw HEIFCall.corrupt(subject, "plane \(p) is short") }
-            let dstStride = strides[p]
-            for y in 0..<ph { (dst + y * dstStride).update(from: src + y * Int(stride), count: pw * bytesPerSample) }
+            guard let src = heif_image_get_plane_readonly(ptr, channel, &stride), let dst = planes[p],
+                heif_image_get_width(ptr, channel) == Int32(w), heif_image_get_height(ptr, channel) == Int32(h)
+            else { throw HEIFCall.corrupt(subject, "no plane \(p)") }
+            guard Int(stride) >= rowBytes else { throw HEIFCall.corrupt(subject, "plane \(p) is short") }
+            for y in 0..<h { (dst + y * strides[p]).update(from: src + y * Int(stride), count: rowBytes) }
         }
         f.pointee.color_trc = AVColorTransferCharacteristic(rawValue: UInt32(hdr.transfer))
         f.pointee.color_primaries = AVColorPrimaries(rawValue: UInt32(hdr.primaries))
+        // The coded matrix decides what zimg could convert (libheif would take constant
+        // luminance for the usual matrix); the planes themselves are R′G′B′, full range
+        // whatever the file's Y′CbCr range was.
         f.pointee.colorspace = AVColorSpace(rawValue: UInt32(hdr.matrix))
-        f.pointee.color_range = colour.fullRange ?? false ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
+        try ToneMapper.checkConvertible(f, subject: subject)
+        f.pointee.colorspace = AVCOL_SPC_RGB
+        f.pointee.color_range = AVCOL_RANGE_JPEG
+        let coded = try FrameHandle()
+        let recovered = try chroma.map {
+            try Self.codedPlanes(
+                f, into: coded.ptr, bits: bits, fullRange: colour.fullRange ?? false, matrix: hdr.matrix, siting: $0, subject: subject)
+        }
         let sdr = try FrameHandle()
-        try ToneMapper(subject: subject, still: true).map(f, into: sdr.ptr, size: nil)
+        try ToneMapper(subject: subject, still: true).map(recovered == true ? coded.ptr : f, into: sdr.ptr, size: nil)
         return try ToneMapper.rgba(of: sdr.ptr, subject: subject)
+    }
+
+    /// Whether this libheif repeats each 4:2:0 chroma sample over its 2×2 block when it makes
+    /// R′G′B′ (1.15 and before; 1.16 made the upsampling a decoding option).
+    static let repeatsChroma = heif_get_version_number_major() == 1 && heif_get_version_number_minor() < 16
+
+    /// Writes into `f` the coded 4:2:0 Y′CbCr behind `rgb` (planar R′G′B′ of `bits` bits, from
+    /// 4:2:0 chroma repeated over 2×2 blocks), tagged with its matrix, range and `siting`;
+    /// `false` (nothing written) for a matrix other than BT.2020's, BT.709's or BT.601's, or odd sides.
+    ///
+    /// Each pixel's R′G′B′ is turned back into Y′CbCr by the file's matrix; the four Cb (and
+    /// Cr) of a block, equal but for libheif's rounding, are averaged. On FFmpeg's test pattern
+    /// this gives back exactly the planes FFmpeg's and libavif's decoders give. Where libheif
+    /// clipped R′G′B′ (chroma past the gamut at a coloured edge), the sample is off by the clipping.
+    static func codedPlanes(
+        _ rgb: UnsafeMutablePointer<AVFrame>, into f: UnsafeMutablePointer<AVFrame>, bits: Int, fullRange: Bool, matrix: Int32,
+        siting: HEIFBoxes.ChromaSiting, subject: String
+    ) throws -> Bool {
+        let (w, h) = (Int(rgb.pointee.width), Int(rgb.pointee.height))
+        // Kr and Kb of H.273's matrices 9 (BT.2020 non-constant), 1 (BT.709), 5 and 6 (BT.601).
+        let weights: (kr: Double, kb: Double)? =
+            switch matrix {
+            case 9: (0.2627, 0.0593)
+            case 1: (0.2126, 0.0722)
+            case 5, 6: (0.299, 0.114)
+            default: nil
+            }
+        let format = av_get_pix_fmt(bits <= 8 ? "yuv420p" : "yuv420p\(bits)le")
+        guard let (kr, kb) = weights, w % 2 == 0, h % 2 == 0, bits <= 12, format != AV_PIX_FMT_NONE else { return false }
+        (f.pointee.width, f.pointee.height, f.pointee.format) = (Int32(w), Int32(h), format.rawValue)
+        try FFmpegCall.check(av_frame_get_buffer(f, 0), "cannot allocate the photo", subject: subject, kind: .internalError)
+        let maximum = Double((1 << bits) - 1)
+        // H.273's quantisation: limited range puts Y′ on 16...235 and Cb, Cr on 16...240 (at 8 bits).
+        let scale = Double(1 << (bits - 8))
+        func luma(_ y: Double) -> Double { fullRange ? y * maximum : (16 + 219 * y) * scale }
+        func colour(_ c: Double) -> Double { fullRange ? Double(1 << (bits - 1)) + c * maximum : (128 + 224 * c) * scale }
+        func sample(_ plane: UnsafeMutablePointer<UInt8>, _ stride: Int, _ x: Int, _ y: Int) -> Double {
+            bits <= 8
+                ? Double(plane[y * stride + x]) : Double((plane + y * stride).withMemoryRebound(to: UInt16.self, capacity: x + 1) { $0[x] })
+        }
+        func store(_ v: Double, _ plane: UnsafeMutablePointer<UInt8>, _ stride: Int, _ x: Int, _ y: Int) {
+            let q = min(max(v.rounded(), 0), maximum)
+            if bits <= 8 {
+                plane[y * stride + x] = UInt8(q)
+            } else {
+                (plane + y * stride).withMemoryRebound(to: UInt16.self, capacity: x + 1) { $0[x] = UInt16(q) }
+            }
+        }
+        let (src, srcStride) = (planes(of: rgb), strides(of: rgb))
+        let (dst, dstStride) = (planes(of: f), strides(of: f))
+        let kg = 1 - kr - kb
+        for by in stride(from: 0, to: h, by: 2) {
+            for bx in stride(from: 0, to: w, by: 2) {
+                var (cb, cr) = (0.0, 0.0)
+                for y in by...(by + 1) {
+                    for x in bx...(bx + 1) {
+                        // FFmpeg's planar R′G′B′ keeps green, blue, red.
+                        let g = sample(src[0], srcStride[0], x, y) / maximum
+                        let b = sample(src[1], srcStride[1], x, y) / maximum
+                        let r = sample(src[2], srcStride[2], x, y) / maximum
+                        let yy = kr * r + kg * g + kb * b
+                        store(luma(yy), dst[0], dstStride[0], x, y)
+                        cb += (b - yy) / (2 * (1 - kb))
+                        cr += (r - yy) / (2 * (1 - kr))
+                    }
+                }
+                store(colour(cb / 4), dst[1], dstStride[1], bx / 2, by / 2)
+                store(colour(cr / 4), dst[2], dstStride[2], bx / 2, by / 2)
+            }
+        }
+        f.pointee.color_trc = rgb.pointee.color_trc
+        f.pointee.color_primaries = rgb.pointee.color_primaries
+        f.pointee.colorspace = AVColorSpace(rawValue: UInt32(matrix))
+        f.pointee.color_range = fullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
+        f.pointee.chroma_location =
+            switch siting {
+            case .left: AVCHROMA_LOC_LEFT
+            case .center: AVCHROMA_LOC_CENTER
+            case .topLeft: AVCHROMA_LOC_TOPLEFT
+            case .top: AVCHROMA_LOC_TOP
+            case .bottom: AVCHROMA_LOC_BOTTOM
+            case .bottomLeft: AVCHROMA_LOC_BOTTOMLEFT
+            }
+        return true
+    }
+
+    /// The first three plane pointers of `frame`.
+    private static func planes(of frame: UnsafeMutablePointer<AVFrame>) -> [UnsafeMutablePointer<UInt8>] {
+        withUnsafeBytes(of: frame.pointee.data) { d in (0..<3).map { d.load(fromByteOffset: $0 * 8, as: UnsafeMutablePointer<UInt8>.self) }
+        }
+    }
+
+    /// The first three row strides of `frame`, in bytes.
+    private static func strides(of frame: UnsafeMutablePointer<AVFrame>) -> [Int] {
+        withUnsafeBytes(of: frame.pointee.linesize) { l in (0..<3).map { Int(l.load(fromByteOffset: $0 * 4, as: Int32.self)) } }
     }
 
     /// Whether the decoded planes are full range: the item's nclx box if it has one, else the

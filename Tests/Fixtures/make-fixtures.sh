@@ -6,8 +6,8 @@
 #   bottom-left blue (20,20,220)   bottom-right yellow (230,220,20)
 set -euo pipefail
 cd "$(dirname "$0")/images"
-# HEIC and AVIF (needs: libheif-examples, libavif-bin, python3, liblcms2-2; no ImageMagick, so that
-# `make-fixtures.sh heif` remakes only these). heif-enc 1.15 writes neither irot/imir nor the
+# HEIC and AVIF (needs: libheif-examples, libavif-bin, ffmpeg with libx265 and zscale, python3,
+# liblcms2-2; no ImageMagick, so that `make-fixtures.sh heif` remakes only these). heif-enc 1.15 writes neither irot/imir nor the
 # nclx values it is given, so those are patched in place (same sizes: no offset moves).
 heif_fixtures() {
   python3 - <<'EOF'
@@ -149,18 +149,69 @@ def grid_bomb(b):
     assert b[i:i + 4] == bytes([0, 0, 0, 0]) and b[i + 4:i + 8] == struct.pack(">HH", 48, 32)
     b[i + 4:i + 8] = struct.pack(">HH", 30000, 30000)
 patch("heic.heic", "heic-grid-bomb.heic", grid_bomb)
-# HDR: FFmpeg's test pattern as HLG R'G'B' (BT.2020), 10-bit 4:4:4 full range (avifenc, cicp 9/18/9),
-# and the reference: FFmpeg's own zscale/tonemap chain (sweep's for photos) run on the same R'G'B'.
+# HDR: FFmpeg's test pattern as HLG R'G'B' (BT.2020), 10-bit 4:4:4 full range (avifenc, cicp 9/18/9).
+# Each HDR photo has references made by decoders other than sweep, each run through FFmpeg's own
+# zscale/tonemap chain (sweep's for photos): the file's own reference decoder at full depth
+# (.ref.png: avifdec's 16-bit R'G'B' for AVIF, FFmpeg decoding the HEVC bitstream for HEIC),
+# libheif's (heif-convert's 16-bit R'G'B', .libheif.png), and for the HLG AVIF the R'G'B' it was
+# coded from (.source.png).
 chain = ("zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=tonemap=hable:desat=0,"
          "zscale=t=bt709,format=gbrp")  # ToneMapper.stillChain: a photo's chain ends in R'G'B'.
+def tonemapped(src, dst, transfer, matrix="gbr", rng="pc"):
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", src, "-vf",
+                    f"setparams=color_primaries=bt2020:color_trc={transfer}:colorspace={matrix}:range={rng},{chain},format=rgb24",
+                    "-frames:v", "1", dst], check=True)
+def references(name, transfer, libheif=False):  # an AVIF's .ref.png, and if asked the .libheif.png
+    stem = name.rsplit(".", 1)[0]
+    if name.endswith(".avif"):
+        subprocess.run(["avifdec", "-d", "16", name, os.path.join(tmp, "avifdec.png")], check=True, stdout=subprocess.DEVNULL)
+        tonemapped(os.path.join(tmp, "avifdec.png"), stem + ".ref.png", transfer)
+    if libheif:
+        subprocess.run(["heif-convert", "--quiet", name, os.path.join(tmp, "libheif.png")], check=True)
+        tonemapped(os.path.join(tmp, "libheif.png"), stem + ".libheif.png", transfer)
+def pattern(transfer, output, yuv=""):
+    """testsrc2 as BT.2020 R'G'B' in a 16-bit PNG at `output`; or, given zscale's Y'CbCr arguments
+    in `yuv`, as 10-bit 4:2:0 Y'CbCr written by the ffmpeg output arguments `output`."""
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=96x64", "-frames:v", "1", "-vf",
+                    f"format=gbrpf32le,zscale=tin=iec61966-2-1:pin=bt709:t={transfer}:p=bt2020:npl=100{yuv},"
+                    + ("format=yuv420p10le" if yuv else "format=rgb48be"), *(output if yuv else [output])], check=True)
 hlg = os.path.join(tmp, "hlg.png")
-subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=96x64", "-frames:v", "1", "-vf",
-                "format=gbrpf32le,zscale=tin=iec61966-2-1:pin=bt709:t=arib-std-b67:p=bt2020:npl=100,format=rgb48be", hlg], check=True)
+pattern("arib-std-b67", hlg)
 subprocess.run(["avifenc", "-d", "10", "-y", "444", "--cicp", "9/18/9", "-r", "full", "--min", "0", "--max", "4", hlg,
                 "avif-hlg-pattern.avif"], check=True, stdout=subprocess.DEVNULL)
-subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", hlg, "-vf",
-                "setparams=color_primaries=bt2020:color_trc=arib-std-b67:colorspace=gbr:range=pc," + chain + ",format=rgb24",
-                "-frames:v", "1", "avif-hlg-pattern.ref.png"], check=True)
+tonemapped(hlg, "avif-hlg-pattern.source.png", "arib-std-b67")
+references("avif-hlg-pattern.avif", "arib-std-b67", libheif=True)
+# PQ AVIF as most encoders write it: 10-bit 4:2:0, limited range (avifenc converts and subsamples).
+pq = os.path.join(tmp, "pq.png")
+pattern("smpte2084", pq)
+subprocess.run(["avifenc", "-d", "10", "-y", "420", "--cicp", "9/16/9", "-r", "limited", "--min", "0", "--max", "4", pq,
+                "avif-pq-pattern.avif"], check=True, stdout=subprocess.DEVNULL)
+references("avif-pq-pattern.avif", "smpte2084")
+# PQ HEIC as a camera writes it: Y'CbCr by BT.2020's matrix, limited range, 10-bit 4:2:0, coded by
+# x265 through FFmpeg (heif-enc 1.15 codes BT.601 full range whatever it is told, and writes no colr
+# box for HEIC), then put in a HEIF by hand with its colr nclx box.
+import re
+pq_hevc = os.path.join(tmp, "pq.hevc")
+pattern("smpte2084", ["-c:v", "libx265", "-x265-params", "log-level=error:crf=12", "-color_primaries", "bt2020",
+                      "-color_trc", "smpte2084", "-colorspace", "bt2020nc", "-color_range", "tv", "-f", "hevc", pq_hevc],
+        yuv=":m=bt2020nc:r=tv")
+nals = [n.rstrip(b"\0") for n in re.split(b"\0\0\1", open(pq_hevc, "rb").read()) if n.strip(b"\0")]
+def nal_type(n): return (n[0] >> 1) & 63
+sps = re.sub(b"\0\0\3", b"\0\0", next(n for n in nals if nal_type(n) == 33))  # emulation prevention removed
+# hvcC: the SPS's general profile, tier and level (the 12 bytes after its 3-byte head), 4:2:0, 10
+# bits, 4-byte NAL lengths, then the VPS, SPS and PPS; the slices are the item's data.
+sets = [n for n in nals if nal_type(n) in (32, 33, 34)]
+pq_hvcC = box(b"hvcC", bytes([1]) + sps[3:15] + b"\xf0\x00\xfc\xfd\xfa\xfa\x00\x00\x0f" + bytes([len(sets)])
+              + b"".join(bytes([0x80 | nal_type(n)]) + struct.pack(">HH", 1, len(n)) + n for n in sets))
+pq_slices = b"".join(struct.pack(">I", len(n)) + n for n in nals if nal_type(n) < 32)
+colr = box(b"colr", b"nclx" + struct.pack(">HHHB", 9, 16, 9, 0))  # BT.2020, PQ, BT.2020 non-constant, limited
+heif("heic-pq-pattern.heic", [(1, b"hvc1", False, [0x81, 2, 3], pq_slices, False)], [], [pq_hvcC, ispe(96, 64), colr])
+tonemapped(pq_hevc, "heic-pq-pattern.ref.png", "smpte2084", "bt2020nc", "tv")
+# The same turned a quarter anticlockwise (irot 1), and FFmpeg's reference turned likewise.
+heif("heic-pq-pattern-irot1.heic", [(1, b"hvc1", False, [0x81, 2, 3, 0x84], pq_slices, False)], [],
+     [pq_hvcC, ispe(96, 64), colr, box(b"irot", bytes([1]))])
+subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", "heic-pq-pattern.ref.png", "-vf", "transpose=cclock",
+                "heic-pq-pattern-irot1.ref.png"], check=True)
 EOF
 }
 if [ "${1:-}" = heif ]; then heif_fixtures; ls -la ./*.heic ./*.avif; exit 0; fi
