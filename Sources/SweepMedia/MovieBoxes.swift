@@ -82,7 +82,8 @@ package struct MovieBoxes: Sendable, Equatable {
             } else if length == 0 {
                 length = size - offset
             }
-            guard length >= header, offset + length <= size || type == "mdat" else { return nil }
+            // Compared as what is left, so that no stated size can overflow the sum.
+            guard length >= header, length <= size - offset || type == "mdat" else { return nil }
             if offset == 0, !MediaProbe.isobmffFirstBoxes.contains(type) { return nil }
             if type == "moov" {
                 guard length - header <= movieLimit, let body = bytes(at: offset + header, count: length - header) else { return nil }
@@ -90,8 +91,8 @@ package struct MovieBoxes: Sendable, Equatable {
                 movie.readMovie(body)
                 return movie
             }
+            if length >= size - offset { return nil }  // a last `mdat`, or one said to run past the end
             offset += length
-            if offset >= size { return nil }
         }
         return nil
     }

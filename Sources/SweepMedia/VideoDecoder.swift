@@ -210,8 +210,11 @@ package final class VideoDecoder {
             avcodec_open2(dec, codec, nil), "cannot open the \(name) decoder", subject: path, kind: .unavailable,
             fix: "convert the clip to H.264 first")
         timeBase = av_q2d(st.pointee.time_base)
+        // Only an AVI with B-frames: without them FFmpeg's times are the frames' own, and a
+        // packet that gives no frame (before the first key frame) must not shift the rest.
         decodeOrder =
-            container == "avi" ? try Self.decodeOrder(path, stream: index, reorders: par.pointee.video_delay > 0) : nil
+            container == "avi" && par.pointee.video_delay > 0
+            ? try Self.decodeOrder(path, stream: index, reorders: true) : nil
         streamTimeBase = st.pointee.time_base
         let sar = st.pointee.sample_aspect_ratio.num > 0 ? st.pointee.sample_aspect_ratio : par.pointee.sample_aspect_ratio
         let aspect = sar.num > 0 && sar.den > 0 ? av_q2d(sar) : 1
@@ -417,7 +420,8 @@ package final class VideoDecoder {
         }
         guard times.count == 2 else { return DecodeOrder(first: times.first ?? 0, delay: 0, tick: tick, reorders: reorders) }
         let gap = times[1] - times[0] - tick
-        return DecodeOrder(first: times[0], delay: gap > 0 && gap <= maxDelayChunks * tick ? gap : 0, tick: tick, reorders: reorders)
+        return DecodeOrder(
+            first: times[0], delay: reorders && gap > 0 && gap <= maxDelayChunks * tick ? gap : 0, tick: tick, reorders: reorders)
     }
 
     /// The presentation times of the first `limit` packets of `stream`, read without decoding.
@@ -692,6 +696,10 @@ package final class VideoDecoder {
                     // Frames come out in display order: each takes the earliest time of the
                     // packets still in the decoder (FFmpeg's guess is the decode time of the
                     // packet that let it out: late by the decoder's delay, and none for the last).
+                    // The decoder holds at most its delay plus a packet per thread: older times
+                    // are packets that gave no frame (before a key frame, damage), dropped.
+                    let held = max(Int(dec.pointee.has_b_frames), 2) + max(1, Int(dec.pointee.thread_count)) + 1
+                    if pendingTimes.count > held { pendingTimes.removeFirst(pendingTimes.count - held) }
                     f.pointee.best_effort_timestamp =
                         pendingTimes.isEmpty
                         ? previous.map { $0.pointee.best_effort_timestamp + order.tick } ?? 0 : pendingTimes.removeFirst()
@@ -743,7 +751,7 @@ package final class VideoDecoder {
                 let at = time > order.first ? time - order.delay : time
                 pendingTimes.insert(at, at: pendingTimes.firstIndex { $0 > at } ?? pendingTimes.count)
                 // A decoder holds a few frames; more times waiting are packets it dropped (damage).
-                if pendingTimes.count > Self.maxPendingTimes { pendingTimes.removeFirst() }
+                if pendingTimes.count > max(Self.maxPendingTimes, Int(dec.pointee.thread_count) + 24) { pendingTimes.removeFirst() }
             }
             let sent = avcodec_send_packet(dec, packet.ptr)
             if sent < 0 && sent != sweep_averror(EAGAIN) {

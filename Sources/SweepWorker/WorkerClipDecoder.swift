@@ -103,7 +103,10 @@ package final class WorkerClipDecoder: ClipDecoder {
             opened.frameRate.isFinite, opened.frameRate > 0, opened.duration.isFinite, opened.duration >= 0
         else { throw crashed() }  // the worker's word is checked as the file's would be
         (width, height, frameRate, duration, hdrTransfer) =
-            (opened.width, opened.height, opened.frameRate, opened.duration, opened.hdrTransfer)
+            (
+                opened.width, opened.height, opened.frameRate, opened.duration,
+                opened.hdrTransfer.flatMap { ["PQ", "HLG"].contains($0) ? $0 : nil }
+            )
         layers = opened.layers?.checked ?? LayeredStream()
         if let frames = opened.statedFrames, let stated = opened.statedLength { statedEnd = (frames, stated) }
         frameNumber = answer.frameNumber

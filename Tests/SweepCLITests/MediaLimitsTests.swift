@@ -270,6 +270,28 @@ struct MediaLimitsTests {
         }
     }
 
+    @Test(
+        "An AVI cut mid-GOP (packets before the first key frame give no frame) plays FFmpeg's frames, in order, from its first",
+        arguments: [0, 2])
+    func aviMidGOP(bframes: Int) throws {
+        let dir = try Scratch.folder("avi-gop")
+        let input = dir + "/cut\(bframes).avi"
+        // The first 5 packets dropped: FFmpeg decodes from the next key frame.
+        try ClipMaker.ffmpeg([
+            "-f", "lavfi", "-i", "color=c=black:s=96x64:r=25", "-frames:v", "100", "-vf",
+            "format=gray,\(ClipMaker.counterFilter()),format=yuv420p", "-c:v", "libx264", "-bf", "\(bframes)", "-g", "25", "-qp", "0",
+            "-bsf:v", "noise=drop=lt(n\\,5)", input,
+        ])
+        let theirs = try Self.counters(input)
+        try #require((theirs.first ?? 0) >= 5, "\(theirs)")  // from the first key frame after the cut
+        let out = dir + "/o.mp4"
+        let r = try runSweep(
+            ["render", input, input, "-o", out, "--size", "96x64", "--no-handle", "--no-labels", "--hard-edge", "--crf", "1", "--quiet"])
+        #expect(r.code == 0, "\(r.stderr)")
+        let ours = try Self.counters(out)
+        #expect(ours.first == theirs.first && ours == ours.sorted() && Set(ours) == Set(theirs), "\(ours) against \(theirs)")
+    }
+
     @Test("An empty chunk part-way through an AVI (a dropped frame) holds the frame before it, as FFmpeg's times say")
     func aviDroppedFrame() throws {
         let dir = try Scratch.folder("avi-drop")
