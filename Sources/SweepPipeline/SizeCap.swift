@@ -200,21 +200,37 @@ struct SizeCap {
     /// which they would fit, aiming at 95 % of the budget. Nil when quality alone may do.
     func advice(_ first: RenderSpec, source: FrameSource, over: Int) -> CapAdvice? {
         let floorBytes = Double(over) * exp2(Self.typical(Self.qualityFloor) - Self.typical(first.quality))
-        guard Double(bytes) < floorBytes, let w = first.width, let h = first.height else { return nil }
-        let share = 0.95 * Double(bytes) / floorBytes
-        // Bytes grow about as the side (see ``impossible``), a clip's about as its length.
-        let size = (width: max(2, 2 * Int(Double(w) * share / 2)), height: max(2, 2 * Int(Double(h) * share / 2)))
-        var end: Double?
-        if let available = source.clipDuration {
-            let start = first.clip.start
-            end = ((start + ((first.clip.end ?? available) - start) * share) * 10).rounded(.down) / 10
-        }
-        let ways = (end.map { [String(format: "ending at %g s", $0)] } ?? []) + ["making it \(size.width)x\(size.height)"]
+        guard Double(bytes) < floorBytes, let w = first.width, let h = first.height,
+            // Bytes grow about as the side (see ``impossible``).
+            let ways = Self.ways(
+                first, width: w, height: h, clipDuration: source.clipDuration, share: 0.95 * Double(bytes) / floorBytes, sideExponent: 1)
+        else { return nil }
         let message =
             "fitting under \(ByteCount.text(bytes)) takes fewer colours or frames than quality \(Self.qualityFloor) keeps (about "
             + ByteCount.text(Int(floorBytes)) + String(format: " at %g fps with every colour); ", first.fps)
-            + ways.joined(separator: " or ") + " would keep them"
-        return CapAdvice(message: message, end: end, width: size.width, height: size.height)
+            + ways.words + " would keep them"
+        return CapAdvice(message: message, end: ways.end, width: ways.width, height: ways.height)
+    }
+
+    /// The ways to keep a look in `share` of the bytes `first` (at `width`×`height`) takes,
+    /// when a clip's bytes go about as its length and any animation's as its side to the
+    /// power `sideExponent`: a clip's end and a smaller size, with the words naming them.
+    /// An end within a frame of the start is not offered; nil when neither is left (no end,
+    /// and a shorter side under 16 px, which keeps no look either).
+    static func ways(
+        _ first: RenderSpec, width w: Int, height h: Int, clipDuration: Double?, share: Double, sideExponent: Double
+    ) -> (end: Double?, width: Int, height: Int, words: String)? {
+        let side = pow(share, 1 / sideExponent)
+        let size = (width: max(2, 2 * Int(Double(w) * side / 2)), height: max(2, 2 * Int(Double(h) * side / 2)))
+        var end: Double?
+        if let available = clipDuration {
+            let start = first.clip.start
+            let at = ((start + ((first.clip.end ?? available) - start) * share) * 10).rounded(.down) / 10
+            if at >= start + max(0.1, 1 / first.fps) { end = at }
+        }
+        guard end != nil || min(size.width, size.height) >= 16 else { return nil }
+        let words = (end.map { [String(format: "ending at %g s", $0)] } ?? []) + ["making it \(size.width)x\(size.height)"]
+        return (end, size.width, size.height, words.joined(separator: " or "))
     }
 
     /// The bottom of the GIF ladder below `spec`: the quality floor, 15 colours, at most
@@ -849,26 +865,17 @@ struct SizeCap {
     private func videoAdvice(_ first: RenderSpec, search: VideoCapSearch, keeping: Double, needed: Int) throws -> CapAdvice? {
         guard search.pastLook(needed) > 0, Double(bytes) < keeping else { return nil }
         let source = try FrameSource(spec: first)
-        let (w, h) = (first.width ?? source.width, first.height ?? source.height)
-        let share = 0.95 * Double(bytes) / keeping
-        let side = pow(share, 1 / 1.3)
-        let size = (width: max(2, 2 * Int(Double(w) * side / 2)), height: max(2, 2 * Int(Double(h) * side / 2)))
-        var end: Double?
-        if let available = source.clipDuration {
-            let start = first.clip.start
-            let at = ((start + ((first.clip.end ?? available) - start) * share) * 10).rounded(.down) / 10
-            // An end within a frame of the start is no way to keep anything.
-            if at >= start + max(0.1, 1 / first.fps) { end = at }
-        }
-        // A picture under 16 px on its shorter side keeps no look either.
-        guard end != nil || min(size.width, size.height) >= 16 else { return nil }
+        guard
+            let ways = Self.ways(
+                first, width: first.width ?? source.width, height: first.height ?? source.height, clipDuration: source.clipDuration,
+                share: 0.95 * Double(bytes) / keeping, sideExponent: 1.3)
+        else { return nil }
         let name = search.knob == "crf" ? "CRF" : search.knob
-        let ways = (end.map { [String(format: "ending at %g s", $0)] } ?? []) + ["making it \(size.width)x\(size.height)"]
         let message =
             "fitting under \(ByteCount.text(bytes)) takes \(name) \(needed) or so, past \(name) "
             + "\(search.keepsLook) where the picture shows blocks (about \(ByteCount.text(Int(keeping))) at \(name) \(search.keepsLook)); "
-            + ways.joined(separator: " or ") + " would keep it"
-        return CapAdvice(message: message, end: end, width: size.width, height: size.height)
+            + ways.words + " would keep it"
+        return CapAdvice(message: message, end: ways.end, width: ways.width, height: ways.height)
     }
 
     /// Renders attempts until one fits. `degrade` changes the attempt (given the last
