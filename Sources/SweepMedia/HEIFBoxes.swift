@@ -337,7 +337,7 @@ package struct HEIFBoxes {
     /// A size of 0 runs to the end of `range`; 1 is followed by a 64-bit size. At the top
     /// level a box running past the end is cut there (a truncated `mdat` leaves the `meta`
     /// before it readable); inside another box it is malformed.
-    private static func forEachBox(
+    static func forEachBox(
         in bytes: [UInt8], _ range: Range<Int>, topLevel: Bool = false,
         _ body: (String, Range<Int>) throws(Malformed) -> Void
     ) throws(Malformed) {

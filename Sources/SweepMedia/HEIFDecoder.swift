@@ -429,18 +429,15 @@ private struct HEIFImage: ~Copyable {
         try FFmpegCall.check(av_frame_get_buffer(f, 0), "cannot allocate the photo", subject: subject, kind: .internalError)
         // libheif keeps samples over 8 bits in 16-bit words, as FFmpeg's little-endian formats do.
         let rowBytes = w * (bits <= 8 ? 1 : 2)
-        let planes = withUnsafeBytes(of: f.pointee.data) { d in
-            (0..<3).map { d.load(fromByteOffset: $0 * 8, as: UnsafeMutablePointer<UInt8>?.self) }
-        }
-        let strides = withUnsafeBytes(of: f.pointee.linesize) { l in (0..<3).map { Int(l.load(fromByteOffset: $0 * 4, as: Int32.self)) } }
+        let (planes, strides) = (Self.planes(of: f), Self.strides(of: f))
         // FFmpeg's planar R′G′B′ keeps green first, then blue, then red.
         for (p, channel) in [heif_channel_G, heif_channel_B, heif_channel_R].enumerated() {
             var stride: Int32 = 0
-            guard let src = heif_image_get_plane_readonly(ptr, channel, &stride), let dst = planes[p],
+            guard let src = heif_image_get_plane_readonly(ptr, channel, &stride),
                 heif_image_get_width(ptr, channel) == Int32(w), heif_image_get_height(ptr, channel) == Int32(h)
             else { throw HEIFCall.corrupt(subject, "no plane \(p)") }
             guard Int(stride) >= rowBytes else { throw HEIFCall.corrupt(subject, "plane \(p) is short") }
-            for y in 0..<h { (dst + y * strides[p]).update(from: src + y * Int(stride), count: rowBytes) }
+            for y in 0..<h { (planes[p] + y * strides[p]).update(from: src + y * Int(stride), count: rowBytes) }
         }
         f.pointee.color_trc = AVColorTransferCharacteristic(rawValue: UInt32(hdr.transfer))
         f.pointee.color_primaries = AVColorPrimaries(rawValue: UInt32(hdr.primaries))
@@ -478,16 +475,18 @@ private struct HEIFImage: ~Copyable {
         siting: HEIFBoxes.ChromaSiting, subject: String
     ) throws -> Bool {
         let (w, h) = (Int(rgb.pointee.width), Int(rgb.pointee.height))
-        // Kr and Kb of H.273's matrices 9 (BT.2020 non-constant), 1 (BT.709), 5 and 6 (BT.601).
-        let weights: (kr: Double, kb: Double)? =
+        // H.273's matrices 9 (BT.2020 non-constant), 1 (BT.709), 5 and 6 (BT.601).
+        let weights: YUVMatrix? =
             switch matrix {
-            case 9: (0.2627, 0.0593)
-            case 1: (0.2126, 0.0722)
-            case 5, 6: (0.299, 0.114)
+            case 9: .bt2020
+            case 1: .bt709
+            case 5, 6: .bt601
             default: nil
             }
         let format = av_get_pix_fmt(bits <= 8 ? "yuv420p" : "yuv420p\(bits)le")
-        guard let (kr, kb) = weights, w % 2 == 0, h % 2 == 0, bits <= 12, format != AV_PIX_FMT_NONE else { return false }
+        guard let (kr, kb) = weights.map({ ($0.kr, $0.kb) }), w % 2 == 0, h % 2 == 0, bits <= 12, format != AV_PIX_FMT_NONE else {
+            return false
+        }
         (f.pointee.width, f.pointee.height, f.pointee.format) = (Int32(w), Int32(h), format.rawValue)
         try FFmpegCall.check(av_frame_get_buffer(f, 0), "cannot allocate the photo", subject: subject, kind: .internalError)
         let maximum = Double((1 << bits) - 1)

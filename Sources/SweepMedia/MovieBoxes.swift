@@ -156,24 +156,19 @@ package struct MovieBoxes: Sendable, Equatable {
         }
     }
 
-    /// The child boxes in `range` of `b`: each type and body; stops at the first that does not fit.
+    /// The child boxes in `range` of `b`: each type and body (``HEIFBoxes``' walk); stops at the
+    /// first that does not fit, and after ``maxChildren``.
     static func children(_ b: [UInt8], _ range: Range<Int>) -> [(String, Range<Int>)] {
         var out: [(String, Range<Int>)] = []
-        var i = range.lowerBound
-        while i + 8 <= range.upperBound, out.count < 10_000 {
-            var length = Int(be32(b, i)), header = 8
-            if length == 1 {
-                guard i + 16 <= range.upperBound, be64(b, i + 8) <= UInt64(range.upperBound - i) else { break }
-                (length, header) = (Int(be64(b, i + 8)), 16)
-            } else if length == 0 {
-                length = range.upperBound - i
-            }
-            guard length >= header, i + length <= range.upperBound else { break }
-            out.append((fourCC(b, i + 4), (i + header)..<(i + length)))
-            i += length
+        try? HEIFBoxes.forEachBox(in: b, range) { type, body throws(HEIFBoxes.Malformed) in
+            guard out.count < maxChildren else { throw HEIFBoxes.Malformed(reason: "too many boxes") }
+            out.append((type, body))
         }
         return out
     }
+
+    /// The most child boxes read in one box.
+    static let maxChildren = 10_000
 
     /// Where the box of type `type` begins (its size field) within `range`, by its name.
     static func find(_ type: String, in b: [UInt8], _ range: Range<Int>) -> Int? {
@@ -183,13 +178,10 @@ package struct MovieBoxes: Sendable, Equatable {
         return nil
     }
 
-    static func fourCC(_ b: [UInt8], _ i: Int) -> String {
-        String(decoding: b[i..<(i + 4)].map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
-    }
+    /// The four-character code at `i`, as ``VideoDecoder`` writes one (unprintable bytes as `?`).
+    static func fourCC(_ b: [UInt8], _ i: Int) -> String { VideoDecoder.fourCC(be32(b, i)) }
 
-    static func be32(_ b: [UInt8], _ i: Int) -> UInt32 {
-        UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
-    }
+    static func be32(_ b: [UInt8], _ i: Int) -> UInt32 { PNGChunks.be32(b, i) }
 
     static func be64(_ b: [UInt8], _ i: Int) -> UInt64 { UInt64(be32(b, i)) << 32 | UInt64(be32(b, i + 4)) }
 }
