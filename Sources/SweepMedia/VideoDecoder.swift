@@ -214,7 +214,7 @@ package final class VideoDecoder {
         // packet that gives no frame (before the first key frame) must not shift the rest.
         decodeOrder =
             container == "avi" && par.pointee.video_delay > 0
-            ? try Self.decodeOrder(path, stream: index, reorders: true) : nil
+            ? try Self.decodeOrder(path, stream: index) : nil
         streamTimeBase = st.pointee.time_base
         let sar = st.pointee.sample_aspect_ratio.num > 0 ? st.pointee.sample_aspect_ratio : par.pointee.sample_aspect_ratio
         let aspect = sar.num > 0 && sar.den > 0 ? av_q2d(sar) : 1
@@ -396,8 +396,6 @@ package final class VideoDecoder {
         var delay: Int64
         /// One frame, in ticks.
         var tick: Int64
-        /// The stream has B-frames: frames come out of the decoder in another order than their packets.
-        var reorders = false
     }
 
     /// The most packet times kept waiting for their frames: far more than a decoder's delay.
@@ -407,7 +405,7 @@ package final class VideoDecoder {
     static let maxDelayChunks: Int64 = 16
 
     /// Reads the first two packets of `stream` for its ``DecodeOrder``.
-    static func decodeOrder(_ path: String, stream: Int32, reorders: Bool) throws -> DecodeOrder {
+    static func decodeOrder(_ path: String, stream: Int32) throws -> DecodeOrder {
         let input = try InputFormatContext(untrusted: path, what: "not a video sweep can read")
         let packet = try PacketHandle()
         var times: [Int64] = [], tick: Int64 = 1
@@ -418,10 +416,9 @@ package final class VideoDecoder {
             if times.isEmpty, p.duration > 0 { tick = p.duration }
             times.append(t)
         }
-        guard times.count == 2 else { return DecodeOrder(first: times.first ?? 0, delay: 0, tick: tick, reorders: reorders) }
+        guard times.count == 2 else { return DecodeOrder(first: times.first ?? 0, delay: 0, tick: tick) }
         let gap = times[1] - times[0] - tick
-        return DecodeOrder(
-            first: times[0], delay: reorders && gap > 0 && gap <= maxDelayChunks * tick ? gap : 0, tick: tick, reorders: reorders)
+        return DecodeOrder(first: times[0], delay: gap > 0 && gap <= maxDelayChunks * tick ? gap : 0, tick: tick)
     }
 
     /// The presentation times of the first `limit` packets of `stream`, read without decoding.
@@ -586,7 +583,7 @@ package final class VideoDecoder {
         // An AVI with B-frames plays from its start: after a seek to a key frame, the frames
         // coded before it in display order are dropped, and which packet times are left to
         // the frames that come out cannot be told (``DecodeOrder``).
-        let backoffs: [Double?] = decodeOrder?.reorders == true ? [nil] : [0, 1, 4, 16, nil]
+        let backoffs: [Double?] = decodeOrder != nil ? [nil] : [0, 1, 4, 16, nil]
         for back in backoffs {
             let goal = back.map { target - Ticks.of(seconds: $0, in: streamTimeBase) } ?? origin
             // The demuxer seeks by its own times, which an encoder's delay puts later (``DecodeOrder``).
