@@ -90,7 +90,9 @@ struct SizeCap {
         // The least the ladder gives, when it costs a fraction of a render, says whether the
         // cap can be met at all: first for a long render (whose attempts are then estimated
         // from samples), after the first attempt for a short one (which may fit as it is, and
-        // then costs nothing more); either way before the ladder's rungs.
+        // then costs nothing more); either way before the ladder's rungs. A short one whose
+        // quality search should fit (its floor, read off the typical curve, is under the cap)
+        // leaves the least until the ladder needs it: it would only say what the search shows.
         let least = Self.least(first)
         let cheap = Self.work(least) * 4 <= Self.work(first)
         let length = source.clipDuration.map { (spec.clip.end ?? $0) - spec.clip.start } ?? first.animation.passDuration
@@ -117,7 +119,11 @@ struct SizeCap {
         var advice: CapAdvice?
         if best == nil, let over = tries.last?.bytes { advice = self.advice(first, source: source, over: over) }
         if let advice { spec.advise?(advice) }
-        if best == nil && cheap && leastFit == nil { try tryLeast() }
+        if best == nil && cheap && leastFit == nil,
+            !searches || tries.last.map({ Double(bytes) < floorBytes(first, over: $0.bytes) }) ?? true
+        {
+            try tryLeast()
+        }
         // A larger lossy budget on the first attempt's colours and dithering, coded again
         // from its quantization at a fraction of a render's cost.
         var lossyNote: String?
@@ -199,17 +205,23 @@ struct SizeCap {
     /// over it (the fit then takes fewer colours or frames): the end of a clip and a size at
     /// which they would fit, aiming at 95 % of the budget. Nil when quality alone may do.
     func advice(_ first: RenderSpec, source: FrameSource, over: Int) -> CapAdvice? {
-        let floorBytes = Double(over) * exp2(Self.typical(Self.qualityFloor) - Self.typical(first.quality))
-        guard Double(bytes) < floorBytes, let w = first.width, let h = first.height,
+        let atFloor = floorBytes(first, over: over)
+        guard Double(bytes) < atFloor, let w = first.width, let h = first.height,
             // Bytes grow about as the side (see ``impossible``).
             let ways = Self.ways(
-                first, width: w, height: h, clipDuration: source.clipDuration, share: 0.95 * Double(bytes) / floorBytes, sideExponent: 1)
+                first, width: w, height: h, clipDuration: source.clipDuration, share: 0.95 * Double(bytes) / atFloor, sideExponent: 1)
         else { return nil }
         let message =
             "fitting under \(ByteCount.text(bytes)) takes fewer colours or frames than quality \(Self.qualityFloor) keeps (about "
-            + ByteCount.text(Int(floorBytes)) + String(format: " at %g fps with every colour); ", first.fps)
+            + ByteCount.text(Int(atFloor)) + String(format: " at %g fps with every colour); ", first.fps)
             + ways.words + " would keep them"
         return CapAdvice(message: message, end: ways.end, width: ways.width, height: ways.height)
+    }
+
+    /// The bytes of `first` (the first attempt, `over` bytes) at the quality floor with every
+    /// colour, read off the typical curve.
+    func floorBytes(_ first: RenderSpec, over: Int) -> Double {
+        Double(over) * exp2(Self.typical(Self.qualityFloor) - Self.typical(first.quality))
     }
 
     /// The ways to keep a look in `share` of the bytes `first` (at `width`×`height`) takes,
