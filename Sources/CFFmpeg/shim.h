@@ -45,6 +45,20 @@ static const int sweep_avio_flag_read = AVIO_FLAG_READ;
 static inline int sweep_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 /// AVSEEK_FLAG_BACKWARD: seek to the packet at or before the time asked for.
 static const int sweep_avseek_flag_backward = AVSEEK_FLAG_BACKWARD;
+/// The time of the key frame at or before `ts` in the stream's index (the demuxer's table of
+/// key frames, such as an MP4's sync samples), or INT64_MIN when the index has none there.
+/// AVIndexEntry's flags are a bit-field, read here rather than in Swift.
+static inline int64_t sweep_index_keyframe_at_or_before(AVStream *st, int64_t ts) {
+    const AVIndexEntry *e = avformat_index_get_entry_from_timestamp(st, ts, AVSEEK_FLAG_BACKWARD);
+    return e && (e->flags & AVINDEX_KEYFRAME) ? e->timestamp : INT64_MIN;
+}
+/// Whether entry `i` of the stream's index is a key frame, and its time in `ts`.
+static inline int sweep_index_keyframe(AVStream *st, int i, int64_t *ts) {
+    const AVIndexEntry *e = avformat_index_get_entry(st, i);
+    if (!e || !(e->flags & AVINDEX_KEYFRAME)) return 0;
+    *ts = e->timestamp;
+    return 1;
+}
 /// AV_TIME_BASE: the time base of container-wide times.
 static const int64_t sweep_av_time_base = AV_TIME_BASE;
 /// FF_COMPLIANCE_*: how strictly a muxer or encoder follows the standard (experimental encoders need the lowest).

@@ -31,6 +31,9 @@ package protocol ClipDecoder: AnyObject {
     /// The area of the output frame the last RGBA ``draw(into:fit:)-rgba`` wrote (the rest
     /// kept the caller's pixels); nil when it wrote all of it.
     var drawnArea: (x: Int, y: Int, width: Int, height: Int)? { get }
+    /// The clip times at which playing can start without decoding what comes before (key
+    /// frames), as far as the file lists them; may be empty.
+    var keyFrameTimes: [Double] { get }
     /// Tells the decoder the output frame it will draw into (it may prepare frames at that size).
     func expectOutput(width: Int, height: Int, fit: FitMode)
     /// Makes the frame on screen at clip time `t` current; past the end the last one stays.
@@ -54,6 +57,8 @@ extension ClipDecoder {
     package var statedEnd: (frames: Double, stated: Double)? { nil }
     /// One layer and one view by default.
     package var layers: LayeredStream { LayeredStream() }
+    /// None known by default.
+    package var keyFrameTimes: [Double] { [] }
     /// The whole frame by default.
     package var drawnArea: (x: Int, y: Int, width: Int, height: Int)? { nil }
 }

@@ -73,6 +73,14 @@ package final class VideoDecoder {
     private var drained = false
     /// Changes whenever the frame on screen changes (so callers convert each frame once).
     package private(set) var frameNumber = -1
+    /// Seeks made to skip ahead (``advance(to:)``), for tests and benchmarks.
+    package private(set) var seeksAhead = 0
+    /// The clip times of the key frames the demuxer's index lists (an MP4's sync samples), at
+    /// most ``maxKeyFrames`` of them spread evenly: where playing can start without decoding
+    /// what comes before. Empty without an index, and for an AVI with B-frames (never sought).
+    package private(set) var keyFrameTimes: [Double] = []
+    /// The most key frame times kept (a worker sends them in one message).
+    package static let maxKeyFrames = 1000
     private var scaler: ScalerHandle?
     private var scalerKey: [Int] = []
     private let maxPixels: Int
@@ -322,6 +330,34 @@ package final class VideoDecoder {
         // at its head that cannot be decoded (a transport stream cut mid-GOP) leave its end where it is.
         if length <= 0 { length = 1 / frameRate }
         duration = length
+        if decodeOrder == nil {
+            keyFrameTimes = Self.keyFrames(st, origin: origin, firstFrame: first, timeBase: timeBase, duration: length)
+        }
+    }
+
+    /// The clip times (from `origin`) of the key frames in `st`'s index within the clip's
+    /// `duration`, thinned evenly to at most ``maxKeyFrames``.
+    ///
+    /// An index may list decode times (an MP4's does), which a stream with B-frames shows
+    /// later by the encoder's delay: a seek to a decode time lands on a frame shown after it.
+    /// The delay is taken as the first key frame's (the first frame shown, `firstFrame`, less
+    /// its listed time; none past a second), constant as encoders keep it.
+    static func keyFrames(
+        _ st: UnsafeMutablePointer<AVStream>, origin: Int64, firstFrame: Int64, timeBase: Double, duration: Double
+    ) -> [Double] {
+        var times: [Double] = []
+        var ts: Int64 = 0
+        var delay: Int64?
+        for i in 0..<avformat_index_get_entries_count(st) where sweep_index_keyframe(st, i, &ts) != 0 {
+            if delay == nil {
+                let d = firstFrame - ts
+                delay = d > 0 && Double(d) * timeBase <= 1 ? d : 0
+            }
+            let t = Double(ts + (delay ?? 0) - origin) * timeBase
+            if t >= 0 && t < duration && t > (times.last ?? -1) { times.append(t) }
+        }
+        guard times.count > maxKeyFrames else { return times }
+        return (0..<maxKeyFrames).map { times[$0 * times.count / maxKeyFrames] }
     }
 
     /// The clip's time 0 in stream ticks: the stream's start, as a player and ``AudioTrack``
@@ -592,6 +628,9 @@ package final class VideoDecoder {
             guard av_seek_frame(input.ptr, streamIndex, at, sweep_avseek_flag_backward) >= 0 else { return }
             avcodec_flush_buffers(decoder.ptr)
             pendingTimes.removeAll()
+            // Frames decoded ahead were before the seek.
+            while let queued = ahead.popFirst() { ahead.recycle(queued) }
+            aheadEnd = nil
             (demuxEnded, drained, hasCurrent, hasUpcoming) = (false, false, false, false)
             hasUpcoming = try decodeNext(into: upcoming.ptr, after: nil)
             guard hasUpcoming else { continue }
@@ -603,6 +642,27 @@ package final class VideoDecoder {
         }
     }
 
+    /// How far ahead of the next frame a time must be, and a key frame before it, for
+    /// ``advance(to:)`` to seek rather than decode every frame between.
+    static let seekAhead = 1.0
+
+    /// Seeks to the key frame before `t` when the demuxer's index places one more than
+    /// ``seekAhead`` past the next frame: decoding from it gives the same frame at `t` as
+    /// decoding every frame between, only faster. A size cap's sample jumps so between its
+    /// windows, and a low output rate between its frames. AVIs with B-frames play on (see
+    /// ``seek(to:)``); without an index entry there (a stream with no index, a coarse one),
+    /// decoding goes on as well.
+    private func skipAhead(to t: Double) throws {
+        guard hasUpcoming, decodeOrder == nil, t - seconds(upcoming.ptr) > Self.seekAhead,
+            let st = input.ptr.pointee.streams[Int(streamIndex)]
+        else { return }
+        let target = origin + Ticks.of(seconds: t, in: streamTimeBase)
+        let key = sweep_index_keyframe_at_or_before(st, target)
+        guard key != Int64.min, Double(key - upcoming.ptr.pointee.best_effort_timestamp) * timeBase > Self.seekAhead else { return }
+        try seek(to: target)
+        seeksAhead += 1
+    }
+
     /// The clip's time of a decoded frame.
     private func seconds(_ f: UnsafeMutablePointer<AVFrame>) -> Double {
         (Double(f.pointee.best_effort_timestamp) - Double(origin)) * timeBase
@@ -610,6 +670,7 @@ package final class VideoDecoder {
 
     /// Makes the frame on screen at `t` (clip seconds) current; past the end the last frame stays.
     package func advance(to t: Double) throws {
+        try skipAhead(to: t)
         // A frame is on screen from its timestamp on, give or take the timestamps' rounding.
         while hasUpcoming, !hasCurrent || seconds(upcoming.ptr) <= t + timeTolerance {
             // Off a steady grid, a frame not shown yet keeps this output frame when the next one

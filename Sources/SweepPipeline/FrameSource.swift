@@ -39,6 +39,8 @@ package final class FrameSource {
     package let clipRate: Double?
     /// Seconds the shorter clip lasts from the start; `nil` when both sides are stills.
     package let clipDuration: Double?
+    /// The before clip's key frames (else the after clip's), clip seconds; empty when unknown.
+    package let clipKeyFrames: [Double]
     /// The clips whose frames end before the length their files state.
     package let cutShort: [ClipCut]
 
@@ -97,6 +99,7 @@ package final class FrameSource {
         let clips = [beforeClip, afterClip].compactMap { $0 }
         clipRate = clips.first?.decoder.frameRate
         clipDuration = clips.map(\.decoder.duration).min()
+        clipKeyFrames = clips.first?.decoder.keyFrameTimes ?? []
         var notes: [String] = []
         var cuts: [ClipCut] = []
         for (side, clip) in [("before", beforeClip), ("after", afterClip === beforeClip ? nil : afterClip)] {

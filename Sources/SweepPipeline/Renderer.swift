@@ -113,6 +113,34 @@ package enum Renderer {
     /// The frames in each window of a sample (``RenderSpec/sampleWindows``).
     static let sampleLength = 8
 
+    /// Where each of a sample's `windows` runs of ``sampleLength`` frames starts among
+    /// `frames` (at least two runs' worth a window): spread evenly, the first at the start
+    /// and the last at the end. With a clip (its time at each frame, `clipTimes`), each later
+    /// run moves, by at most half the spacing, to the first frame at or after the key frame
+    /// nearest its place: the decoder then seeks there and decodes the run alone, not the
+    /// frames between (on a 44 s clip with a key frame every 8.3 s, half a group of pictures
+    /// a run). A run with no key frame within reach stays where it was.
+    static func sampleStarts(frames n: Int, windows: Int, clipTimes: [Double]?, keyFrames: [Double]) -> [Int] {
+        let l = sampleLength
+        let even = (0..<windows).map { $0 * (n - l) / (windows - 1) }
+        guard let times = clipTimes, times.count == n, !keyFrames.isEmpty, windows > 1 else { return even }
+        let reach = (n - l) / (windows - 1) / 2
+        var starts = [even[0]]
+        for s in even.dropFirst() {
+            let lo = max(starts[starts.count - 1] + l, s - reach), hi = min(n - l, s + reach)
+            guard lo <= hi else {
+                starts.append(max(s, starts[starts.count - 1] + l))
+                continue
+            }
+            // Key frames are listed by the times their packets are read at, which an
+            // encoder's delay puts a frame or two before they show: a millisecond's slack.
+            let (first, last) = (times[lo] - 0.001, times[hi])
+            let near = keyFrames.filter { $0 >= first && $0 <= last }.min { abs($0 - times[s]) < abs($1 - times[s]) }
+            starts.append(near.flatMap { key in (lo...hi).first { times[$0] >= key - 0.001 } } ?? s)
+        }
+        return starts
+    }
+
     /// The longest side an output takes from the before image when no size is given:
     /// 800 px for GIF, 1920 px for video, PNG sequences and stills.
     package static func defaultLongSide(for kind: OutputKind) -> Int {
@@ -264,11 +292,9 @@ package enum Renderer {
             length = Double(frames) / spec.fps  // a video's counted passes, a boomerang's way back
         }
         if let windows = spec.sampleWindows, !still, states.count >= 2 * windows * sampleLength {
-            let n = states.count, l = sampleLength
-            let picked = (0..<windows).flatMap { j in
-                let s = j * (n - l) / (windows - 1)
-                return s..<(s + l)
-            }
+            let l = sampleLength
+            let picked = Self.sampleStarts(frames: states.count, windows: windows, clipTimes: clipTimes, keyFrames: source.clipKeyFrames)
+                .flatMap { $0..<($0 + l) }
             states = picked.map { states[$0] }
             clipTimes = clipTimes.map { times in picked.map { times[$0] } }
         }

@@ -113,6 +113,8 @@ enum ClipChannel {
         var statedLength: Double?
         /// What of a layered stream is drawn (checked on arrival: ``LayeredStream/checked``).
         var layers: LayeredStream?
+        /// ``VideoDecoder/keyFrameTimes`` (checked on arrival).
+        var keyFrames: [Double]?
     }
 
     /// Sends one message whole; false when the other end is gone.

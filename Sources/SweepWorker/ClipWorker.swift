@@ -44,7 +44,7 @@ enum ClipWorker {
         let opened = ClipChannel.Opened(
             width: decoder.width, height: decoder.height, frameRate: decoder.frameRate, duration: decoder.duration,
             hdrTransfer: decoder.hdrTransfer, statedFrames: decoder.statedEnd?.frames, statedLength: decoder.statedEnd?.stated,
-            layers: decoder.layers)
+            layers: decoder.layers, keyFrames: decoder.keyFrameTimes)
         answer.payload = (try? JSONEncoder().encode(opened)).map { [UInt8]($0) } ?? []
         answer.frameNumber = decoder.frameNumber
         answer.convertsYUV = decoder.convertsToVideoYUVDirectly

@@ -28,6 +28,7 @@ package final class WorkerClipDecoder: ClipDecoder {
     package private(set) var hdrTransfer: String?
     package private(set) var statedEnd: (frames: Double, stated: Double)?
     package private(set) var layers = LayeredStream()
+    package private(set) var keyFrameTimes: [Double] = []
     package private(set) var frameNumber: Int
     package private(set) var convertsToVideoYUVDirectly: Bool
     package private(set) var drawnArea: (x: Int, y: Int, width: Int, height: Int)?
@@ -109,6 +110,12 @@ package final class WorkerClipDecoder: ClipDecoder {
             )
         layers = opened.layers?.checked ?? LayeredStream()
         if let frames = opened.statedFrames, let stated = opened.statedLength { statedEnd = (frames, stated) }
+        // Ascending times within the clip, as many as a decoder keeps; anything else is dropped.
+        if let keys = opened.keyFrames, keys.count <= VideoDecoder.maxKeyFrames,
+            zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }), keys.allSatisfy({ $0 >= 0 && $0 <= duration })
+        {
+            keyFrameTimes = keys
+        }
         frameNumber = answer.frameNumber
         convertsToVideoYUVDirectly = answer.convertsYUV
     }

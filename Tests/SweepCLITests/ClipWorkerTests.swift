@@ -146,6 +146,19 @@ struct ClipWorkerTests {
                 == play(try VideoDecoder(path: path, start: 0.5), count: 20, size: (160, 90), fit: .fill))
     }
 
+    @Test("A clip's key frames reach the render through the worker as the in-process decoder lists them")
+    func keyFrames() throws {
+        let path = Scratch.path("worker-keys.mp4")
+        try ClipMaker.counter(path, fps: 10, seconds: 6, extra: ["-g", "10", "-sc_threshold", "0"])
+        for start in [0.0, 2.5] {
+            let here = try VideoDecoder(path: path, start: start, maxMemory: budget)
+            let there = try WorkerClipDecoder(
+                path: path, animatedWebP: false, start: start, maxPixels: ImageDecoder.defaultMaxPixels, decoderMemory: budget,
+                hdr: .tonemap, background: .black)
+            #expect(!here.keyFrameTimes.isEmpty && there.keyFrameTimes == here.keyFrameTimes, "from \(start) s")
+        }
+    }
+
     @Test("A worker killed part-way fails that clip with a data error naming the file, and every later call too")
     func killed() throws {
         let path = try Self.clips()[0].path
