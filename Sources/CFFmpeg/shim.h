@@ -52,10 +52,11 @@ static inline int64_t sweep_index_keyframe_at_or_before(AVStream *st, int64_t ts
     const AVIndexEntry *e = avformat_index_get_entry_from_timestamp(st, ts, AVSEEK_FLAG_BACKWARD);
     return e && (e->flags & AVINDEX_KEYFRAME) ? e->timestamp : INT64_MIN;
 }
-/// Whether entry `i` of the stream's index is a key frame, and its time in `ts`.
+/// Whether entry `i` of the stream's index is a key frame that plays (not one an edit list
+/// drops before the clip's start), and its time in `ts`.
 static inline int sweep_index_keyframe(AVStream *st, int i, int64_t *ts) {
     const AVIndexEntry *e = avformat_index_get_entry(st, i);
-    if (!e || !(e->flags & AVINDEX_KEYFRAME)) return 0;
+    if (!e || !(e->flags & AVINDEX_KEYFRAME) || (e->flags & AVINDEX_DISCARD_FRAME)) return 0;
     *ts = e->timestamp;
     return 1;
 }

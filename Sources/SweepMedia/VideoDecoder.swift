@@ -81,6 +81,10 @@ package final class VideoDecoder {
     package private(set) var keyFrameTimes: [Double] = []
     /// The most key frame times kept (a worker sends them in one message).
     package static let maxKeyFrames = 1000
+    /// Whether a skip may seek by the demuxer's index (see ``skipAhead(to:)``).
+    private var seeksByIndex = false
+    /// How much later than its decode time a key frame shows (B-frames), in stream ticks.
+    private var keyDelay: Int64 = 0
     private var scaler: ScalerHandle?
     private var scalerKey: [Int] = []
     private let maxPixels: Int
@@ -330,30 +334,47 @@ package final class VideoDecoder {
         // at its head that cannot be decoded (a transport stream cut mid-GOP) leave its end where it is.
         if length <= 0 { length = 1 / frameRate }
         duration = length
-        if decodeOrder == nil {
-            keyFrameTimes = Self.keyFrames(st, origin: origin, firstFrame: first, timeBase: timeBase, duration: length)
+        // Only an MP4's index is read whole when it opens and lists key frames alone:
+        // Matroska reads its cues at the first seek, a transport stream's entries are the
+        // packets a seek probed, and an AVI with B-frames is never sought. Off a steady grid,
+        // a frame just due may be held back (``advance(to:)``), which a frame landed on by a
+        // seek is not: decoding on gives the frames playing gives.
+        seeksByIndex = decodeOrder == nil && onGrid && container.hasPrefix("mov,")
+        if seeksByIndex {
+            keyDelay = Self.keyDelay(st, firstFrame: first, timeBase: timeBase, frameRate: frameRate)
+            keyFrameTimes = Self.keyFrames(st, origin: origin, delay: keyDelay, timeBase: timeBase, duration: length)
         }
     }
 
+    /// How much later than its listed time a key frame shows, in stream ticks: an MP4 lists
+    /// decode times, which B-frames put before the frames show. Measured on the first key
+    /// frame that plays (the first frame shown, `firstFrame`, less its listed time), constant
+    /// as encoders keep it; when that is not between none and a second (a trimmed clip whose
+    /// first frame shown is not a key frame), the decoder's reorder delay in frames.
+    static func keyDelay(_ st: UnsafeMutablePointer<AVStream>, firstFrame: Int64, timeBase: Double, frameRate: Double) -> Int64 {
+        var listed: Int64 = 0
+        for i in 0..<min(avformat_index_get_entries_count(st), 10_000) where sweep_index_keyframe(st, i, &listed) != 0 {
+            guard let ts = Ticks.sane(listed), let first = Ticks.sane(firstFrame) else { break }
+            let d = Double(first) - Double(ts)
+            if d >= 0 && d * timeBase <= 1 { return Int64(d) }
+            break
+        }
+        guard timeBase > 0, frameRate > 0 else { return 0 }
+        let frames = Double(max(0, min(16, st.pointee.codecpar.pointee.video_delay)))
+        return Int64((frames / frameRate / timeBase).rounded())
+    }
+
     /// The clip times (from `origin`) of the key frames in `st`'s index within the clip's
-    /// `duration`, thinned evenly to at most ``maxKeyFrames``.
-    ///
-    /// An index may list decode times (an MP4's does), which a stream with B-frames shows
-    /// later by the encoder's delay: a seek to a decode time lands on a frame shown after it.
-    /// The delay is taken as the first key frame's (the first frame shown, `firstFrame`, less
-    /// its listed time; none past a second), constant as encoders keep it.
+    /// `duration`, each shown `delay` ticks after its listed (decode) time, thinned evenly to
+    /// at most ``maxKeyFrames``. Times a file could not mean (``Ticks/sane(_:)``) are skipped.
     static func keyFrames(
-        _ st: UnsafeMutablePointer<AVStream>, origin: Int64, firstFrame: Int64, timeBase: Double, duration: Double
+        _ st: UnsafeMutablePointer<AVStream>, origin: Int64, delay: Int64, timeBase: Double, duration: Double
     ) -> [Double] {
         var times: [Double] = []
-        var ts: Int64 = 0
-        var delay: Int64?
-        for i in 0..<avformat_index_get_entries_count(st) where sweep_index_keyframe(st, i, &ts) != 0 {
-            if delay == nil {
-                let d = firstFrame - ts
-                delay = d > 0 && Double(d) * timeBase <= 1 ? d : 0
-            }
-            let t = Double(ts + (delay ?? 0) - origin) * timeBase
+        var listed: Int64 = 0
+        for i in 0..<avformat_index_get_entries_count(st) where sweep_index_keyframe(st, i, &listed) != 0 {
+            guard let ts = Ticks.sane(listed) else { continue }
+            let t = (Double(ts) + Double(delay) - Double(origin)) * timeBase
             if t >= 0 && t < duration && t > (times.last ?? -1) { times.append(t) }
         }
         guard times.count > maxKeyFrames else { return times }
@@ -612,20 +633,28 @@ package final class VideoDecoder {
     /// it decoded.
     ///
     /// A demuxer may land after the target (an index that is coarse or missing): then the
-    /// seek goes back 1, 4 and 16 s further, and at last to the clip's start. A seek the
-    /// demuxer cannot make keeps the frames decoded from the start: playing forward reaches
-    /// `target` too, only slower.
-    private func seek(to target: Int64) throws {
+    /// seek goes back 1, 4 and 16 s further, and at last to `floor` (the clip's start unless
+    /// given). A first seek the demuxer cannot make keeps the frames as they are: playing
+    /// forward reaches `target` too, only slower; a later one tries the next step back.
+    private func seek(to target: Int64, floor: Int64? = nil) throws {
         // An AVI with B-frames plays from its start: after a seek to a key frame, the frames
         // coded before it in display order are dropped, and which packet times are left to
         // the frames that come out cannot be told (``DecodeOrder``).
         let backoffs: [Double?] = decodeOrder != nil ? [nil] : [0, 1, 4, 16, nil]
+        let floor = max(floor ?? origin, origin)
+        var flushed = false
         for back in backoffs {
-            let goal = back.map { target - Ticks.of(seconds: $0, in: streamTimeBase) } ?? origin
+            let goal = back.map { target - Ticks.of(seconds: $0, in: streamTimeBase) } ?? floor
             // The demuxer seeks by its own times, which an encoder's delay puts later (``DecodeOrder``).
-            var at = max(goal, origin)
+            var at = max(goal, floor)
             if let order = decodeOrder, at > order.first { at += order.delay }
-            guard av_seek_frame(input.ptr, streamIndex, at, sweep_avseek_flag_backward) >= 0 else { return }
+            // A seek that fails before anything was dropped keeps the frames as they are;
+            // after, the next step back is tried.
+            guard av_seek_frame(input.ptr, streamIndex, at, sweep_avseek_flag_backward) >= 0 else {
+                if flushed { continue }
+                return
+            }
+            flushed = true
             avcodec_flush_buffers(decoder.ptr)
             pendingTimes.removeAll()
             // Frames decoded ahead were before the seek.
@@ -635,7 +664,7 @@ package final class VideoDecoder {
             hasUpcoming = try decodeNext(into: upcoming.ptr, after: nil)
             guard hasUpcoming else { continue }
             let landed = upcoming.ptr.pointee.best_effort_timestamp
-            if Double(landed - target) * timeBase <= timeTolerance || goal <= origin { return }
+            if Double(landed - target) * timeBase <= timeTolerance || goal <= floor { return }
         }
         guard hasUpcoming else {
             throw corrupt(at: Double(target - origin) * timeBase, detail: "no frame can be decoded from there")
@@ -649,17 +678,20 @@ package final class VideoDecoder {
     /// Seeks to the key frame before `t` when the demuxer's index places one more than
     /// ``seekAhead`` past the next frame: decoding from it gives the same frame at `t` as
     /// decoding every frame between, only faster. A size cap's sample jumps so between its
-    /// windows, and a low output rate between its frames. AVIs with B-frames play on (see
-    /// ``seek(to:)``); without an index entry there (a stream with no index, a coarse one),
-    /// decoding goes on as well.
+    /// runs, and a GIF's palette samples between theirs. Only an MP4 on a steady grid seeks
+    /// so (see where ``seeksByIndex`` is set); other clips decode on.
     private func skipAhead(to t: Double) throws {
-        guard hasUpcoming, decodeOrder == nil, t - seconds(upcoming.ptr) > Self.seekAhead,
-            let st = input.ptr.pointee.streams[Int(streamIndex)]
+        guard seeksByIndex, hasUpcoming, t - seconds(upcoming.ptr) > Self.seekAhead,
+            let st = input.ptr.pointee.streams[Int(streamIndex)], let next = Ticks.sane(upcoming.ptr.pointee.best_effort_timestamp)
         else { return }
-        let target = origin + Ticks.of(seconds: t, in: streamTimeBase)
-        let key = sweep_index_keyframe_at_or_before(st, target)
-        guard key != Int64.min, Double(key - upcoming.ptr.pointee.best_effort_timestamp) * timeBase > Self.seekAhead else { return }
-        try seek(to: target)
+        let target = origin &+ Ticks.of(seconds: t, in: streamTimeBase)
+        // The index is searched by decode time: the key frame showing at or before `target`.
+        guard let key = Ticks.sane(sweep_index_keyframe_at_or_before(st, target &- keyDelay)),
+            (Double(key) + Double(keyDelay) - Double(next)) * timeBase > Self.seekAhead
+        else { return }
+        // Should the seek land late, it goes back no further than the next frame's key frame:
+        // from there, decoding on as without the seek.
+        try seek(to: target, floor: next)
         seeksAhead += 1
     }
 

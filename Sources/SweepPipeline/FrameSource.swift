@@ -39,7 +39,8 @@ package final class FrameSource {
     package let clipRate: Double?
     /// Seconds the shorter clip lasts from the start; `nil` when both sides are stills.
     package let clipDuration: Double?
-    /// The before clip's key frames (else the after clip's), clip seconds; empty when unknown.
+    /// The key frames of the first clip that lists any (the before clip's, else the after
+    /// clip's), clip seconds; empty when neither does.
     package let clipKeyFrames: [Double]
     /// The clips whose frames end before the length their files state.
     package let cutShort: [ClipCut]
@@ -99,7 +100,7 @@ package final class FrameSource {
         let clips = [beforeClip, afterClip].compactMap { $0 }
         clipRate = clips.first?.decoder.frameRate
         clipDuration = clips.map(\.decoder.duration).min()
-        clipKeyFrames = clips.first?.decoder.keyFrameTimes ?? []
+        clipKeyFrames = clips.lazy.map(\.decoder.keyFrameTimes).first { !$0.isEmpty } ?? []
         var notes: [String] = []
         var cuts: [ClipCut] = []
         for (side, clip) in [("before", beforeClip), ("after", afterClip === beforeClip ? nil : afterClip)] {

@@ -122,14 +122,15 @@ package enum Renderer {
     /// a run). A run with no key frame within reach stays where it was.
     static func sampleStarts(frames n: Int, windows: Int, clipTimes: [Double]?, keyFrames: [Double]) -> [Int] {
         let l = sampleLength
+        precondition(windows > 1 && n >= 2 * windows * l, "a sample takes at least two runs' worth of frames a run")
         let even = (0..<windows).map { $0 * (n - l) / (windows - 1) }
-        guard let times = clipTimes, times.count == n, !keyFrames.isEmpty, windows > 1 else { return even }
+        guard let times = clipTimes, times.count == n, !keyFrames.isEmpty else { return even }
         let reach = (n - l) / (windows - 1) / 2
         var starts = [even[0]]
         for s in even.dropFirst() {
             let lo = max(starts[starts.count - 1] + l, s - reach), hi = min(n - l, s + reach)
             guard lo <= hi else {
-                starts.append(max(s, starts[starts.count - 1] + l))
+                starts.append(min(n - l, max(s, starts[starts.count - 1] + l)))
                 continue
             }
             // Key frames are listed by the times their packets are read at, which an
@@ -291,7 +292,7 @@ package enum Renderer {
             states = anim.states(at: times, reduceMotion: spec.reduceMotion)
             length = Double(frames) / spec.fps  // a video's counted passes, a boomerang's way back
         }
-        if let windows = spec.sampleWindows, !still, states.count >= 2 * windows * sampleLength {
+        if let windows = spec.sampleWindows, windows > 1, !still, states.count >= 2 * windows * sampleLength {
             let l = sampleLength
             let picked = Self.sampleStarts(frames: states.count, windows: windows, clipTimes: clipTimes, keyFrames: source.clipKeyFrames)
                 .flatMap { $0..<($0 + l) }

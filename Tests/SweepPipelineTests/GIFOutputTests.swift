@@ -337,6 +337,27 @@ struct GIFOutputTests {
         #expect(try Renderer.render(smaller, to: out).bytes <= spec.maxBytes!, "\(e)")
     }
 
+    @Test("--max-bytes that quality alone meets renders no least: the first attempt, then the search, and the fit is exact")
+    func capSearchWithoutLeast() throws {
+        var spec = try Self.capScene()
+        spec.fps = 30
+        let free = try Renderer.render(spec, to: tempPath("search-free.gif")).bytes
+        spec.maxBytes = free * 3 / 4
+        let reports = Mutex([RenderProgress]())
+        let out = tempPath("search.gif")
+        let r = try Renderer.render(spec, to: out) { p in reports.withLock { $0.append(p) } }
+        let written = try Data(contentsOf: URL(fileURLWithPath: out)).count
+        #expect(r.bytes <= spec.maxBytes! && r.bytes == written)
+        // Every attempt at the asked rate and size: none was the least (10 fps, 160 px).
+        let tried = Set(reports.withLock { $0 }.map(\.trying))
+        #expect(tried.count >= 2 && tried.allSatisfy { $0.contains("30 fps") && $0.contains("240x320") }, "\(tried)")
+        // The file is the quality it names, rendered as it is.
+        let q = try #require(r.notes.first { $0.contains("to fit under") }.flatMap(Self.quality(in:)), "\(r.notes)")
+        var same = spec
+        (same.maxBytes, same.quality) = (nil, q)
+        #expect(try Renderer.render(same, to: tempPath("search-same.gif")).bytes == r.bytes)
+    }
+
     static func capScene() throws -> RenderSpec {
         var spec = sweepSpec()
         spec.before = .image(try DemoScenes.flatLandscape())
