@@ -167,10 +167,33 @@ struct SizeCap {
                 best = leastFit
                 break
             }
-            best = try tries.render(attempt)
+            let lower = attempt.fps != first.fps || attempt.width != first.width
+            // A long render's lower rate or size is estimated first: when that leaves room,
+            // quality with every colour back is searched at once, and the rung is rendered
+            // whole only when the search finds nothing. Rendered first, it would be a whole
+            // render that the search's fit then replaces.
+            let sampled = searches && lower ? try tries.estimateOnly(attempt) : nil
+            if let sampled, Double(sampled.bytes) < Self.roomy * Double(bytes) {
+                var again = attempt
+                again.gifColors = first.gifColors
+                again.quality = first.quality
+                tries.tighten(search + 1)
+                if let higher = try tries.searchQuality(
+                    again, top: first.quality, over: nil, hint: (attempt.quality, sampled.bytes), then: 1)
+                {
+                    best = higher
+                    if higher.spec.gifColors != attempt.gifColors { steps.removeAll { $0.hasPrefix("colours") } }
+                } else {
+                    best = try tries.render(attempt, sampled: sampled.raw)
+                }
+                continue
+            }
+            // Over by more than the margin, as ``Attempts/render(_:stopping:isReference:recording:sampled:)`` would say.
+            if let sampled, Double(sampled.bytes) > SizeCap.sampleMargin * Double(bytes) { continue }
+            best = try tries.render(attempt, sampled: sampled?.raw)
             // A lower frame rate or size may leave room: at it, quality (with every colour
             // back) rises again as far as the budget allows.
-            if let fit = best, searches, attempt.fps != first.fps || attempt.width != first.width,
+            if let fit = best, searches, lower,
                 Double(fit.result.bytes) < Self.roomy * Double(bytes)
             {
                 var again = attempt
@@ -420,14 +443,15 @@ struct SizeCap {
         /// stopped attempts as they were (the least, rendered after the first attempt, is not
         /// a rung the ladder goes on from, nor shaped like the rest).
         mutating func render(
-            _ spec: RenderSpec, stopping: Bool = true, isReference: Bool = true, recording: QuantizedFrames? = nil
+            _ spec: RenderSpec, stopping: Bool = true, isReference: Bool = true, recording: QuantizedFrames? = nil,
+            sampled: (bytes: Int, colors: Int?)? = nil
         ) throws -> Fit? {
             let cap = cap
             let reference = stopping ? reference : nil
             estimated = nil
             if stopping, let length = sampling {
                 let frames = Int((length * spec.fps).rounded())
-                if let e = try estimate(spec, frames: frames, k: count + 1) {
+                if let e = try sampled ?? estimate(spec, frames: frames, k: count + 1) {
                     let bytes = Int(Double(e.bytes) * calibration)
                     if Double(bytes) > SizeCap.sampleMargin * Double(cap) {
                         count += 1
@@ -466,9 +490,24 @@ struct SizeCap {
             }
         }
 
+        /// The bytes `spec` would make, estimated from a sample as ``render(_:stopping:isReference:recording:sampled:)``
+        /// estimates a long render's attempt, and nothing rendered whole; nil when renders are
+        /// not sampled or this one is too short to be. Counts as an attempt.
+        /// Also the sample itself (`raw`), for ``render(_:stopping:isReference:recording:sampled:)``.
+        mutating func estimateOnly(_ spec: RenderSpec) throws -> (bytes: Int, raw: (bytes: Int, colors: Int?))? {
+            guard let length = sampling,
+                let e = try estimate(spec, frames: Int((length * spec.fps).rounded()), k: count + 1)
+            else { return nil }
+            count += 1
+            bound = max(bound, count)
+            let bytes = Int(Double(e.bytes) * calibration)
+            last = (bytes, e.colors)
+            return (bytes, e)
+        }
+
         /// `recording` (the quantization of `base`, the first attempt) coded again with
         /// `spec`'s lossy budget: the file that rendering `spec` would give, at the cost of the
-        /// LZW coding alone. Stops once its bytes pass the budget, as ``render(_:stopping:isReference:recording:)``.
+        /// LZW coding alone. Stops once its bytes pass the budget, as ``render(_:stopping:isReference:recording:sampled:)``.
         ///
         /// A `probe` codes only the first `probe` frames, nothing committed, and leaves the
         /// whole file's bytes, estimated from the first attempt's growth, as the last.
@@ -615,7 +654,11 @@ struct SizeCap {
         /// ``SizeCap/typicalCurve``), so a few renders find it;
         /// when nothing fits, the floor itself is tried last, so that the ladder goes on from it.
         /// `then` is the most attempts the caller may make after the search (for ``bound``).
-        mutating func searchQuality(_ spec: RenderSpec, top: Int, over: Int?, fallback: Fit? = nil, then: Int) throws -> Fit? {
+        /// Without a fallback, a `hint` (a quality with fewer colours and its estimated bytes)
+        /// says where to start as a fallback with fewer colours would.
+        mutating func searchQuality(
+            _ spec: RenderSpec, top: Int, over: Int?, fallback: Fit? = nil, hint: (q: Int, bytes: Int)? = nil, then: Int
+        ) throws -> Fit? {
             let floor = SizeCap.qualityFloor
             var hi: (q: Int, bytes: Int)? = over.map { (top, $0) }
             // A fallback with the same colours brackets the search from below (it need not be
@@ -634,7 +677,7 @@ struct SizeCap {
                 if let lo, Double(lo.bytes) >= 0.95 * Double(cap) { break }  // close enough
                 let guess = SizeCap.nextQuality(
                     lo: lo, hi: hi, previous: previous, tried: &tried, top: top, target: target,
-                    fallback: fallback.map { ($0.spec.quality, $0.result.bytes) })
+                    fallback: fallback.map { ($0.spec.quality, $0.result.bytes) } ?? hint)
                 let q = max(below + 1, min(above - 1, Int(guess.rounded(.down))))
                 var attempt = spec
                 attempt.quality = q

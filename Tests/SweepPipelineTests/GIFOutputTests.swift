@@ -170,6 +170,28 @@ struct GIFOutputTests {
         #expect(try Renderer.render(floor, to: tempPath("floor13.gif")).bytes < r.bytes)
     }
 
+    @Test("--max-bytes on a long render: a lower rate estimated with room is searched at once, never rendered whole with fewer colours")
+    func capLongLowerRateSearchedAtOnce() throws {
+        var spec = try Self.capScene()
+        spec.animation = RenderSpec.sweep(from: 1, to: 0, duration: 16, hold: 0.5, curve: .linear)
+        spec.fps = 20  // 340 frames: each attempt is estimated from a sample first
+        spec.maxBytes = try Renderer.render(Self.capFloor(spec), to: tempPath("long-rate-floor.gif")).bytes - 1
+        let reports = Mutex([RenderProgress]())
+        let out = tempPath("long-rate.gif")
+        let r = try Renderer.render(spec, to: out) { p in reports.withLock { $0.append(p) } }
+        let note = try #require(r.notes.first { $0.contains("to fit under") })
+        #expect(r.bytes <= spec.maxBytes! && FileBytes.size(out) == r.bytes && r.fps == 13, "\(note)")
+        #expect(!note.contains("colours") && (r.colors ?? 0) > 15, "\(note)")
+        // At 13 fps nothing with 15 colours was rendered whole: only estimated.
+        let whole = Set(reports.withLock { $0 }.filter { !$0.trying.hasPrefix("estimating") }.map(\.trying))
+        #expect(!whole.contains { $0.contains("13 fps") && $0.contains("15 colours") }, "\(whole)")
+        // The file is the quality it names at 13 fps, rendered as it is.
+        let q = try #require(Self.quality(in: note))
+        var same = spec
+        (same.quality, same.fps, same.maxBytes) = (q, 13, nil)
+        #expect(try Renderer.render(same, to: tempPath("long-rate-same.gif")).bytes == r.bytes)
+    }
+
     @Test("--max-bytes: an attempt over the budget stops once its bytes pass the cap; the file is the same")
     func capStopsAttemptsOver() throws {
         var spec = try Self.capScene()
