@@ -77,7 +77,8 @@ package final class VideoDecoder {
     package private(set) var seeksAhead = 0
     /// The clip times of the key frames the demuxer's index lists (an MP4's sync samples), at
     /// most ``maxKeyFrames`` of them spread evenly: where playing can start without decoding
-    /// what comes before. Empty without an index, and for an AVI with B-frames (never sought).
+    /// what comes before. Listed for an MP4 on a steady grid only (see where ``seeksByIndex``
+    /// is set); a fragmented MP4 lists the fragments read so far. Empty otherwise.
     package private(set) var keyFrameTimes: [Double] = []
     /// The most key frame times kept (a worker sends them in one message).
     package static let maxKeyFrames = 1000
@@ -320,6 +321,7 @@ package final class VideoDecoder {
             throw SweepError(.dataError, "the video has no frames it can decode", subject: path, fix: "re-export the clip")
         }
         let first = upcoming.ptr.pointee.best_effort_timestamp
+        let firstIsKey = upcoming.ptr.pointee.key_frame != 0
         origin = Self.origin(streamStart: st.pointee.start_time, firstFrame: first, timeBase: timeBase)
         hasUpcoming = true
         if start > 0 {
@@ -334,27 +336,29 @@ package final class VideoDecoder {
         // at its head that cannot be decoded (a transport stream cut mid-GOP) leave its end where it is.
         if length <= 0 { length = 1 / frameRate }
         duration = length
-        // Only an MP4's index is read whole when it opens and lists key frames alone:
+        // Only an MP4's index is read when it opens (a fragmented one's, as far as the
+        // fragments read) and lists key frames alone:
         // Matroska reads its cues at the first seek, a transport stream's entries are the
         // packets a seek probed, and an AVI with B-frames is never sought. Off a steady grid,
         // a frame just due may be held back (``advance(to:)``), which a frame landed on by a
         // seek is not: decoding on gives the frames playing gives.
         seeksByIndex = decodeOrder == nil && onGrid && container.hasPrefix("mov,")
         if seeksByIndex {
-            keyDelay = Self.keyDelay(st, firstFrame: first, timeBase: timeBase, frameRate: frameRate)
+            keyDelay = Self.keyDelay(st, firstFrame: firstIsKey ? first : nil, timeBase: timeBase, frameRate: frameRate)
             keyFrameTimes = Self.keyFrames(st, origin: origin, delay: keyDelay, timeBase: timeBase, duration: length)
         }
     }
 
     /// How much later than its listed time a key frame shows, in stream ticks: an MP4 lists
     /// decode times, which B-frames put before the frames show. Measured on the first key
-    /// frame that plays (the first frame shown, `firstFrame`, less its listed time), constant
-    /// as encoders keep it; when that is not between none and a second (a trimmed clip whose
-    /// first frame shown is not a key frame), the decoder's reorder delay in frames.
-    static func keyDelay(_ st: UnsafeMutablePointer<AVStream>, firstFrame: Int64, timeBase: Double, frameRate: Double) -> Int64 {
+    /// frame that plays when it is the first frame shown (`firstFrame`, its time; nil when the
+    /// first frame shown is not a key frame, as in a clip trimmed by an edit list), constant
+    /// as encoders keep it; otherwise, or when that is not between none and a second, the
+    /// decoder's reorder delay in frames.
+    static func keyDelay(_ st: UnsafeMutablePointer<AVStream>, firstFrame: Int64?, timeBase: Double, frameRate: Double) -> Int64 {
         var listed: Int64 = 0
         for i in 0..<min(avformat_index_get_entries_count(st), 10_000) where sweep_index_keyframe(st, i, &listed) != 0 {
-            guard let ts = Ticks.sane(listed), let first = Ticks.sane(firstFrame) else { break }
+            guard let ts = Ticks.sane(listed), let first = firstFrame.flatMap(Ticks.sane) else { break }
             let d = Double(first) - Double(ts)
             if d >= 0 && d * timeBase <= 1 { return Int64(d) }
             break

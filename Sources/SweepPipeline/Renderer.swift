@@ -133,8 +133,8 @@ package enum Renderer {
                 starts.append(min(n - l, max(s, starts[starts.count - 1] + l)))
                 continue
             }
-            // Key frames are listed by the times their packets are read at, which an
-            // encoder's delay puts a frame or two before they show: a millisecond's slack.
+            // Key frame times are shown times in ticks turned to seconds: a millisecond's slack
+            // for the rounding.
             let (first, last) = (times[lo] - 0.001, times[hi])
             let near = keyFrames.filter { $0 >= first && $0 <= last }.min { abs($0 - times[s]) < abs($1 - times[s]) }
             starts.append(near.flatMap { key in (lo...hi).first { times[$0] >= key - 0.001 } } ?? s)

@@ -97,7 +97,9 @@ struct SizeCap {
         let cheap = Self.work(least) * 4 <= Self.work(first)
         let length = source.clipDuration.map { (spec.clip.end ?? $0) - spec.clip.start } ?? first.animation.passDuration
         let long = length * first.fps >= Double(Self.sampledFrames)
-        tries.tighten((cheap ? 1 : 0) + 1 + search + after(attempt, colors: nil))
+        // A long render's lower rung may be estimated, searched, then rendered whole: one more.
+        let rungEstimate = long && searches ? 1 : 0
+        tries.tighten((cheap ? 1 : 0) + 1 + search + after(attempt, colors: nil) + rungEstimate)
         var leastFit: Attempts.Fit?
         func tryLeast() throws {
             leastFit = try tries.render(least, stopping: false, isReference: long)
@@ -142,7 +144,7 @@ struct SizeCap {
         }
         var steps: [String] = []
         while best == nil {
-            tries.tighten(after(attempt, colors: tries.last?.colors))
+            tries.tighten(after(attempt, colors: tries.last?.colors) + rungEstimate)
             let w = attempt.width!, h = attempt.height!
             if let used = tries.last?.colors, let c = Self.fewerColors(than: used) {
                 // Halve what the palette held: quality may already have taken the palette
@@ -173,7 +175,9 @@ struct SizeCap {
             // whole only when the search finds nothing. Rendered first, it would be a whole
             // render that the search's fit then replaces.
             let sampled = searches && lower ? try tries.estimateOnly(attempt) : nil
-            if let sampled, Double(sampled.bytes) < Self.roomy * Double(bytes) {
+            // With colours given up: at the same colours the search's last try would be this
+            // very rung, and the search below (bracketed by its fit) serves.
+            if let sampled, attempt.gifColors != first.gifColors, Double(sampled.bytes) < Self.roomy * Double(bytes) {
                 var again = attempt
                 again.gifColors = first.gifColors
                 again.quality = first.quality
@@ -184,7 +188,8 @@ struct SizeCap {
                     best = higher
                     if higher.spec.gifColors != attempt.gifColors { steps.removeAll { $0.hasPrefix("colours") } }
                 } else {
-                    best = try tries.render(attempt, sampled: sampled.raw)
+                    // A new attempt after the search's: sampled again, as any other.
+                    best = try tries.render(attempt)
                 }
                 continue
             }
@@ -454,14 +459,16 @@ struct SizeCap {
                 if let e = try sampled ?? estimate(spec, frames: frames, k: count + 1) {
                     let bytes = Int(Double(e.bytes) * calibration)
                     if Double(bytes) > SizeCap.sampleMargin * Double(cap) {
-                        count += 1
+                        if sampled == nil { count += 1 }
                         last = (bytes, e.colors)
                         return nil
                     }
                     estimated = e.bytes
                 }
             }
-            count += 1
+            // Given its sample (``estimateOnly(_:)``, which counted it), the whole render is
+            // the same attempt, as an estimate and the render after it always are.
+            if sampled == nil || !stopping || sampling == nil { count += 1 }
             bound = max(bound, count)
             let report = reporter(attempt: count, trying: SizeCap.describe(spec, kind: kind))
             var written: [Int] = []

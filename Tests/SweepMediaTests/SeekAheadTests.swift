@@ -72,6 +72,11 @@ struct SeekAheadTests {
         let path = Scratch.path("seek-ahead-untrimmed.mp4"), cut = Scratch.path("seek-ahead-trimmed.mp4")
         try ClipMaker.counter(path, fps: 10, seconds: 20, extra: ["-g", "10", "-bf", "2", "-qp", "10", "-sc_threshold", "0"])
         try ClipMaker.ffmpeg(["-ss", "2.45", "-i", path, "-c", "copy", cut])
+        // The cut starts at the frame at 2.5 s (its edit list drops those from the key frame
+        // at 2 s): the key frames from 3 s on show from 0.5 s, as ffprobe reads them. Unshifted
+        // by the B-frames' delay, the index would put them two frames early.
+        let keys = try VideoDecoder(path: cut).keyFrameTimes
+        #expect(keys.count >= 15 && zip(keys, 0...).allSatisfy { abs($0 - (0.5 + Double($1))) < 0.001 }, "\(keys)")
         let times = [0.0, 0.1, 6.05, 6.2, 13.0]
         let jumped = try counters(cut, times)
         let through = try counters(cut, stride(from: 0.0, through: 13.01, by: 0.05).map { $0 })
