@@ -143,6 +143,19 @@ struct SizeCap {
             attempt.quality = best?.spec.quality ?? Self.qualityFloor
         }
         var steps: [String] = []
+        // Quality with every colour back, searched from the first quality at a lower rate or
+        // size (`attempt`) that leaves room: from a fit made there or from its estimate (see
+        // ``Attempts/searchQuality``); `then` attempts may follow it. A fit with every colour
+        // takes back the colours the note gave up.
+        func searchWithEveryColour(fallback: Attempts.Fit?, hint: (q: Int, bytes: Int)?, then: Int) throws -> Attempts.Fit? {
+            var again = attempt
+            again.gifColors = first.gifColors
+            again.quality = first.quality
+            tries.tighten(search + then)
+            let higher = try tries.searchQuality(again, top: first.quality, over: nil, fallback: fallback, hint: hint, then: then)
+            if let higher, higher.spec.gifColors != attempt.gifColors { steps.removeAll { $0.hasPrefix("colours") } }
+            return higher
+        }
         while best == nil {
             tries.tighten(after(attempt, colors: tries.last?.colors) + rungEstimate)
             let w = attempt.width!, h = attempt.height!
@@ -176,39 +189,20 @@ struct SizeCap {
             // render that the search's fit then replaces.
             let sampled = searches && lower ? try tries.estimateOnly(attempt) : nil
             // With colours given up: at the same colours the search's last try would be this
-            // very rung, and the search below (bracketed by its fit) serves.
+            // very rung, and the search below (bracketed by its fit) serves. When the search
+            // finds nothing, the rung is a new attempt after the search's, sampled again.
             if let sampled, attempt.gifColors != first.gifColors, Double(sampled.bytes) < Self.roomy * Double(bytes) {
-                var again = attempt
-                again.gifColors = first.gifColors
-                again.quality = first.quality
-                tries.tighten(search + 1)
-                if let higher = try tries.searchQuality(
-                    again, top: first.quality, over: nil, hint: (attempt.quality, sampled.bytes), then: 1)
-                {
-                    best = higher
-                    if higher.spec.gifColors != attempt.gifColors { steps.removeAll { $0.hasPrefix("colours") } }
-                } else {
-                    // A new attempt after the search's: sampled again, as any other.
-                    best = try tries.render(attempt)
-                }
+                best = try searchWithEveryColour(fallback: nil, hint: (attempt.quality, sampled.bytes), then: 1)
+                if best == nil { best = try tries.render(attempt) }
                 continue
             }
-            // Over by more than the margin, as ``Attempts/render(_:stopping:isReference:recording:sampled:)`` would say.
-            if let sampled, Double(sampled.bytes) > SizeCap.sampleMargin * Double(bytes) { continue }
-            best = try tries.render(attempt, sampled: sampled?.raw)
+            best = try tries.render(attempt, sampled: sampled)
             // A lower frame rate or size may leave room: at it, quality (with every colour
             // back) rises again as far as the budget allows.
-            if let fit = best, searches, lower,
-                Double(fit.result.bytes) < Self.roomy * Double(bytes)
+            if let fit = best, searches, lower, Double(fit.result.bytes) < Self.roomy * Double(bytes),
+                let higher = try searchWithEveryColour(fallback: fit, hint: nil, then: 0)
             {
-                var again = attempt
-                again.gifColors = first.gifColors
-                again.quality = first.quality
-                tries.tighten(search)
-                if let higher = try tries.searchQuality(again, top: first.quality, over: nil, fallback: fit, then: 0) {
-                    best = higher
-                    if higher.spec.gifColors != attempt.gifColors { steps.removeAll { $0.hasPrefix("colours") } }
-                }
+                best = higher
             }
         }
         // Every fit was committed as it came, each better than the one before: `best` is the file.
@@ -449,26 +443,18 @@ struct SizeCap {
         /// a rung the ladder goes on from, nor shaped like the rest).
         mutating func render(
             _ spec: RenderSpec, stopping: Bool = true, isReference: Bool = true, recording: QuantizedFrames? = nil,
-            sampled: (bytes: Int, colors: Int?)? = nil
+            sampled: Sample? = nil
         ) throws -> Fit? {
             let cap = cap
             let reference = stopping ? reference : nil
             estimated = nil
-            if stopping, let length = sampling {
-                let frames = Int((length * spec.fps).rounded())
-                if let e = try sampled ?? estimate(spec, frames: frames, k: count + 1) {
-                    let bytes = Int(Double(e.bytes) * calibration)
-                    if Double(bytes) > SizeCap.sampleMargin * Double(cap) {
-                        if sampled == nil { count += 1 }
-                        last = (bytes, e.colors)
-                        return nil
-                    }
-                    estimated = e.bytes
-                }
+            // The sample counts the attempt; the whole render after it is the same one.
+            if let sample = stopping && sampling != nil ? try sampled ?? estimateOnly(spec) : nil {
+                if Double(sample.bytes) > SizeCap.sampleMargin * Double(cap) { return nil }
+                estimated = sample.raw
+            } else {
+                count += 1
             }
-            // Given its sample (``estimateOnly(_:)``, which counted it), the whole render is
-            // the same attempt, as an estimate and the render after it always are.
-            if sampled == nil || !stopping || sampling == nil { count += 1 }
             bound = max(bound, count)
             let report = reporter(attempt: count, trying: SizeCap.describe(spec, kind: kind))
             var written: [Int] = []
@@ -497,11 +483,15 @@ struct SizeCap {
             }
         }
 
+        /// A long render's attempt estimated from a sample: its bytes (calibrated by the last
+        /// whole render) and the sample's own (`raw`).
+        typealias Sample = (bytes: Int, raw: Int)
+
         /// The bytes `spec` would make, estimated from a sample as ``render(_:stopping:isReference:recording:sampled:)``
         /// estimates a long render's attempt, and nothing rendered whole; nil when renders are
-        /// not sampled or this one is too short to be. Counts as an attempt.
-        /// Also the sample itself (`raw`), for ``render(_:stopping:isReference:recording:sampled:)``.
-        mutating func estimateOnly(_ spec: RenderSpec) throws -> (bytes: Int, raw: (bytes: Int, colors: Int?))? {
+        /// not sampled or this one is too short to be. Counts as an attempt (a whole render of
+        /// `spec` given this sample is the same one) and keeps the estimate as the last.
+        mutating func estimateOnly(_ spec: RenderSpec) throws -> Sample? {
             guard let length = sampling,
                 let e = try estimate(spec, frames: Int((length * spec.fps).rounded()), k: count + 1)
             else { return nil }
@@ -509,7 +499,7 @@ struct SizeCap {
             bound = max(bound, count)
             let bytes = Int(Double(e.bytes) * calibration)
             last = (bytes, e.colors)
-            return (bytes, e)
+            return (bytes, e.bytes)
         }
 
         /// `recording` (the quantization of `base`, the first attempt) coded again with
