@@ -356,12 +356,12 @@ package final class VideoDecoder {
     /// as encoders keep it; otherwise, or when that is not between none and a second, the
     /// decoder's reorder delay in frames.
     static func keyDelay(_ st: UnsafeMutablePointer<AVStream>, firstFrame: Int64?, timeBase: Double, frameRate: Double) -> Int64 {
+        // The first key frame that plays, looked for among the first 10 000 entries.
         var listed: Int64 = 0
-        for i in 0..<min(avformat_index_get_entries_count(st), 10_000) where sweep_index_keyframe(st, i, &listed) != 0 {
-            guard let ts = Ticks.sane(listed), let first = firstFrame.flatMap(Ticks.sane) else { break }
+        let found = (0..<min(avformat_index_get_entries_count(st), 10_000)).contains { sweep_index_keyframe(st, $0, &listed) != 0 }
+        if found, let ts = Ticks.sane(listed), let first = firstFrame.flatMap(Ticks.sane) {
             let d = Double(first) - Double(ts)
             if d >= 0 && d * timeBase <= 1 { return Int64(d) }
-            break
         }
         guard timeBase > 0, frameRate > 0 else { return 0 }
         let frames = Double(max(0, min(16, st.pointee.codecpar.pointee.video_delay)))
