@@ -88,18 +88,20 @@ struct SizeCap {
         let search = searches ? Attempts.searchTries + 1 : 0
         func after(_ spec: RenderSpec, colors: Int?) -> Int { Self.rungs(spec, colors: colors) + max(search, 1) }
         // The least the ladder gives, when it costs a fraction of a render, says whether the
-        // cap can be met at all: first for a long render (whose attempts are then estimated
-        // from samples), after the first attempt for a short one (which may fit as it is, and
-        // then costs nothing more); either way before the ladder's rungs. A short one whose
-        // quality search should fit (its floor, read off the typical curve, is under the cap)
-        // leaves the least until the ladder needs it: it would only say what the search shows.
+        // cap can be met at all: first for a long render, from a sample (its attempts are then
+        // estimated from samples too), after the first attempt for a short one (which may fit
+        // as it is, and then costs nothing more); either way before the ladder's rungs. A
+        // short one whose quality search should fit (its floor, read off the typical curve, is
+        // under the cap) leaves the least until the ladder needs it: it would only say what
+        // the search shows.
         let least = Self.least(first)
         let cheap = Self.work(least) * 4 <= Self.work(first)
         let length = source.clipDuration.map { (spec.clip.end ?? $0) - spec.clip.start } ?? first.animation.passDuration
         let long = length * first.fps >= Double(Self.sampledFrames)
         // A long render's lower rung may be estimated, searched, then rendered whole: one more.
         let rungEstimate = long && searches ? 1 : 0
-        tries.tighten((cheap ? 1 : 0) + 1 + search + after(attempt, colors: nil) + rungEstimate)
+        // A long render's least is estimated first, then maybe rendered whole: two.
+        tries.tighten((cheap ? (long ? 2 : 1) : 0) + 1 + search + after(attempt, colors: nil) + rungEstimate)
         var leastFit: Attempts.Fit?
         func tryLeast() throws {
             leastFit = try tries.render(least, stopping: false, isReference: long)
@@ -108,8 +110,14 @@ struct SizeCap {
             }
         }
         if cheap && long {
-            try tryLeast()
-            tries.sampling = leastFit?.result.duration
+            // Estimated from a sample first: a cap it is under can be met, and the least is
+            // rendered whole only when the ladder reaches it. One it reads over is rendered
+            // whole at once, to fail with its real size or to keep it.
+            let estimated = try tries.estimateLeast(least)
+            if estimated.map({ Double($0) > SizeCap.sampleMargin * Double(bytes) }) ?? true {
+                try tryLeast()
+                if tries.sampling == nil { tries.sampling = leastFit?.result.duration }
+            }
         }
         // The first attempt keeps its quantization, so that a lossy budget that fits is found by
         // coding it again (``QuantizedFrames``) rather than by rendering again.
@@ -121,7 +129,7 @@ struct SizeCap {
         var advice: CapAdvice?
         if best == nil, let over = tries.last?.bytes { advice = self.advice(first, source: source, over: over) }
         if let advice { spec.advise?(advice) }
-        if best == nil && cheap && leastFit == nil,
+        if best == nil && cheap && !long && leastFit == nil,
             !searches || tries.last.map({ Double(bytes) < floorBytes(first, over: $0.bytes) }) ?? true
         {
             try tryLeast()
@@ -382,7 +390,7 @@ struct SizeCap {
         /// Attempts started so far.
         private(set) var count = 0
         /// For a long render, the length of its timeline (s): each attempt is first estimated
-        /// from a sample (``estimate(_:frames:k:windows:)``), and one far over the budget goes
+        /// from a sample (``estimate(_:frames:k:windows:stoppingOver:)``), and one far over the budget goes
         /// no further, at a small share of a render's cost.
         var sampling: Double?
         /// The last whole render's bytes over its estimate, which later estimates are scaled by
@@ -491,15 +499,31 @@ struct SizeCap {
         /// estimates a long render's attempt, and nothing rendered whole; nil when renders are
         /// not sampled or this one is too short to be. Counts as an attempt (a whole render of
         /// `spec` given this sample is the same one) and keeps the estimate as the last.
+        ///
+        /// The sample stops once the runs so far, the rest counted as nothing, already put the
+        /// attempt over ``SizeCap/sampleMargin`` × the budget: the full sample would say the
+        /// same (its bytes only grow), and the runs so far estimate by how much.
         mutating func estimateOnly(_ spec: RenderSpec) throws -> Sample? {
-            guard let length = sampling,
-                let e = try estimate(spec, frames: Int((length * spec.fps).rounded()), k: count + 1)
+            guard let length = sampling else { return nil }
+            let limit = SizeCap.sampleMargin * Double(cap) / calibration
+            guard let e = try estimate(spec, frames: Int((length * spec.fps).rounded()), k: count + 1, stoppingOver: limit)
             else { return nil }
             count += 1
             bound = max(bound, count)
             let bytes = Int(Double(e.bytes) * calibration)
             last = (bytes, e.colors)
             return (bytes, e.bytes)
+        }
+
+        /// The bytes of a long render's `least` (the bottom of the ladder) estimated from a
+        /// sample, which starts sampling: later attempts are estimated first too. Nil when
+        /// the least is too short to sample (then nothing starts).
+        mutating func estimateLeast(_ least: RenderSpec) throws -> Int? {
+            guard let e = try estimate(least, frames: nil, k: count + 1) else { return nil }
+            count += 1
+            bound = max(bound, count)
+            sampling = e.length
+            return e.bytes
         }
 
         /// `recording` (the quantization of `base`, the first attempt) coded again with
@@ -599,37 +623,48 @@ struct SizeCap {
         /// render would still hold.
         private(set) var leadIn = 0
 
-        /// The bytes (and palette) `spec` would make over its `frames` frames, estimated from
-        /// a sample of `windows` short runs of frames spread over the timeline
-        /// (``RenderSpec/sampleWindows``), nothing written: the header and first frame as
-        /// made, and every later frame at the mean the runs' frames after their first two took
-        /// (see below). Nil when the render is too short to sample. Shown as attempt `k`.
-        private func estimate(_ spec: RenderSpec, frames: Int, k: Int, windows: Int = 6) throws -> (bytes: Int, colors: Int?)? {
+        /// The bytes (and palette) `spec` would make over its `frames` frames (nil: as many
+        /// as its timeline holds), estimated from a sample of `windows` short runs of frames
+        /// spread over the timeline (``RenderSpec/sampleWindows``), nothing written, and the
+        /// timeline's length (s): see ``SizeCap/sampleBytes(_:frames:windows:)``. Nil when
+        /// the render is too short to sample. Shown as attempt `k`. Past `stoppingOver` bytes
+        /// at the least (the runs not yet made counted as nothing), the sample stops there
+        /// and the runs made estimate the rest.
+        private func estimate(
+            _ spec: RenderSpec, frames: Int?, k: Int, windows: Int = 6, stoppingOver limit: Double? = nil
+        ) throws -> (bytes: Int, colors: Int?, length: Double)? {
             let l = Renderer.sampleLength, n = windows * l
-            guard frames >= 2 * n else { return nil }
+            if let frames, frames < 2 * n { return nil }
             var sample = spec
             sample.sampleWindows = windows
             var written: [Int] = []
             struct Measured: Error { let result: RenderResult }
+            struct SurelyOver: Error {
+                let estimate: Double
+                let colors: Int?
+            }
             let report = reporter(attempt: k, trying: "estimating " + SizeCap.describe(spec, kind: kind))
-            var made: RenderResult?
             do {
                 _ = try Renderer.renderOnce(
-                    sample, kind: kind, to: target, progress: report, watch: { written.append($0.bytes) },
+                    sample, kind: kind, to: target, progress: report,
+                    watch: { w in
+                        written.append(w.bytes)
+                        guard let limit, let frames, written.count < n,
+                            let so = SizeCap.sampleBytes(written, frames: frames, windows: windows), so.least > limit
+                        else { return }
+                        throw SurelyOver(estimate: so.estimate, colors: w.colors)
+                    },
                     accept: { throw Measured(result: $0) })
             } catch let m as Measured {
-                made = m.result
+                guard written.count == n else { return nil }
+                let frames = frames ?? Int((m.result.duration * spec.fps).rounded())
+                guard frames >= 2 * n, let so = SizeCap.sampleBytes(written + [m.result.bytes], frames: frames, windows: windows)
+                else { return nil }
+                return (Int(so.estimate.rounded()), m.result.colors, m.result.duration)
+            } catch let over as SurelyOver {
+                return (Int(over.estimate.rounded()), over.colors, sampling ?? 0)
             }
-            guard let made, written.count == n else { return nil }
-            // A run's first two frames settle after the jump (each pixel's history starts
-            // over); the rest are measured.
-            var delta = 0
-            for j in 0..<windows {
-                let s = j * l, e = s + l - 1
-                delta += (e + 1 < n ? written[e + 1] : made.bytes) - written[s + 2]
-            }
-            let perFrame = Double(delta) / Double(windows * (l - 2))
-            return (written[1] + Int((perFrame * Double(frames - 1)).rounded()), made.colors)
+            return nil
         }
 
         /// Keeps what an attempt rendered whole made; one that is not `leading` the ladder
@@ -721,6 +756,29 @@ struct SizeCap {
         case let (l?, nil): return quality(from: l.q, log2Ratio: log2(target / Double(l.bytes)))
         case (nil, nil): return fallback.map { quality(from: $0.q, log2Ratio: log2(target / Double($0.bytes))) } ?? Double(top)
         }
+    }
+
+    /// A sampled render's bytes over its `frames` frames, from the bytes written after each
+    /// frame of its sample (``RenderSpec/sampleWindows`` runs of ``Renderer/sampleLength``
+    /// frames; with the file's size after the last, when done): the header and first frame as
+    /// made, every later frame at the mean of the runs' frames after their first two (a run's
+    /// first frame jumps from the run before, and the next one settles: each pixel's history
+    /// starts over). Part-way, `estimate` is that mean over the frames measured so far, and
+    /// `least` counts the frames not yet measured as nothing: the whole sample's estimate is
+    /// at least that (bytes written only grow). Nil before the first frame is in.
+    static func sampleBytes(_ written: [Int], frames: Int, windows: Int) -> (estimate: Double, least: Double)? {
+        let l = Renderer.sampleLength
+        guard written.count >= 2 else { return nil }
+        var (delta, measured) = (0, 0)
+        for j in 0..<windows {
+            let settled = j * l + 2, end = min(j * l + l, written.count - 1)
+            guard end > settled else { break }
+            delta += written[end] - written[settled]
+            measured += end - settled
+        }
+        let head = Double(written[1]), later = Double(frames - 1)
+        let least = head + Double(delta) / Double(windows * (l - 2)) * later
+        return (measured > 0 ? head + Double(delta) / Double(measured) * later : least, least)
     }
 
     /// The size of a render stopped after `written.count` of its `frames` frames (the bytes

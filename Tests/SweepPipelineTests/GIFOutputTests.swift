@@ -183,8 +183,13 @@ struct GIFOutputTests {
         #expect(r.bytes <= spec.maxBytes! && FileBytes.size(out) == r.bytes && r.fps == 13, "\(note)")
         #expect(!note.contains("colours") && (r.colors ?? 0) > 15, "\(note)")
         // At 13 fps nothing with 15 colours was rendered whole: only estimated.
-        let whole = Set(reports.withLock { $0 }.filter { !$0.trying.hasPrefix("estimating") }.map(\.trying))
+        let seen = reports.withLock { $0 }
+        let whole = Set(seen.filter { !$0.trying.hasPrefix("estimating") }.map(\.trying))
         #expect(!whole.contains { $0.contains("13 fps") && $0.contains("15 colours") }, "\(whole)")
+        // The least (10 fps, 160 px) was estimated first, and never rendered whole: the ladder
+        // did not reach it.
+        #expect(seen.first?.trying.hasPrefix("estimating") == true && seen.first?.trying.hasSuffix("160x213") == true)
+        #expect(!whole.contains { $0.hasSuffix("160x213") }, "\(whole)")
         // The file is the quality it names at 13 fps, rendered as it is.
         let q = try #require(Self.quality(in: note))
         var same = spec
@@ -357,6 +362,75 @@ struct GIFOutputTests {
         var smaller = spec
         (smaller.width, smaller.height) = size
         #expect(try Renderer.render(smaller, to: out).bytes <= spec.maxBytes!, "\(e)")
+    }
+
+    @Test("--max-bytes on a long render: a sample already far over the budget stops part-way, and the fit is exact")
+    func capLongSampleStops() throws {
+        var spec = try Self.capScene()
+        spec.animation = RenderSpec.sweep(from: 1, to: 0, duration: 11, hold: 0.5, curve: .linear)
+        spec.fps = 30  // 330 frames
+        var uncapped = spec
+        uncapped.quality = 90
+        spec.maxBytes = try Renderer.render(uncapped, to: tempPath("long-stop-free.gif")).bytes / 4
+        let reports = Mutex([RenderProgress]())
+        let out = tempPath("long-stop.gif")
+        let r = try Renderer.render(spec, to: out) { p in reports.withLock { $0.append(p) } }
+        #expect(r.bytes <= spec.maxBytes! && FileBytes.size(out) == r.bytes)
+        // The first attempt (after the least's sample), four times the budget, stopped within
+        // the first half of its sample.
+        let first = reports.withLock { $0 }.filter { $0.attempt == 2 }
+        #expect(first.allSatisfy { $0.trying.hasPrefix("estimating quality 90") }, "\(first.map(\.trying))")
+        #expect((first.map(\.done).max() ?? 48) < 24, "\(first.map(\.done))")
+        // The fit is what its settings make uncapped.
+        let note = try #require(r.notes.first { $0.contains("to fit under") })
+        var same = spec
+        let colors = note.firstMatch(of: /at most (\d+)/).map { Int($0.1)! + 1 } ?? spec.gifColors
+        (same.maxBytes, same.quality, same.fps, same.gifColors) = (nil, Self.quality(in: note) ?? spec.quality, r.fps, colors)
+        (same.width, same.height) = (r.width, r.height)
+        #expect(try Renderer.render(same, to: tempPath("long-stop-same.gif")).bytes == r.bytes, "\(note)")
+    }
+
+    @Test("--max-bytes on a long render that even the least cannot meet: the least estimated, rendered whole, refused")
+    func capLongImpossible() throws {
+        var spec = try Self.capScene()
+        spec.animation = RenderSpec.sweep(from: 1, to: 0, duration: 11, hold: 0.5, curve: .linear)
+        spec.fps = 30  // 330 frames; the least 110
+        var least = Self.capFloor(spec)
+        (least.width, least.height, least.fps) = (160, 213, 10)
+        spec.maxBytes = try Renderer.render(least, to: tempPath("long-least.gif")).bytes / 2
+        let reports = Mutex([RenderProgress]())
+        let out = tempPath("long-impossible.gif")
+        let e = try #require(throws: SweepError.self) {
+            try Renderer.render(spec, to: out) { p in reports.withLock { $0.append(p) } }
+        }
+        let seen = reports.withLock { $0 }
+        #expect(Set(seen.map(\.attempt)) == [1, 2], "\(Set(seen.map(\.attempt)))")
+        #expect(seen.filter { $0.attempt == 1 }.allSatisfy { $0.trying.hasPrefix("estimating") && $0.trying.hasSuffix("160x213") })
+        #expect(seen.filter { $0.attempt == 2 }.allSatisfy { !$0.trying.hasPrefix("estimating") && $0.trying.hasSuffix("160x213") })
+        #expect(e.code == .dataError && e.message.contains("even at quality 40"), "\(e)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test("A sample's bytes: whole, the header and first frame plus the runs' settled mean; part-way, never more than whole")
+    func sampleBytesBound() throws {
+        let l = 8, windows = 6, n = windows * l, frames = 880
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<50 {
+            // Bytes written after each frame: a header, a large first frame, then frames of
+            // varying size (some frames still on their way: repeats).
+            var written = [800, 800 + Int.random(in: 5_000...50_000, using: &rng)]
+            while written.count < n { written.append(written.last! + Int.random(in: 0...4_000, using: &rng)) }
+            let end = written.last! + Int.random(in: 0...4_000, using: &rng)
+            let whole = try #require(SizeCap.sampleBytes(written + [end], frames: frames, windows: windows))
+            // Each run's bytes from its third frame to the next run's first (the file's end last).
+            let runs = (0..<windows).map { j in (j + 1 < windows ? written[(j + 1) * l] : end) - written[j * l + 2] }
+            let expected = Double(written[1]) + Double(runs.reduce(0, +)) / Double(windows * (l - 2)) * Double(frames - 1)
+            #expect(abs(whole.estimate - expected) < 1e-6 && whole.least == whole.estimate)
+            for k in 2...n {
+                let part = try #require(SizeCap.sampleBytes(Array(written[..<k]), frames: frames, windows: windows))
+                #expect(part.least <= whole.estimate + 1e-6 && part.least <= part.estimate + 1e-6)
+            }
+        }
     }
 
     @Test("--max-bytes that quality alone meets renders no least: the first attempt, then the search, and the fit is exact")
