@@ -113,8 +113,11 @@ struct SizeCap {
             // Estimated from a sample first: a cap it is under can be met, and the least is
             // rendered whole only when the ladder reaches it. One it reads over is rendered
             // whole at once, to fail with its real size or to keep it.
-            let estimated = try tries.estimateLeast(least)
-            if estimated.map({ Double($0) > SizeCap.sampleMargin * Double(bytes) }) ?? true {
+            // Too short to sample (a high rate's few seconds at 10 fps), it is cheap whole.
+            let sampled = length * least.fps >= Double(Attempts.shortestSampled)
+            let estimated = sampled ? try tries.estimateLeast(least) : nil
+            // Rendered whole from 95 % of the budget: a least read a little low still fails at once.
+            if estimated.map({ Double($0) > 0.95 * Double(bytes) }) ?? true {
                 try tryLeast()
                 if tries.sampling == nil { tries.sampling = leastFit?.result.duration }
             }
@@ -328,6 +331,13 @@ struct SizeCap {
     /// An estimate from a sample over this share of the budget is taken as over it; under, the
     /// attempt is rendered whole (and stops once its bytes pass the budget).
     static let sampleMargin = 1.05
+
+    /// Whether an estimate of `bytes` says an attempt is over a budget of `cap` (over
+    /// ``sampleMargin`` × it).
+    static func overMargin(_ bytes: Int, cap: Int) -> Bool { Double(bytes) > sampleMargin * Double(cap) }
+
+    /// A sample's estimate scaled by the last whole render's bytes over its estimate.
+    static func calibrated(_ raw: Int, _ calibration: Double) -> Int { Int(Double(raw) * calibration) }
     /// The fewest frames a render must have for its attempts to be estimated from samples
     /// first: below, a sample (48 frames) is too large a share of one.
     static let sampledFrames = 300
@@ -458,7 +468,7 @@ struct SizeCap {
             estimated = nil
             // The sample counts the attempt; the whole render after it is the same one.
             if let sample = stopping && sampling != nil ? try sampled ?? estimateOnly(spec) : nil {
-                if Double(sample.bytes) > SizeCap.sampleMargin * Double(cap) { return nil }
+                if SizeCap.overMargin(sample.bytes, cap: cap) { return nil }
                 estimated = sample.raw
             } else {
                 count += 1
@@ -466,11 +476,18 @@ struct SizeCap {
             bound = max(bound, count)
             let report = reporter(attempt: count, trying: SizeCap.describe(spec, kind: kind))
             var written: [Int] = []
+            // A long render's attempt, estimated under the margin, stops once over too, before
+            // any whole render to estimate its size from: then by its share of the frames.
+            let sampledWhole = estimated != nil
             let watch: FrameObserver.Watch = { w in
                 written.append(w.bytes)
-                if let reference, w.bytes > cap {
+                guard w.bytes > cap else { return }
+                if let reference {
                     throw Stopped(
                         estimate: SizeCap.estimate(written, frames: w.frames, reference: reference), colors: w.colors)
+                } else if sampledWhole {
+                    let share = Double(w.frames) / Double(max(w.done, 1))
+                    throw Stopped(estimate: max(w.bytes + 1, Int(Double(w.bytes) * share)), colors: w.colors)
                 }
             }
             do {
@@ -502,27 +519,36 @@ struct SizeCap {
         ///
         /// The sample stops once the runs so far, the rest counted as nothing, already put the
         /// attempt over ``SizeCap/sampleMargin`` × the budget: the full sample would say the
-        /// same (its bytes only grow), and the runs so far estimate by how much.
+        /// same (its bytes only grow, and the calibration and rounding keep their order), and
+        /// the runs so far estimate by how much.
         mutating func estimateOnly(_ spec: RenderSpec) throws -> Sample? {
             guard let length = sampling else { return nil }
-            let limit = SizeCap.sampleMargin * Double(cap) / calibration
-            guard let e = try estimate(spec, frames: Int((length * spec.fps).rounded()), k: count + 1, stoppingOver: limit)
+            let (cap, calibration) = (cap, calibration)
+            guard
+                let e = try estimate(
+                    spec, frames: Int((length * spec.fps).rounded()), k: count + 1,
+                    stoppingWhen: { SizeCap.overMargin(SizeCap.calibrated($0, calibration), cap: cap) })
             else { return nil }
             count += 1
             bound = max(bound, count)
-            let bytes = Int(Double(e.bytes) * calibration)
+            let bytes = SizeCap.calibrated(e.bytes, calibration)
             last = (bytes, e.colors)
             return (bytes, e.bytes)
         }
+
+        /// The runs of frames a sample takes.
+        static let sampleWindows = 6
+        /// The fewest frames a render is sampled from: twice the frames its sample takes.
+        static let shortestSampled = 2 * sampleWindows * Renderer.sampleLength
 
         /// The bytes of a long render's `least` (the bottom of the ladder) estimated from a
         /// sample, which starts sampling: later attempts are estimated first too. Nil when
         /// the least is too short to sample (then nothing starts).
         mutating func estimateLeast(_ least: RenderSpec) throws -> Int? {
-            guard let e = try estimate(least, frames: nil, k: count + 1) else { return nil }
+            guard let e = try estimate(least, frames: nil, k: count + 1), let length = e.length else { return nil }
             count += 1
             bound = max(bound, count)
-            sampling = e.length
+            sampling = length
             return e.bytes
         }
 
@@ -626,19 +652,21 @@ struct SizeCap {
         /// The bytes (and palette) `spec` would make over its `frames` frames (nil: as many
         /// as its timeline holds), estimated from a sample of `windows` short runs of frames
         /// spread over the timeline (``RenderSpec/sampleWindows``), nothing written, and the
-        /// timeline's length (s): see ``SizeCap/sampleBytes(_:frames:windows:)``. Nil when
-        /// the render is too short to sample. Shown as attempt `k`. Past `stoppingOver` bytes
-        /// at the least (the runs not yet made counted as nothing), the sample stops there
-        /// and the runs made estimate the rest.
+        /// timeline's length (s; nil when stopped): see ``SizeCap/sampleBytes(_:frames:windows:)``.
+        /// Nil when the render is too short to sample. Shown as attempt `k`. Once the bytes at
+        /// the least (the runs not yet made counted as nothing) are `over`, the sample stops
+        /// there and the runs made estimate the rest.
         private func estimate(
-            _ spec: RenderSpec, frames: Int?, k: Int, windows: Int = 6, stoppingOver limit: Double? = nil
-        ) throws -> (bytes: Int, colors: Int?, length: Double)? {
+            _ spec: RenderSpec, frames: Int?, k: Int, windows: Int = Attempts.sampleWindows,
+            stoppingWhen over: ((Int) -> Bool)? = nil
+        ) throws -> (bytes: Int, colors: Int?, length: Double?)? {
             let l = Renderer.sampleLength, n = windows * l
             if let frames, frames < 2 * n { return nil }
             var sample = spec
             sample.sampleWindows = windows
             var written: [Int] = []
             struct Measured: Error { let result: RenderResult }
+            struct NotSampled: Error {}
             struct SurelyOver: Error {
                 let estimate: Double
                 let colors: Int?
@@ -648,9 +676,13 @@ struct SizeCap {
                 _ = try Renderer.renderOnce(
                     sample, kind: kind, to: target, progress: report,
                     watch: { w in
+                        // Too short to sample (its length read otherwise than the caller's),
+                        // the render would go on whole: a frame tells.
+                        if w.frames != n { throw NotSampled() }
                         written.append(w.bytes)
-                        guard let limit, let frames, written.count < n,
-                            let so = SizeCap.sampleBytes(written, frames: frames, windows: windows), so.least > limit
+                        guard let over, let frames, written.count < n,
+                            let so = SizeCap.sampleBytes(written, frames: frames, windows: windows),
+                            over(Int(so.least.rounded()))
                         else { return }
                         throw SurelyOver(estimate: so.estimate, colors: w.colors)
                     },
@@ -661,8 +693,10 @@ struct SizeCap {
                 guard frames >= 2 * n, let so = SizeCap.sampleBytes(written + [m.result.bytes], frames: frames, windows: windows)
                 else { return nil }
                 return (Int(so.estimate.rounded()), m.result.colors, m.result.duration)
-            } catch let over as SurelyOver {
-                return (Int(over.estimate.rounded()), over.colors, sampling ?? 0)
+            } catch let stopped as SurelyOver {
+                return (Int(stopped.estimate.rounded()), stopped.colors, nil)
+            } catch is NotSampled {
+                return nil
             }
             return nil
         }
