@@ -400,7 +400,7 @@ struct SizeCap {
         /// Attempts started so far.
         private(set) var count = 0
         /// For a long render, the length of its timeline (s): each attempt is first estimated
-        /// from a sample (``estimate(_:frames:k:windows:stoppingOver:)``), and one far over the budget goes
+        /// from a sample (``estimate(_:frames:k:windows:stoppingWhen:)``), and one far over the budget goes
         /// no further, at a small share of a render's cost.
         var sampling: Double?
         /// The last whole render's bytes over its estimate, which later estimates are scaled by
