@@ -339,23 +339,13 @@ struct GIFOutputTests {
         var spec = try Self.capScene()
         (spec.width, spec.height) = (480, 640)
         spec.animation = RenderSpec.sweep(from: 1, to: 0, duration: 4, hold: 0.5)
-        var least = Self.capFloor(spec)
-        (least.width, least.height, least.fps) = (160, 213, 10)
-        spec.maxBytes = try Renderer.render(least, to: tempPath("least.gif")).bytes / 2
-        let reports = Mutex([RenderProgress]())
-        let out = tempPath("impossible.gif")
-        let e = try #require(throws: SweepError.self) {
-            try Renderer.render(spec, to: out) { p in reports.withLock { $0.append(p) } }
-        }
+        let (e, seen, out) = try Self.refusedUnderHalfTheLeast(&spec, name: "impossible")
         // Two attempts only: the render as asked, then the least the ladder gives (160 px on
         // the shorter side, 10 fps), and none of the rungs between.
-        let seen = reports.withLock { $0 }
         #expect(Set(seen.map(\.attempt)) == [1, 2], "\(Set(seen.map(\.attempt)))")
         #expect(
             seen.last?.trying.contains("160x213, ") == false && seen.last?.trying.hasSuffix("160x213") == true, "\(seen.last?.trying ?? "")"
         )
-        #expect(e.code == .dataError && e.message.contains("even at quality 40"), "\(e)")
-        #expect(!FileManager.default.fileExists(atPath: out))
         // The size it names fits.
         let fix = try #require(e.fix)
         let size = try #require(fix.firstMatch(of: /make it (\d+)x(\d+) or smaller/).map { (Int($0.1)!, Int($0.2)!) })
@@ -397,15 +387,7 @@ struct GIFOutputTests {
         var spec = try Self.capScene()
         spec.animation = RenderSpec.sweep(from: 1, to: 0, duration: duration, hold: 0.5, curve: .linear)
         spec.fps = fps  // 330 or 350 frames; the least 110 (sampled) or 70 (not)
-        var least = Self.capFloor(spec)
-        (least.width, least.height, least.fps) = (160, 213, 10)
-        spec.maxBytes = try Renderer.render(least, to: tempPath("long-least.gif")).bytes / 2
-        let reports = Mutex([RenderProgress]())
-        let out = tempPath("long-impossible.gif")
-        let e = try #require(throws: SweepError.self) {
-            try Renderer.render(spec, to: out) { p in reports.withLock { $0.append(p) } }
-        }
-        let seen = reports.withLock { $0 }
+        let (_, seen, _) = try Self.refusedUnderHalfTheLeast(&spec, name: "long-impossible")
         let sampled = duration * 10 >= 96
         #expect(Set(seen.map(\.attempt)) == (sampled ? [1, 2] : [1]), "\(Set(seen.map(\.attempt)))")
         if sampled {
@@ -413,8 +395,24 @@ struct GIFOutputTests {
         }
         let whole = seen.filter { $0.attempt == (sampled ? 2 : 1) }
         #expect(!whole.isEmpty && whole.allSatisfy { !$0.trying.hasPrefix("estimating") && $0.trying.hasSuffix("160x213") })
+    }
+
+    /// `spec` (the cap scene) capped at half of what its least (160x213 at 10 fps, quality 40,
+    /// 15 colours) makes, rendered: the error, which must say that even the least is over and
+    /// leave nothing at the output, the progress reported, and the output's path.
+    static func refusedUnderHalfTheLeast(_ spec: inout RenderSpec, name: String) throws -> (SweepError, [RenderProgress], String) {
+        var least = capFloor(spec)
+        (least.width, least.height, least.fps) = (160, 213, 10)
+        spec.maxBytes = try Renderer.render(least, to: tempPath("\(name)-least.gif")).bytes / 2
+        let reports = Mutex([RenderProgress]())
+        let out = tempPath("\(name).gif")
+        let capped = spec
+        let e = try #require(throws: SweepError.self) {
+            try Renderer.render(capped, to: out) { p in reports.withLock { $0.append(p) } }
+        }
         #expect(e.code == .dataError && e.message.contains("even at quality 40"), "\(e)")
         #expect(!FileManager.default.fileExists(atPath: out))
+        return (e, reports.withLock { $0 }, out)
     }
 
     @Test("A sample's bytes: whole, the header and first frame plus the runs' settled mean; part-way, never more than whole")
