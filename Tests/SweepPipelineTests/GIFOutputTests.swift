@@ -172,9 +172,7 @@ struct GIFOutputTests {
 
     @Test("--max-bytes on a long render: a lower rate estimated with room is searched at once, never rendered whole with fewer colours")
     func capLongLowerRateSearchedAtOnce() throws {
-        var spec = try Self.capScene()
-        spec.animation = RenderSpec.sweep(from: 1, to: 0, duration: 16, hold: 0.5, curve: .linear)
-        spec.fps = 20  // 340 frames: each attempt is estimated from a sample first
+        var spec = try Self.longCapScene(duration: 16, fps: 20)  // 340 frames
         spec.maxBytes = try Renderer.render(Self.capFloor(spec), to: tempPath("long-rate-floor.gif")).bytes - 1
         let reports = Mutex([RenderProgress]())
         let out = tempPath("long-rate.gif")
@@ -299,13 +297,9 @@ struct GIFOutputTests {
         #expect(abs(SizeCap.quality(from: 90, log2Ratio: log2(0.75)) - 80) < 3)
     }
 
-    /// The size cap tests' scene: a smooth landscape and its graded copy at 240×320, whose
-    /// palette halves on the way down (a step the search must cross).
     @Test("--max-bytes on a long render estimates each attempt from a sample first: those far over cost a sample, and the fit is exact")
     func capSamplesLongRenders() throws {
-        var spec = try Self.capScene()
-        spec.animation = RenderSpec.sweep(from: 1, to: 0, duration: 11, hold: 0.5, curve: .linear)
-        spec.fps = 30  // 330 frames
+        var spec = try Self.longCapScene(duration: 11, fps: 30)  // 330 frames
         var uncapped = spec
         uncapped.quality = 90
         let free = try Renderer.render(uncapped, to: tempPath("long-free.gif")).bytes
@@ -356,9 +350,7 @@ struct GIFOutputTests {
 
     @Test("--max-bytes on a long render: a sample already far over the budget stops part-way, and the fit is exact")
     func capLongSampleStops() throws {
-        var spec = try Self.capScene()
-        spec.animation = RenderSpec.sweep(from: 1, to: 0, duration: 11, hold: 0.5, curve: .linear)
-        spec.fps = 30  // 330 frames
+        var spec = try Self.longCapScene(duration: 11, fps: 30)  // 330 frames
         var uncapped = spec
         uncapped.quality = 90
         spec.maxBytes = try Renderer.render(uncapped, to: tempPath("long-stop-free.gif")).bytes / 4
@@ -384,9 +376,7 @@ struct GIFOutputTests {
         "--max-bytes on a long render that even the least cannot meet: the least estimated, rendered whole, refused; too short to sample, only rendered whole",
         arguments: [(11.0, 30.0), (7.0, 50.0)])
     func capLongImpossible(duration: Double, fps: Double) throws {
-        var spec = try Self.capScene()
-        spec.animation = RenderSpec.sweep(from: 1, to: 0, duration: duration, hold: 0.5, curve: .linear)
-        spec.fps = fps  // 330 or 350 frames; the least 110 (sampled) or 70 (not)
+        var spec = try Self.longCapScene(duration: duration, fps: fps)  // 330 or 350 frames; the least 110 (sampled) or 70 (not)
         let (_, seen, _) = try Self.refusedUnderHalfTheLeast(&spec, name: "long-impossible")
         let sampled = duration * 10 >= 96
         #expect(Set(seen.map(\.attempt)) == (sampled ? [1, 2] : [1]), "\(Set(seen.map(\.attempt)))")
@@ -465,11 +455,22 @@ struct GIFOutputTests {
         #expect(try Renderer.render(same, to: tempPath("search-same.gif")).bytes == r.bytes)
     }
 
+    /// The size cap tests' scene: a smooth landscape and its graded copy at 240×320, whose
+    /// palette halves on the way down (a step the search must cross).
     static func capScene() throws -> RenderSpec {
         var spec = sweepSpec()
         spec.before = .image(try DemoScenes.flatLandscape())
         spec.after = .image(try DemoScenes.gradedLandscape())
         (spec.width, spec.height) = (240, 320)
+        return spec
+    }
+
+    /// ``capScene()`` as a linear sweep of `duration` s (and half a second held) at `fps`: a
+    /// long render (300 frames or more) is estimated from samples first.
+    static func longCapScene(duration: Double, fps: Double) throws -> RenderSpec {
+        var spec = try capScene()
+        spec.animation = RenderSpec.sweep(from: 1, to: 0, duration: duration, hold: 0.5, curve: .linear)
+        spec.fps = fps
         return spec
     }
 
