@@ -119,7 +119,7 @@ let package = Package(
         .testTarget(name: "SweepImagingTests", dependencies: ["SweepImaging"]),
         .testTarget(name: "SweepTimelineTests", dependencies: ["SweepTimeline"]),
         .testTarget(name: "SweepWebTests", dependencies: ["SweepWeb", "SweepImaging", "SweepTimeline"]),
-        .testTarget(name: "SweepGIFTests", dependencies: ["SweepTestSupport", "SweepGIF", "SweepMedia", "SweepImaging"]),
+        .testTarget(name: "SweepGIFTests", dependencies: ["SweepTestSupport", "SweepGIF", "SweepMedia", "SweepImaging", "SweepSupport"]),
         .testTarget(
             name: "SweepMediaTests",
             dependencies: ["SweepTestSupport", "CFFmpeg", "CZlib", "SweepMedia", "SweepImaging", "SweepSupport"]),

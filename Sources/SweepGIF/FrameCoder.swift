@@ -4,13 +4,15 @@ import SweepSupport
 /// Codes a frame's candidate blocks on its own queue, so that LZW coding (the lossy search
 /// above all) runs on a second core while the writer compares and quantizes the next frame.
 ///
-/// ``start(_:globalTableSize:)`` and ``result()`` are called from the writer's thread only,
+/// ``start(_:globalTableSize:early:)`` and ``result()`` are called from the writer's thread only,
 /// alternately; between the two, the coders belong to the queue (a ``Pending`` hand-off).
 final class FrameCoder {
-    typealias Coded = (block: GIFBlock, stream: [UInt8], symbols: [UInt8])
+    /// The block to write, its LZW stream, the symbols a decoder will read, and whether the
+    /// stream is the early-reset pass's (``LZWEncoder/Policy/whereCheapest``).
+    typealias Coded = (block: GIFBlock, stream: [UInt8], symbols: [UInt8], early: Bool)
     private let queue = DispatchQueue(label: "sweep.gif.lzw")
     /// The coder of every candidate, and a second one for the early-reset pass of a large
-    /// lone candidate (see ``smallest(_:globalTableSize:passes:)``).
+    /// lone candidate (see ``smallest(_:globalTableSize:passes:early:)``).
     private let passes = (Pass(), Pass())
     private var coding: Pending<Coded, Never>?
 
@@ -32,13 +34,14 @@ final class FrameCoder {
         }
     }
 
-    /// Starts coding `candidates` (blocks in file order, each with its latitude).
-    func start(_ candidates: [(GIFBlock, LZWLatitude?)], globalTableSize: Int) {
+    /// Starts coding `candidates` (blocks in file order, each with its latitude); without
+    /// `early`, the early-reset pass is not run.
+    func start(_ candidates: [(GIFBlock, LZWLatitude?)], globalTableSize: Int, early: Bool = true) {
         let passes = passes
-        coding = Pending(on: queue) { Self.smallest(candidates, globalTableSize: globalTableSize, passes: passes) }
+        coding = Pending(on: queue) { Self.smallest(candidates, globalTableSize: globalTableSize, passes: passes, early: early) }
     }
 
-    /// The block to write, its LZW stream, and the symbols a decoder will read, once coded.
+    /// The frame as coded (see ``Coded``), once coded.
     func result() -> Coded {
         defer { coding = nil }
         return coding!.value()
@@ -50,14 +53,15 @@ final class FrameCoder {
     /// the lossy coder puts on screen.
     static let parallelPixels = 65536
 
-    /// The candidate that codes smallest as giflib would; then that one is coded again with
-    /// early dictionary resets, and the smaller stream is kept. A lone large candidate is
-    /// coded both ways at once, with the same result (``Pending/both(_:_:)``: the calling
-    /// thread runs one of the two passes itself, and both when the pool has no thread to give).
+    /// The candidate that codes smallest as giflib would; then, when `early`, that one is
+    /// coded again with early dictionary resets, and the smaller stream is kept. A lone large
+    /// candidate is coded both ways at once, with the same result (``Pending/both(_:_:)``: the
+    /// calling thread runs one of the two passes itself, and both when the pool has no thread
+    /// to give).
     static func smallest(
-        _ candidates: [(GIFBlock, LZWLatitude?)], globalTableSize: Int, passes: (Pass, Pass)
+        _ candidates: [(GIFBlock, LZWLatitude?)], globalTableSize: Int, passes: (Pass, Pass), early runsEarly: Bool = true
     ) -> Coded {
-        if candidates.count == 1 && candidates[0].0.data.count >= parallelPixels {
+        if runsEarly && candidates.count == 1 && candidates[0].0.data.count >= parallelPixels {
             let (block, latitude) = candidates[0]
             let codeSize = block.codeSize(globalTableSize: globalTableSize)
             let (full, early) = passes
@@ -68,7 +72,7 @@ final class FrameCoder {
             _ = try? Pending.both({ run(full, .whenFull) }, { run(early, .whereCheapest) })
             defer { (full.data, full.stream, early.data, early.stream) = ([], [], [], []) }
             return early.stream.count < full.stream.count
-                ? (block, early.stream, early.data) : (block, full.stream, full.data)
+                ? (block, early.stream, early.data, true) : (block, full.stream, full.data, false)
         }
         let lzw = passes.0
         var best = (block: candidates[0].0, stream: [UInt8](), symbols: [UInt8](), latitude: candidates[0].1)
@@ -81,11 +85,12 @@ final class FrameCoder {
             let b = candidate.fileBytes(stream: s)
             if b < bytes { (best, bytes) = ((candidate, s, data, latitude), b) }
         }
+        guard runsEarly else { return (best.block, best.stream, best.symbols, false) }
         var data = best.block.data
         let early = lzw.encode(
             &data, minCodeSize: best.block.codeSize(globalTableSize: globalTableSize), policy: .whereCheapest,
             latitude: best.latitude)
-        if early.count < best.stream.count { (best.stream, best.symbols) = (early, data) }
-        return (best.block, best.stream, best.symbols)
+        if early.count < best.stream.count { return (best.block, early, data, true) }
+        return (best.block, best.stream, best.symbols, false)
     }
 }

@@ -20,6 +20,9 @@ package final class GIFEncoder {
         package var loopCount: Int?
         /// The handle's and tags' colours: kept exact, with no lossy latitude near them.
         package var overlayColors: [RGBA8]
+        /// Per frame written, whether its early-reset pass runs (nil: every frame's; see
+        /// ``GIFWriter/earlyPasses``).
+        package var earlyPasses: [Bool]?
 
         package init(
             quality: GIFQuality = .default, colors: Int = 256, dither: DitherMode = .diffusion, lossy: Int? = nil, loopCount: Int? = 0,
@@ -105,6 +108,7 @@ package final class GIFEncoder {
             darkFirst: Self.meanLuma(samples.dropFirst()) <= Self.meanLuma(samples.prefix(1)),
             usage: ColorUsage(samples: sampled, step: max(1, count / 12), palette: palette),
             overlayColors: reserved, stretches: stretches, recording: recording)
+        writer.earlyPasses = settings.earlyPasses
         paletteColors = palette.colors.count
     }
 
@@ -116,7 +120,8 @@ package final class GIFEncoder {
     /// Codes a finished encoder's `recording` again into `path` (normally an
     /// ``AtomicOutput``'s temporary path) with the lossy budget of `--lossy lossy` (1…100),
     /// without quantizing again: the same bytes as encoding the frames again with that
-    /// `lossy` (and the recording's other settings) would give. The recording must be
+    /// `lossy`, the recording's other settings and its early-reset passes
+    /// (``Settings/earlyPasses`` set to ``QuantizedFrames/earlyWins``) would give. The recording must be
     /// ``QuantizedFrames/replayable``. Returns the finished encoder (its bytes and frames).
     /// `watch` is told the bytes written after each frame and how many frames are done; it
     /// may throw to stop.

@@ -94,6 +94,11 @@ package final class GIFWriter {
     private var replayPixels: [UInt8] = []
     /// Frames a replay quantized again (see ``replay(_:bytes:)``).
     package private(set) var requantizedFrames = 0
+    /// Per frame written, whether its early-reset pass runs (see ``FrameCoder``); nil, or
+    /// past its end: every frame's. Coding a recording again, it runs only where it won in
+    /// the recording (``QuantizedFrames/earlyWins``): on a dissolve it almost never does, and
+    /// coding once leaves the other core to code another budget at the same time.
+    package var earlyPasses: [Bool]?
 
     /// How a writer was set up: what one coding its recording again needs.
     struct Plan {
@@ -191,7 +196,8 @@ package final class GIFWriter {
 
     /// A writer coding `recording` again into `path` with the lossy budget of `--lossy
     /// lossy` (1…100): the same file, byte for byte, as quantizing its frames again with that
-    /// budget would give, at the cost of the LZW coding alone.
+    /// budget and the recording's early-reset passes (``earlyPasses``) would give, at the cost
+    /// of the LZW coding alone.
     /// `watch` is told the bytes written after each frame and how many frames are done; it
     /// may throw to stop.
     static func recode(
@@ -208,6 +214,7 @@ package final class GIFWriter {
             usage: plan.usage, overlayColors: plan.overlayColors, stretches: plan.stretches)
         writer.replayCodes = [UInt8](repeating: 0, count: plan.width * plan.height)
         writer.replayPixels = [UInt8](repeating: 0, count: 4 * plan.width * plan.height)
+        writer.earlyPasses = recording.earlyWins
         for (i, frame) in recording.frames.enumerated() {
             try writer.replay(frame, bytes: recording.bytes(of: frame))
             try watch?(writer.bytesWritten, i + 1)
@@ -673,13 +680,16 @@ package final class GIFWriter {
         guard let p = pending, !coding else { return }
         coding = true
         let candidates = p.blocks.map(inFileOrder).map { ($0, latitude(for: $0, p.latitude)) }
-        coder.start(candidates, globalTableSize: palette.tableSize)
+        // The pending frame is the next one written.
+        let early = earlyPasses.map { framesWritten >= $0.count || $0[framesWritten] } ?? true
+        coder.start(candidates, globalTableSize: palette.tableSize, early: early)
     }
 
     private func flushPending() throws {
         guard let p = pending else { return }
         startCoding()
-        let (block, stream, symbols) = coder.result()
+        let (block, stream, symbols, early) = coder.result()
+        recording?.earlyWins.append(early)
         pending = nil
         coding = false
         // What is on screen now: the coder may have written other colours than asked.

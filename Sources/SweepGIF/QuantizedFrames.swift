@@ -65,6 +65,9 @@ package final class QuantizedFrames {
     /// False once a frame depended on what the coder wrote before (``PixelHistory``), or
     /// when the quantization had no lossy budget to record.
     package internal(set) var replayable = true
+    /// Per frame written, whether the early-reset pass's stream was the smaller
+    /// (``FrameCoder``): coded again, only those frames run that pass (``GIFWriter/earlyPasses``).
+    package internal(set) var earlyWins: [Bool] = []
     /// Whether the encode that made it finished: only a whole recording is coded again.
     package internal(set) var complete = false
     private var memory: [UInt8] = []

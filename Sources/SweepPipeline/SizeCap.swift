@@ -4,6 +4,7 @@ import SweepImaging
 import SweepMedia
 import SweepSupport
 import SweepTimeline
+import Synchronization
 
 /// Fits a render under a byte budget by giving things up one step at a time, each attempt
 /// measured before anything is committed (a GIF attempt stops as soon as it is over).
@@ -127,6 +128,9 @@ struct SizeCap {
         let recording = searches && !long ? QuantizedFrames() : nil
         var best = try tries.render(attempt, recording: recording)
         let firstResult = tries.lastWhole
+        // The first attempt's bytes, which a quality search starts from (a lossy search leaves
+        // its own as the last).
+        let firstBytes = tries.last?.bytes
         // What would keep the look, said before the long work: from the first attempt's bytes
         // (rendered whole, or estimated from a sample).
         var advice: CapAdvice?
@@ -150,7 +154,7 @@ struct SizeCap {
         }
         // Quality first, searched rather than stepped, so that the file uses the budget.
         if best == nil && searches {
-            best = try tries.searchQuality(attempt, top: attempt.quality, over: tries.last?.bytes, then: after(attempt, colors: nil))
+            best = try tries.searchQuality(attempt, top: attempt.quality, over: firstBytes, then: after(attempt, colors: nil))
             attempt.quality = best?.spec.quality ?? Self.qualityFloor
         }
         var steps: [String] = []
@@ -552,57 +556,96 @@ struct SizeCap {
             return e.bytes
         }
 
-        /// `recording` (the quantization of `base`, the first attempt) coded again with
-        /// `spec`'s lossy budget: the file that rendering `spec` would give, at the cost of the
-        /// LZW coding alone. Stops once its bytes pass the budget, as ``render(_:stopping:isReference:recording:sampled:)``.
-        ///
-        /// A `probe` codes only the first `probe` frames, nothing committed, and leaves the
-        /// whole file's bytes, estimated from the first attempt's growth, as the last.
-        mutating func recode(_ spec: RenderSpec, recording: QuantizedFrames, base: RenderResult, probe: Int? = nil) throws -> Fit? {
-            guard let lossy = spec.lossy else { preconditionFailure("a lossy budget is coded again") }
+        /// `recording` (the quantization of `base`, the first attempt) coded again with each
+        /// of `specs`' lossy budgets (one or two; two at once, one on each core), as one
+        /// attempt: the LZW coding alone, each frame's early-reset pass run only where it won
+        /// in the first attempt (``GIFWriter/earlyPasses``). Each coding stops once its bytes
+        /// pass the budget, as ``render(_:stopping:isReference:recording:sampled:)``. Returns
+        /// each one's bytes (estimated when stopped; nil when the second failed, which leaves
+        /// the first's result as it is) and, of the fits with a budget under `below`, the one
+        /// with the smallest budget, committed; the other files are discarded.
+        mutating func recode(_ specs: [RenderSpec], recording: QuantizedFrames, base: RenderResult, below: Int) throws -> (
+            fit: Fit?, bytes: [Int?]
+        ) {
+            precondition((1...2).contains(specs.count) && specs.allSatisfy { $0.lossy != nil }, "one or two lossy budgets")
             count += 1
             bound = max(bound, count)
-            let trying = (probe == nil ? "" : "estimating ") + SizeCap.describe(spec, kind: kind)
+            let trying = specs.map { SizeCap.describe($0, kind: kind) }.joined(separator: " and ") + (specs.count > 1 ? ", at once" : "")
             let report = reporter(attempt: count, trying: trying)
-            let start = Date()
-            let (cap, total, reference, cancellation) = (cap, recording.frameCount, reference, spec.cancellation)
-            var written: [Int] = []
-            let output = try AtomicOutput(destination: target)
-            let encoder: GIFEncoder
-            do {
-                encoder = try GIFEncoder.recode(recording, lossy: lossy, path: output.writePath, destination: target) { bytes, done in
-                    if cancellation?.isCancelled == true { throw CancellationError() }
-                    report?(RenderProgress(done: done, total: total))
-                    written.append(bytes)
-                    if let probe, let reference, done >= probe {
-                        throw Stopped(estimate: SizeCap.estimate(written, frames: total, reference: reference), colors: base.colors)
+            let (cap, total, reference, cancellation) = (cap, recording.frameCount, reference, specs[0].cancellation)
+            let one = try AtomicOutput(destination: target)
+            var two: AtomicOutput? = nil
+            if specs.count > 1 { two = try? AtomicOutput(destination: target) }
+            let paths = [one.writePath] + ((two?.writePath).map { [$0] } ?? [])
+            let target = target
+            // The frames done of the coding furthest on, shown as the attempt's progress.
+            let furthest = Mutex(0)
+            // One coding's frames and bytes, or its size estimated when it stopped over the budget.
+            func code(_ i: Int) throws -> (encoder: GIFEncoder?, bytes: Int, written: [Int]) {
+                var written: [Int] = []
+                do {
+                    let encoder = try GIFEncoder.recode(recording, lossy: specs[i].lossy!, path: paths[i], destination: target) {
+                        bytes, done in
+                        if cancellation?.isCancelled == true { throw CancellationError() }
+                        let ahead = furthest.withLock { f -> Bool in
+                            guard done > f else { return false }
+                            f = done
+                            return true
+                        }
+                        if ahead { report?(RenderProgress(done: done, total: total)) }
+                        written.append(bytes)
+                        if let reference, bytes > cap {
+                            throw Stopped(estimate: SizeCap.estimate(written, frames: total, reference: reference), colors: base.colors)
+                        }
                     }
-                    if let reference, bytes > cap {
-                        throw Stopped(estimate: SizeCap.estimate(written, frames: total, reference: reference), colors: base.colors)
-                    }
+                    return (encoder, encoder.bytesWritten, written)
+                } catch let stopped as Stopped {
+                    return (nil, stopped.estimate, written)
                 }
-            } catch let stopped as Stopped {
-                output.discard()
-                last = (stopped.estimate, stopped.colors)
-                return nil
             }
+            typealias Made = (encoder: GIFEncoder?, bytes: Int, written: [Int])
+            var made: [Made?]
+            if paths.count == 2 {
+                // The second coding is extra: should it fail (a full disk for its file), the
+                // first's result stands. Cancellation stops both.
+                let (a, b) = try Pending.both(
+                    { try code(0) },
+                    { () -> Made? in
+                        do { return try code(1) } catch is CancellationError { throw CancellationError() } catch { return nil }
+                    })
+                made = [a, b]
+            } else {
+                made = [try code(0)]
+            }
+            var best: Int?
+            for (i, m) in made.enumerated() {
+                guard let m else { continue }
+                if m.encoder != nil {
+                    note(bytes: m.bytes, colors: base.colors, written: m.written, leading: true)
+                    let l = specs[i].lossy!
+                    if m.bytes <= cap && l < below && l < best.map({ specs[$0].lossy! }) ?? Int.max { best = i }
+                } else {
+                    last = (m.bytes, base.colors)
+                }
+            }
+            let bytes = made.map { $0?.bytes }
+            // The one kept is committed; the others' temporary files go with them.
+            guard let i = best, let encoder = made[i]?.encoder else { return (nil, bytes) }
+            if i == 0 { try one.commit() } else { try two.take()!.commit() }
             var result = base
             (result.bytes, result.framesWritten) = (encoder.bytesWritten, encoder.framesWritten)
-            result.seconds = Date().timeIntervalSince(start)
-            note(bytes: result.bytes, colors: result.colors, written: written, leading: true)
-            guard result.bytes <= cap else {
-                output.discard()
-                return nil
-            }
-            try output.commit()
-            return (spec, result)
+            return ((specs[i], result), bytes)
         }
 
         /// The smallest lossy budget from `from` + 1 up to ``SizeCap/lossyCeiling`` at which
         /// `recording` (the first attempt, `base`, `over` bytes at `from`) fits, each attempt
-        /// coded again from it; nil when none does. Each guess interpolates log bytes between
-        /// the nearest attempts either side of the budget along ``SizeCap/typicalLossyCurve``
-        /// (aiming 3 % under it), so one or two codings find it.
+        /// coded again from it; nil when none does. With two cores, each round codes two
+        /// budgets at once (``recode(_:recording:base:below:)``): the guess, which interpolates
+        /// log bytes between the nearest attempts either side of the budget along
+        /// ``SizeCap/typicalLossyCurve`` (aiming 3 % under it), and a second one where the
+        /// guess would be were the curve ``SizeCap/shallower`` than its scale says (before one
+        /// fits), or the next budget nearer the cap (once bracketed). So one round finds it
+        /// when the picture's curve is within that of its guess.
         ///
         /// `depth` is log2 of the bytes at the ceiling over those at `from`, as the picture's
         /// texture says (``SizeCap/lossyDepth(texture:over:cap:)``): the curve's first scale.
@@ -631,16 +674,31 @@ struct SizeCap {
                         Double(over) * exp2(scale * (SizeCap.typicalLossy(Double(ceiling)) - SizeCap.typicalLossy(Double(from))))
                     if atCeiling > SizeCap.ceilingMargin * target { break }
                 }
-                let guess = SizeCap.nextLossy(hi: hi, lo: lo, target: target, scale: scale)
-                var attempt = spec
-                attempt.lossy = max(hi.l + 1, min(above - 1, Int(guess.rounded(.up))))
-                let made = try recode(attempt, recording: recording, base: base)
-                if let fit = made {
-                    (best, lo) = (fit, (attempt.lossy!, fit.result.bytes))
-                } else {
-                    hi = (attempt.lossy!, last?.bytes ?? hi.bytes)
-                    if attempt.lossy! >= ceiling { break }
+                func within(_ guess: Double) -> Int { max(hi.l + 1, min(above - 1, Int(guess.rounded(.up)))) }
+                let first = within(SizeCap.nextLossy(hi: hi, lo: lo, target: target, scale: scale))
+                let second =
+                    lo == nil
+                    ? within(SizeCap.nextLossy(hi: hi, lo: nil, target: target, scale: scale * SizeCap.shallower))
+                    : first - 1 > hi.l ? first - 1 : first + 1
+                var attempts = [spec]
+                attempts[0].lossy = first
+                if ParallelCores.count > 1 && second != first && second > hi.l && second < above {
+                    attempts.append(spec)
+                    attempts[1].lossy = second
                 }
+                let (fit, bytes) = try recode(attempts, recording: recording, base: base, below: above)
+                // The fit kept narrows the bracket from above; an attempt over it, from below.
+                // (Bytes need not fall with every step: only what stays inside the bracket counts.)
+                if let fit {
+                    best = fit
+                    lo = (fit.spec.lossy!, fit.result.bytes)
+                }
+                for (attempt, b) in zip(attempts, bytes) {
+                    guard let b, b > cap else { continue }
+                    let l = attempt.lossy!
+                    if l > hi.l && l < lo?.l ?? Int.max { hi = (l, b) }
+                }
+                if hi.l >= ceiling { break }
             }
             return best
         }
@@ -903,6 +961,11 @@ struct SizeCap {
         guard log2(0.97 * Double(cap) / Double(over)) >= -(0.3 + 1.6 * texture) else { return nil }
         return -(0.25 + 1.5 * texture)
     }
+
+    /// How much shallower than its scale says a lossy curve is taken for a search's second
+    /// budget (see ``Attempts/searchLossy``): the depth the texture gives erred by 6–12 % on
+    /// the four dissolves it was measured on, and their shapes differ more.
+    static let shallower = 0.85
 
     /// Bytes at the ceiling, read off the curve scaled to the attempts over the budget (see
     /// ``Attempts/searchLossy``), over this share of the target say that no lossy budget fits.

@@ -1,5 +1,6 @@
 import Foundation
 import SweepImaging
+import SweepSupport
 import SweepTestSupport
 import Testing
 
@@ -61,16 +62,18 @@ private func grain(_ w: Int, _ h: Int, seed: Int) -> RGBAImage {
 /// and `lossy`, recording into `recording`; returns the file's bytes.
 private func encode(
     _ frames: [RGBAImage], quality: Int, lossy: Int? = nil, overlay: [RGBA8] = [], recording: QuantizedFrames? = nil,
-    screenTimes: [ScreenTime?]? = nil
+    screenTimes: [ScreenTime?]? = nil, earlyPasses: [Bool]? = nil
 ) throws -> Data {
     let path = Scratch.path("encoded.gif")
     defer { try? FileManager.default.removeItem(atPath: path) }
     let q = GIFQuality(quality)
     let samples = GIFEncoder.sampleIndices(frameCount: frames.count).map { frames[$0] }
     let last = GIFEncoder.wantsLast(frameCount: frames.count, quality: q) ? frames.last : nil
+    var settings = GIFEncoder.Settings(quality: q, lossy: lossy, overlayColors: overlay)
+    settings.earlyPasses = earlyPasses
     let encoder = try GIFEncoder(
         path: path, destination: path, width: frames[0].width, height: frames[0].height, frameCount: frames.count,
-        samples: samples, last: last, settings: .init(quality: q, lossy: lossy, overlayColors: overlay), recording: recording)
+        samples: samples, last: last, settings: settings, recording: recording)
     for (i, f) in frames.enumerated() { try encoder.add(f, delay: 4, screenTime: screenTimes?[i] ?? nil) }
     try encoder.finish()
     return try Data(contentsOf: URL(fileURLWithPath: path))
@@ -82,8 +85,8 @@ private func recode(_ recording: QuantizedFrames, lossy: Int) throws -> Data {
 }
 
 /// `recording` coded again at `lossy`: the file's bytes, and how many frames were quantized again.
-private func recoded(_ recording: QuantizedFrames, lossy: Int) throws -> (bytes: Data, requantized: Int) {
-    let path = Scratch.path("recoded.gif")
+private func recoded(_ recording: QuantizedFrames, lossy: Int, name: String = "recoded.gif") throws -> (bytes: Data, requantized: Int) {
+    let path = Scratch.path(name)
     defer { try? FileManager.default.removeItem(atPath: path) }
     let encoder = try GIFEncoder.recode(recording, lossy: lossy, path: path, destination: path)
     return (try Data(contentsOf: URL(fileURLWithPath: path)), encoder.requantizedFrames)
@@ -109,7 +112,8 @@ struct QuantizedFramesTests {
         // What the recording holds: two bytes a pixel of each changed rectangle, and the source.
         #expect(recording.bytesInMemory <= 6 * w * h * frames.count)
         let again = try recode(recording, lossy: lossy)
-        let whole = try encode(frames, quality: quality, lossy: lossy, overlay: overlay, screenTimes: times)
+        let whole = try encode(
+            frames, quality: quality, lossy: lossy, overlay: overlay, screenTimes: times, earlyPasses: recording.earlyWins)
         #expect(again == whole, "quality \(quality), lossy \(lossy): \(again.count) against \(whole.count) bytes")
         #expect(again != first)
         // And it decodes: the frames and their pixels of the whole encode.
@@ -125,10 +129,10 @@ struct QuantizedFramesTests {
         let frames = fadeThenWipe(mixed(w, h, seed: 2), mixed(w, h, seed: 7), steps: 6)
         let folder = Scratch.path("spill")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let whole = try encode(frames, quality: 80, lossy: 40)
         do {
             let recording = QuantizedFrames(limit: 3 * w * h, directory: folder)
             _ = try encode(frames, quality: 80, recording: recording)
+            let whole = try encode(frames, quality: 80, lossy: 40, earlyPasses: recording.earlyWins)
             #expect(recording.replayable)
             #expect(recording.bytesSpilled > 0)
             #expect(recording.bytesInMemory == 0)
@@ -165,7 +169,7 @@ struct QuantizedFramesTests {
         var requantized = 0
         for lossy in [25, 70] {
             let again = try recoded(recording, lossy: lossy)
-            #expect(again.bytes == (try encode(frames, quality: quality, lossy: lossy)), "lossy \(lossy)")
+            #expect(again.bytes == (try encode(frames, quality: quality, lossy: lossy, earlyPasses: recording.earlyWins)), "lossy \(lossy)")
             requantized += again.requantized
         }
         // Some frame's coming-back pixels found the palette holding what they showed under
@@ -184,7 +188,52 @@ struct QuantizedFramesTests {
             _ = try encode(frames, quality: quality, recording: recording)
             // A band coming back may take its table from what was shown: then not replayable.
             guard recording.replayable else { continue }
-            #expect(try recode(recording, lossy: 50) == (try encode(frames, quality: quality, lossy: 50)), "quality \(quality)")
+            let whole = try encode(frames, quality: quality, lossy: 50, earlyPasses: recording.earlyWins)
+            #expect(try recode(recording, lossy: 50) == whole, "quality \(quality)")
+        }
+    }
+
+    @Test("The early-reset pass runs again only where it won: one flag per frame written, and with every flag set, a plain encode's bytes")
+    func earlyPassesWhereTheyWon() throws {
+        let (w, h) = (120, 72)
+        let frames = fadeThenWipe(mixed(w, h), mixed(w, h, seed: 5), steps: 8)
+        let recording = QuantizedFrames()
+        let first = try encode(frames, quality: 90, recording: recording)
+        try #require(recording.replayable)
+        let path = Scratch.path("early-first.gif")
+        try first.write(to: URL(fileURLWithPath: path))
+        #expect(recording.earlyWins.count == (try GIFReader(path: path).frames.count))
+        // The passes the recording kept, and none at all: each the bytes of an encode told the same.
+        let mixedWins = recording.earlyWins
+        let none = [Bool](repeating: false, count: mixedWins.count)
+        for wins in [mixedWins, none] {
+            recording.earlyWins = wins
+            #expect(try recode(recording, lossy: 40) == (try encode(frames, quality: 90, lossy: 40, earlyPasses: wins)))
+        }
+        // Every pass run: what an encode gives by default (nil: every frame's pass).
+        recording.earlyWins = [Bool](repeating: true, count: mixedWins.count)
+        let plain = try encode(frames, quality: 90, lossy: 40)
+        #expect(try recode(recording, lossy: 40) == plain)
+        // Some pass won here, so the flags change the file: they are read.
+        #expect(mixedWins.contains(true))
+        #expect(try encode(frames, quality: 90, lossy: 40, earlyPasses: none) != plain)
+    }
+
+    @Test("Two codings of one recording at once, in memory and spilled: each the bytes of the same coding alone")
+    func twoAtOnce() throws {
+        let (w, h) = (160, 96)
+        let frames = fadeThenWipe(mixed(w, h, seed: 4), mixed(w, h, seed: 8), steps: 6)
+        for limit in [256 << 20, 3 * w * h] {
+            let recording = QuantizedFrames(limit: limit)
+            _ = try encode(frames, quality: 90, recording: recording)
+            try #require(recording.replayable)
+            #expect((recording.bytesSpilled > 0) == (limit < 1 << 20))
+            let alone = try (recode(recording, lossy: 25), recode(recording, lossy: 45))
+            let together = try Pending.both(
+                { try recoded(recording, lossy: 25, name: "both-a.gif").bytes },
+                { try recoded(recording, lossy: 45, name: "both-b.gif").bytes })
+            #expect(together.0 == alone.0 && together.1 == alone.1)
+            #expect(alone.0 != alone.1)
         }
     }
 }
