@@ -378,13 +378,13 @@ struct SizeCap {
     }
 
     /// What an attempt tries, for its progress: a GIF's quality, colours, frame rate and
-    /// size; a video's CRF.
-    static func describe(_ spec: RenderSpec, kind: OutputKind) -> String {
+    /// size (`alsoLossy`: a second lossy budget coded at the same time); a video's CRF.
+    static func describe(_ spec: RenderSpec, kind: OutputKind, alsoLossy: Int? = nil) -> String {
         guard case .gif = kind else {
             return spec.videoOptions.last(where: { $0.0 == "crf" }).map { "CRF \($0.1)" } ?? ""
         }
         var parts = ["quality \(spec.quality)"]
-        if let l = spec.lossy { parts.append("lossy \(l)") }
+        if let l = spec.lossy { parts.append("lossy \(l)" + (alsoLossy.map { " and \($0) at once" } ?? "")) }
         if spec.gifColors < 256 { parts.append("≤ \(spec.gifColors - 1) colours") }
         parts.append(String(format: "%g fps", spec.fps))
         if let w = spec.width, let h = spec.height { parts.append("\(w)x\(h)") }
@@ -393,7 +393,8 @@ struct SizeCap {
 
     /// The renders of one fit. Each attempt renders to its own hidden file; one that fits is
     /// committed to the stage at once (so a later one replaces it only when it fits too,
-    /// which the GIF search makes sure is a better one), one over the budget is dropped.
+    /// which the GIF search makes sure is a better one), one over the budget is dropped. (An
+    /// attempt coding two lossy budgets at once commits one of its fits at most.)
     private struct Attempts {
         typealias Fit = (spec: RenderSpec, result: RenderResult)
         let cap: Int
@@ -570,7 +571,7 @@ struct SizeCap {
             precondition((1...2).contains(specs.count) && specs.allSatisfy { $0.lossy != nil }, "one or two lossy budgets")
             count += 1
             bound = max(bound, count)
-            let trying = specs.map { SizeCap.describe($0, kind: kind) }.joined(separator: " and ") + (specs.count > 1 ? ", at once" : "")
+            let trying = SizeCap.describe(specs[0], kind: kind, alsoLossy: specs.count > 1 ? specs[1].lossy : nil)
             let report = reporter(attempt: count, trying: trying)
             let (cap, total, reference, cancellation) = (cap, recording.frameCount, reference, specs[0].cancellation)
             let one = try AtomicOutput(destination: target)

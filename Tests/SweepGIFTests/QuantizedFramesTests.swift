@@ -193,9 +193,11 @@ struct QuantizedFramesTests {
         }
     }
 
-    @Test("The early-reset pass runs again only where it won: one flag per frame written, and with every flag set, a plain encode's bytes")
-    func earlyPassesWhereTheyWon() throws {
-        let (w, h) = (120, 72)
+    @Test(
+        "The early-reset pass runs again only where it won: one flag per frame written, and with every flag set, a plain encode's bytes",
+        // At the second size each frame is one block large enough for its two passes to run at once.
+        arguments: [(120, 72), (288, 240)])
+    func earlyPassesWhereTheyWon(w: Int, h: Int) throws {
         let frames = fadeThenWipe(mixed(w, h), mixed(w, h, seed: 5), steps: 8)
         let recording = QuantizedFrames()
         let first = try encode(frames, quality: 90, recording: recording)

@@ -44,10 +44,22 @@ struct SizeCapReuseTests {
         var spec = Self.dissolveScene()
         let free = try Renderer.render(spec, to: tempPath("free.gif"))
         spec.maxBytes = free.bytes * 7 / 10
-        let path = tempPath("capped.gif")
+        let path = tempPath("lossy-capped.gif")
         let attempts = Mutex(Set<Int>())
-        let r = try Renderer.render(spec, to: path) { p in attempts.withLock { _ = $0.insert(p.attempt) } }
+        let tries = Mutex([String]())
+        let r = try Renderer.render(spec, to: path) { p in
+            attempts.withLock { _ = $0.insert(p.attempt) }
+            tries.withLock { if $0.last != p.trying { $0.append(p.trying) } }
+        }
         #expect(r.bytes <= spec.maxBytes! && FileBytes.size(path) == r.bytes)
+        // Numbered from 1 without a gap; with two cores, the first guesses coded two at once.
+        #expect(attempts.withLock { $0 } == Set(1...attempts.withLock { $0.count }))
+        if ParallelCores.count > 1 {
+            #expect(tries.withLock { $0 }.dropFirst().first?.contains(/lossy \d+ and \d+ at once/) == true, "\(tries.withLock { $0 })")
+        }
+        // Nothing is left beside the output: the stage and every coding's file are gone.
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".lossy-capped") }.isEmpty)
         // Most of the budget is used: the search stops within 5 % of it, or a step short of it.
         #expect(Double(r.bytes) >= 0.85 * Double(spec.maxBytes!), "\(r.bytes) of \(spec.maxBytes!)")
         let note = try #require(r.notes.first { $0.contains("to fit under") })
