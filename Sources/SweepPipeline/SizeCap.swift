@@ -640,13 +640,13 @@ struct SizeCap {
 
         /// The smallest lossy budget from `from` + 1 up to ``SizeCap/lossyCeiling`` at which
         /// `recording` (the first attempt, `base`, `over` bytes at `from`) fits, each attempt
-        /// coded again from it; nil when none does. With two cores, each round codes two
-        /// budgets at once (``recode(_:recording:base:below:)``): the guess, which interpolates
-        /// log bytes between the nearest attempts either side of the budget along
-        /// ``SizeCap/typicalLossyCurve`` (aiming 3 % under it), and a second one where the
-        /// guess would be were the curve ``SizeCap/shallower`` than its scale says (before one
-        /// fits), or the next budget nearer the cap (once bracketed). So one round finds it
-        /// when the picture's curve is within that of its guess.
+        /// coded again from it; nil when none does. Each guess interpolates log bytes between
+        /// the nearest attempts either side of the budget along ``SizeCap/typicalLossyCurve``
+        /// (aiming 3 % under it). With two cores, each round codes two budgets at once
+        /// (``recode(_:recording:base:below:)``): before one fits, the guesses aiming
+        /// ``SizeCap/spread`` either side of that, so that the round brackets the budget that
+        /// fits when it does not land on it; once bracketed, the guess and the next budget
+        /// nearer the cap.
         ///
         /// `depth` is log2 of the bytes at the ceiling over those at `from`, as the picture's
         /// texture says (``SizeCap/lossyDepth(texture:over:cap:)``): the curve's first scale.
@@ -676,14 +676,24 @@ struct SizeCap {
                     if atCeiling > SizeCap.ceilingMargin * target { break }
                 }
                 func within(_ guess: Double) -> Int { max(hi.l + 1, min(above - 1, Int(guess.rounded(.up)))) }
-                let first = within(SizeCap.nextLossy(hi: hi, lo: lo, target: target, scale: scale))
-                let second =
-                    lo == nil
-                    ? within(SizeCap.nextLossy(hi: hi, lo: nil, target: target, scale: scale * SizeCap.shallower))
-                    : first - 1 > hi.l ? first - 1 : first + 1
+                let pair = ParallelCores.count > 1
+                var first = within(SizeCap.nextLossy(hi: hi, lo: lo, target: target, scale: scale))
+                var second = first
+                if pair && lo == nil {
+                    // Unbracketed, the two aim either side of the target by the curve's usual error.
+                    first = within(SizeCap.nextLossy(hi: hi, lo: nil, target: target * exp2(SizeCap.spread), scale: scale))
+                    second = within(SizeCap.nextLossy(hi: hi, lo: nil, target: target * exp2(-SizeCap.spread), scale: scale))
+                } else if pair {
+                    // Bracketed, the two aim at either end of what counts as close enough (95 % of
+                    // the cap up to it), read off the curve through the two ends: the bracket
+                    // shrinks by one budget a round at least, so no quarter need be kept.
+                    first = within(SizeCap.nextLossy(hi: hi, lo: lo, target: 0.99 * Double(cap), kept: false))
+                    second = within(SizeCap.nextLossy(hi: hi, lo: lo, target: 0.955 * Double(cap), kept: false))
+                }
+                if second == first { second = first + 1 < above ? first + 1 : first - 1 }
                 var attempts = [spec]
                 attempts[0].lossy = first
-                if ParallelCores.count > 1 && second != first && second > hi.l && second < above {
+                if pair && second != first && second > hi.l && second < above {
                     attempts.append(spec)
                     attempts[1].lossy = second
                 }
@@ -963,10 +973,10 @@ struct SizeCap {
         return -(0.25 + 1.5 * texture)
     }
 
-    /// How much shallower than its scale says a lossy curve is taken for a search's second
-    /// budget (see ``Attempts/searchLossy``): the depth the texture gives erred by 6–12 % on
-    /// the four dissolves it was measured on, and their shapes differ more.
-    static let shallower = 0.85
+    /// Log2 of the bytes either side of the target that an unbracketed round's two budgets
+    /// aim at (see ``Attempts/searchLossy``): the curve read off the texture put the budget
+    /// that fits 3–5 steps (8–13 % of the bytes) off on three of four dissolves, either way.
+    static let spread = 0.1
 
     /// Bytes at the ceiling, read off the curve scaled to the attempts over the budget (see
     /// ``Attempts/searchLossy``), over this share of the target say that no lossy budget fits.
@@ -998,13 +1008,16 @@ struct SizeCap {
 
     /// A lossy search's next guess between the highest budget known to be over (`hi`) and
     /// the lowest known to fit (`lo`), aiming at `target` bytes: read off the typical curve
-    /// from `hi` alone; between the two, interpolated along the curve, kept a quarter of the
+    /// from `hi` alone; between the two, interpolated along the curve, `kept` a quarter of the
     /// way in from either end so that the bracket shrinks.
-    static func nextLossy(hi: (l: Int, bytes: Int), lo: (l: Int, bytes: Int)?, target: Double, scale: Double = 1) -> Double {
+    static func nextLossy(
+        hi: (l: Int, bytes: Int), lo: (l: Int, bytes: Int)?, target: Double, scale: Double = 1, kept: Bool = true
+    ) -> Double {
         guard let lo else { return lossy(from: Double(hi.l), log2Ratio: log2(target / Double(hi.bytes)), scale: scale) }
         let (a, b) = (typicalLossy(Double(hi.l)), typicalLossy(Double(lo.l)))
         let scale = a > b ? log2(Double(hi.bytes) / Double(lo.bytes)) / (a - b) : 1
         let along = lossy(from: Double(hi.l), log2Ratio: log2(target / Double(hi.bytes)), scale: scale)
+        guard kept else { return along }
         let (q1, q3) = (Double(hi.l) + 0.25 * Double(lo.l - hi.l), Double(hi.l) + 0.75 * Double(lo.l - hi.l))
         return min(q3, max(q1, along))
     }

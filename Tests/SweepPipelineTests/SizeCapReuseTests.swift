@@ -137,4 +137,24 @@ struct SizeCapReuseTests {
         #expect(made.bytes <= spec.maxBytes!, "\(advice.width)x\(advice.height): \(made.bytes) of \(spec.maxBytes!)")
         #expect(made.fps == spec.fps)
     }
+
+    @Test("A lossy search's guesses: between two attempts kept a quarter in unless a round codes two; two aims either side of one guess")
+    func lossyGuesses() {
+        let hi = (l: 10, bytes: 2_000_000), lo = (l: 30, bytes: 1_000_000)
+        // The curve through the two: log2 bytes fall 1 from 10 to 30, where the typical curve
+        // falls 1.11 (−0.99 at 25, −1.35 at 40), so 1.05 MB (−0.93) reads −1.033 on it: 26.8.
+        #expect(SizeCap.nextLossy(hi: hi, lo: lo, target: 1_050_000) == 25)  // kept at three quarters in
+        #expect(abs(SizeCap.nextLossy(hi: hi, lo: lo, target: 1_050_000, kept: false) - 26.79) < 0.05)
+        // Fewer bytes wanted, a larger budget: the ends of "close enough" bracket the aim.
+        let cap = 1_080_000.0
+        let ends = [0.99, 0.97, 0.955].map { SizeCap.nextLossy(hi: hi, lo: lo, target: $0 * cap, kept: false) }
+        #expect(ends[0] < ends[1] && ends[1] < ends[2], "\(ends)")
+        // Unbracketed, the two aims of a round lie either side of the one guess, a few budgets apart.
+        let one = SizeCap.nextLossy(hi: hi, lo: nil, target: 0.97 * cap)
+        let (more, fewer) = (
+            SizeCap.nextLossy(hi: hi, lo: nil, target: 0.97 * cap * exp2(SizeCap.spread)),
+            SizeCap.nextLossy(hi: hi, lo: nil, target: 0.97 * cap * exp2(-SizeCap.spread))
+        )
+        #expect(more < one && one < fewer && fewer - more < 10, "\(more), \(one), \(fewer)")
+    }
 }
