@@ -101,8 +101,10 @@ struct SizeCap {
         let long = length * first.fps >= Double(Self.sampledFrames)
         // A long render's lower rung may be estimated, searched, then rendered whole: one more.
         let rungEstimate = long && searches ? 1 : 0
-        // A long render's least is estimated first, then maybe rendered whole: two.
-        tries.tighten((cheap ? (long ? 2 : 1) : 0) + 1 + search + after(attempt, colors: nil) + rungEstimate)
+        // A long render's least is estimated first, then maybe rendered whole: two. A short
+        // one's first attempt may be coded again with larger lossy budgets, a round an attempt.
+        let lossyRounds = searches && !long ? Attempts.searchTries : 0
+        tries.tighten((cheap ? (long ? 2 : 1) : 0) + 1 + lossyRounds + search + after(attempt, colors: nil) + rungEstimate)
         var leastFit: Attempts.Fit?
         func tryLeast() throws {
             leastFit = try tries.render(least, stopping: false, isReference: long)
@@ -149,7 +151,8 @@ struct SizeCap {
         {
             let from = 100 - attempt.quality
             best = try tries.searchLossy(
-                attempt, recording: recording, base: base, from: from, over: over, depth: depth, then: after(attempt, colors: nil))
+                attempt, recording: recording, base: base, from: from, over: over, depth: depth,
+                then: search + after(attempt, colors: nil))
             if let l = best?.spec.lossy { lossyNote = "lossy LZW \(from) → \(l) (quality \(attempt.quality)'s palette and dithering kept)" }
         }
         // Quality first, searched rather than stepped, so that the file uses the budget.

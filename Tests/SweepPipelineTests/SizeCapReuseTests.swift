@@ -47,10 +47,16 @@ struct SizeCapReuseTests {
         let path = tempPath("lossy-capped.gif")
         let attempts = Mutex(Set<Int>())
         let tries = Mutex([String]())
+        let bounds = Mutex([(attempt: Int, bound: Int)]())
         let r = try Renderer.render(spec, to: path) { p in
             attempts.withLock { _ = $0.insert(p.attempt) }
             tries.withLock { if $0.last != p.trying { $0.append(p.trying) } }
+            bounds.withLock { $0.append((p.attempt, p.attempts)) }
         }
+        // The most attempts the fit can take: a bound no attempt passes and that never grows.
+        let seen = bounds.withLock { $0 }
+        #expect(seen.allSatisfy { $0.attempt <= $0.bound })
+        #expect(zip(seen, seen.dropFirst()).allSatisfy { $1.bound <= $0.bound })
         #expect(r.bytes <= spec.maxBytes! && FileBytes.size(path) == r.bytes)
         // Numbered from 1 without a gap; with two cores, the first guesses coded two at once.
         #expect(attempts.withLock { $0 } == Set(1...attempts.withLock { $0.count }))
