@@ -591,12 +591,12 @@ struct SizeCap {
                     let encoder = try GIFEncoder.recode(recording, lossy: specs[i].lossy!, path: paths[i], destination: target) {
                         bytes, done in
                         if cancellation?.isCancelled == true { throw CancellationError() }
-                        let ahead = furthest.withLock { f -> Bool in
-                            guard done > f else { return false }
+                        // Reported under the lock, so that the two never show it going back.
+                        furthest.withLock { f in
+                            guard done > f else { return }
                             f = done
-                            return true
+                            report?(RenderProgress(done: done, total: total))
                         }
-                        if ahead { report?(RenderProgress(done: done, total: total)) }
                         written.append(bytes)
                         if let reference, bytes > cap {
                             throw Stopped(estimate: SizeCap.estimate(written, frames: total, reference: reference), colors: base.colors)
@@ -643,13 +643,14 @@ struct SizeCap {
 
         /// The smallest lossy budget from `from` + 1 up to ``SizeCap/lossyCeiling`` at which
         /// `recording` (the first attempt, `base`, `over` bytes at `from`) fits, each attempt
-        /// coded again from it; nil when none does. Each guess interpolates log bytes between
-        /// the nearest attempts either side of the budget along ``SizeCap/typicalLossyCurve``
-        /// (aiming 3 % under it). With two cores, each round codes two budgets at once
-        /// (``recode(_:recording:base:below:)``): before one fits, the guesses aiming
-        /// ``SizeCap/spread`` either side of that, so that the round brackets the budget that
-        /// fits when it does not land on it; once bracketed, the guess and the next budget
-        /// nearer the cap.
+        /// coded again from it; nil when none does. Each guess reads log bytes off
+        /// ``SizeCap/typicalLossyCurve`` through the nearest attempts either side of the budget.
+        /// With one core, a guess a round, aiming 3 % under the budget, kept a quarter in from
+        /// either end of the bracket. With two, two budgets at once
+        /// (``recode(_:recording:base:below:)``): before one fits, aiming ``SizeCap/spread``
+        /// either side of 3 % under, so that a round which does not land brackets the budget;
+        /// once bracketed, aiming at 99 % and 95.5 % of the budget, the second no nearer the
+        /// over end than the bracket's middle.
         ///
         /// `depth` is log2 of the bytes at the ceiling over those at `from`, as the picture's
         /// texture says (``SizeCap/lossyDepth(texture:over:cap:)``): the curve's first scale.
@@ -688,10 +689,13 @@ struct SizeCap {
                     second = within(SizeCap.nextLossy(hi: hi, lo: nil, target: target * exp2(-SizeCap.spread), scale: scale))
                 } else if pair {
                     // Bracketed, the two aim at either end of what counts as close enough (95 % of
-                    // the cap up to it), read off the curve through the two ends: the bracket
-                    // shrinks by one budget a round at least, so no quarter need be kept.
+                    // the cap up to it), read off the curve through the two ends.
                     first = within(SizeCap.nextLossy(hi: hi, lo: lo, target: 0.99 * Double(cap), kept: false))
-                    second = within(SizeCap.nextLossy(hi: hi, lo: lo, target: 0.955 * Double(cap), kept: false))
+                    // The larger budget no nearer the over end than the bracket's middle: where
+                    // the curve through the ends misleads (bytes flat, then falling steeply), the
+                    // bracket still halves each round.
+                    second = max(
+                        within(SizeCap.nextLossy(hi: hi, lo: lo, target: 0.955 * Double(cap), kept: false)), (hi.l + above) / 2)
                 }
                 if second == first { second = first + 1 < above ? first + 1 : first - 1 }
                 var attempts = [spec]

@@ -195,7 +195,7 @@ struct QuantizedFramesTests {
 
     @Test(
         "The early-reset pass runs again only where it won: one flag per frame written, and with every flag set, a plain encode's bytes",
-        // At the second size each frame is one block large enough for its two passes to run at once.
+        // The second size's fading frames are blocks of over 65 536 pixels, which may be coded on both cores.
         arguments: [(120, 72), (288, 240)])
     func earlyPassesWhereTheyWon(w: Int, h: Int) throws {
         let frames = fadeThenWipe(mixed(w, h), mixed(w, h, seed: 5), steps: 8)
