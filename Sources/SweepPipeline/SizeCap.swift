@@ -649,8 +649,8 @@ struct SizeCap {
         /// either end of the bracket. With two, two budgets at once
         /// (``recode(_:recording:base:below:)``): before one fits, aiming ``SizeCap/spread``
         /// either side of 3 % under, so that a round which does not land brackets the budget;
-        /// once bracketed, aiming at 99 % and 95.5 % of the budget, the second no nearer the
-        /// over end than the bracket's middle.
+        /// once bracketed, aiming at 99 % and 95.5 % of the budget, the second, after a round
+        /// that fitted nothing, no nearer the over end than the bracket's middle.
         ///
         /// `depth` is log2 of the bytes at the ceiling over those at `from`, as the picture's
         /// texture says (``SizeCap/lossyDepth(texture:over:cap:)``): the curve's first scale.
@@ -662,6 +662,7 @@ struct SizeCap {
             var lo: (l: Int, bytes: Int)?  // fits
             var best: Fit?
             let target = 0.97 * Double(cap)
+            var missed = false  // whether the last round, bracketed, fitted nothing
             for i in 0..<Self.searchTries {
                 tighten(Self.searchTries - i + 1 + then)
                 let above = lo?.l ?? ceiling + 1
@@ -691,11 +692,11 @@ struct SizeCap {
                     // Bracketed, the two aim at either end of what counts as close enough (95 % of
                     // the cap up to it), read off the curve through the two ends.
                     first = within(SizeCap.nextLossy(hi: hi, lo: lo, target: 0.99 * Double(cap), kept: false))
-                    // The larger budget no nearer the over end than the bracket's middle: where
-                    // the curve through the ends misleads (bytes flat, then falling steeply), the
-                    // bracket still halves each round.
-                    second = max(
-                        within(SizeCap.nextLossy(hi: hi, lo: lo, target: 0.955 * Double(cap), kept: false)), (hi.l + above) / 2)
+                    second = within(SizeCap.nextLossy(hi: hi, lo: lo, target: 0.955 * Double(cap), kept: false))
+                    // After a round that fitted nothing, the larger no nearer the over end than
+                    // the bracket's middle: where the curve through the ends misleads (bytes flat,
+                    // then falling steeply) the bracket still halves, every other round at least.
+                    if missed { second = max(second, (hi.l + above) / 2) }
                 }
                 if second == first { second = first + 1 < above ? first + 1 : first - 1 }
                 var attempts = [spec]
@@ -711,6 +712,7 @@ struct SizeCap {
                     best = fit
                     lo = (fit.spec.lossy!, fit.result.bytes)
                 }
+                missed = lo != nil && fit == nil
                 for (attempt, b) in zip(attempts, bytes) {
                     guard let b, b > cap else { continue }
                     let l = attempt.lossy!
