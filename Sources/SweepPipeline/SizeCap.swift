@@ -585,7 +585,8 @@ struct SizeCap {
             // The frames done of the coding furthest on, shown as the attempt's progress.
             let furthest = Mutex(0)
             // One coding's frames and bytes, or its size estimated when it stopped over the budget.
-            func code(_ i: Int) throws -> (encoder: GIFEncoder?, bytes: Int, written: [Int]) {
+            typealias Made = (encoder: GIFEncoder?, bytes: Int, written: [Int])
+            func code(_ i: Int) throws -> Made {
                 var written: [Int] = []
                 do {
                     let encoder = try GIFEncoder.recode(recording, lossy: specs[i].lossy!, path: paths[i], destination: target) {
@@ -607,7 +608,6 @@ struct SizeCap {
                     return (nil, stopped.estimate, written)
                 }
             }
-            typealias Made = (encoder: GIFEncoder?, bytes: Int, written: [Int])
             var made: [Made?]
             if paths.count == 2 {
                 // The second coding is extra: should it fail (a full disk for its file), the
