@@ -130,6 +130,8 @@ struct SizeCap {
         let recording = searches && !long ? QuantizedFrames() : nil
         var best = try tries.render(attempt, recording: recording)
         let firstResult = tries.lastWhole
+        // What the first attempt's pixels say of its bytes at lower qualities.
+        let curve = recording.map(Self.curve) ?? .typical
         // The first attempt's bytes, which a quality search starts from (a lossy search leaves
         // its own as the last).
         let firstBytes = tries.last?.bytes
@@ -155,9 +157,11 @@ struct SizeCap {
                 then: search + after(attempt, colors: nil))
             if let l = best?.spec.lossy { lossyNote = "lossy LZW \(from) → \(l) (quality \(attempt.quality)'s palette and dithering kept)" }
         }
-        // Quality first, searched rather than stepped, so that the file uses the budget.
+        // Quality first, searched rather than stepped, so that the file uses the budget: along
+        // the curve the first attempt's pixels say, when it was recorded.
         if best == nil && searches {
-            best = try tries.searchQuality(attempt, top: attempt.quality, over: firstBytes, then: after(attempt, colors: nil))
+            best = try tries.searchQuality(
+                attempt, top: attempt.quality, over: firstBytes, curve: curve, then: after(attempt, colors: nil))
             attempt.quality = best?.spec.quality ?? Self.qualityFloor
         }
         var steps: [String] = []
@@ -261,7 +265,7 @@ struct SizeCap {
     /// The bytes of `first` (the first attempt, `over` bytes) at the quality floor with every
     /// colour, read off the typical curve.
     func floorBytes(_ first: RenderSpec, over: Int) -> Double {
-        Double(over) * exp2(Self.typical(Self.qualityFloor) - Self.typical(first.quality))
+        Double(over) * exp2(QualityCurve.typical.at(Self.qualityFloor) - QualityCurve.typical.at(first.quality))
     }
 
     /// The ways to keep a look in `share` of the bytes `first` (at `width`×`height`) takes,
@@ -794,14 +798,15 @@ struct SizeCap {
         /// or `fallback` (a fit with less, made before) when none does. `over` is the bytes at
         /// `top` when that is known to be over the budget. Each guess interpolates log bytes
         /// between the nearest attempts either side of the budget (aiming 3 % under it), or
-        /// reads it off the typical curve from the one known (or from `fallback`; see
-        /// ``SizeCap/typicalCurve``), so a few renders find it;
+        /// reads it off `curve` from the one known (or from `fallback`), so a few renders
+        /// find it;
         /// when nothing fits, the floor itself is tried last, so that the ladder goes on from it.
         /// `then` is the most attempts the caller may make after the search (for ``bound``).
         /// Without a fallback, a `hint` (a quality with fewer colours and its estimated bytes)
         /// says where to start as a fallback with fewer colours would.
         mutating func searchQuality(
-            _ spec: RenderSpec, top: Int, over: Int?, fallback: Fit? = nil, hint: (q: Int, bytes: Int)? = nil, then: Int
+            _ spec: RenderSpec, top: Int, over: Int?, fallback: Fit? = nil, hint: (q: Int, bytes: Int)? = nil,
+            curve: QualityCurve = .typical, then: Int
         ) throws -> Fit? {
             let floor = SizeCap.qualityFloor
             var hi: (q: Int, bytes: Int)? = over.map { (top, $0) }
@@ -821,7 +826,7 @@ struct SizeCap {
                 if let lo, Double(lo.bytes) >= 0.95 * Double(cap) { break }  // close enough
                 let guess = SizeCap.nextQuality(
                     lo: lo, hi: hi, previous: previous, tried: &tried, top: top, target: target,
-                    fallback: fallback.map { ($0.spec.quality, $0.result.bytes) } ?? hint)
+                    fallback: fallback.map { ($0.spec.quality, $0.result.bytes) } ?? hint, curve: curve)
                 let q = max(below + 1, min(above - 1, Int(guess.rounded(.down))))
                 var attempt = spec
                 attempt.quality = q
@@ -845,28 +850,28 @@ struct SizeCap {
     /// the budget before `hi`, and `tried` says whether the two's slope was tried already.
     static func nextQuality(
         lo: (q: Int, bytes: Int)?, hi: (q: Int, bytes: Int)?, previous: (q: Int, bytes: Int)?, tried: inout Bool, top: Int,
-        target: Double, fallback: (q: Int, bytes: Int)?
+        target: Double, fallback: (q: Int, bytes: Int)?, curve: QualityCurve
     ) -> Double {
         switch (lo, hi) {
         case let (l?, h?):
-            // Interpolated along the typical curve, but kept a quarter of the way in from
+            // Interpolated along the curve, but kept a quarter of the way in from
             // either end: bytes can jump where the palette halves, and the bracket must
             // shrink all the same.
             let t = h.bytes > l.bytes ? log(target / Double(l.bytes)) / log(Double(h.bytes) / Double(l.bytes)) : 0.5
-            let along = quality(from: l.q, log2Ratio: t * (typical(h.q) - typical(l.q)))
+            let along = curve.quality(from: l.q, log2Ratio: t * (curve.at(h.q) - curve.at(l.q)))
             let (a, b) = (Double(l.q) + 0.25 * Double(h.q - l.q), Double(l.q) + 0.75 * Double(h.q - l.q))
             return min(b, max(a, along))
         case let (nil, h?):
-            // From the typical curve, then from it scaled to the two attempts over the
+            // From the curve, then from it scaled to the two attempts over the
             // budget; if that is over too (or the curve is flat here), the floor, to bracket it.
             if let p = previous, p.bytes > h.bytes, p.q > h.q, !tried {
-                let scale = log2(Double(p.bytes) / Double(h.bytes)) / (typical(p.q) - typical(h.q))
+                let scale = log2(Double(p.bytes) / Double(h.bytes)) / (curve.at(p.q) - curve.at(h.q))
                 tried = true
-                return quality(from: h.q, log2Ratio: log2(target / Double(h.bytes)), scale: scale)
+                return curve.quality(from: h.q, log2Ratio: log2(target / Double(h.bytes)), scale: scale)
             }
-            return previous == nil ? quality(from: h.q, log2Ratio: log2(target / Double(h.bytes))) : Double(qualityFloor)
-        case let (l?, nil): return quality(from: l.q, log2Ratio: log2(target / Double(l.bytes)))
-        case (nil, nil): return fallback.map { quality(from: $0.q, log2Ratio: log2(target / Double($0.bytes))) } ?? Double(top)
+            return previous == nil ? curve.quality(from: h.q, log2Ratio: log2(target / Double(h.bytes))) : Double(qualityFloor)
+        case let (l?, nil): return curve.quality(from: l.q, log2Ratio: log2(target / Double(l.bytes)))
+        case (nil, nil): return fallback.map { curve.quality(from: $0.q, log2Ratio: log2(target / Double($0.bytes))) } ?? Double(top)
         }
     }
 
@@ -930,32 +935,19 @@ struct SizeCap {
         return max(now + 1, Int(guessed.rounded()))
     }
 
-    /// Log2 of a photo wipe's bytes at quality 40, 45, …, 100 against its bytes at 90: the
-    /// median of four photo pairs (720², the default look). Bytes fall fast from 90 to 75 and
-    /// slowly below 60, which no one slope follows (a slope fitted from 90 to 40 put the first
-    /// guess for three quarters of the bytes near 70, where 80 fits). A search's first guess
-    /// reads the budget off this curve; a flatter one (a screenshot's) is bracketed by the
-    /// attempts that follow.
-    static let typicalCurve: [Double] = [-1.16, -1.12, -1.08, -1.04, -0.99, -0.925, -0.835, -0.70, -0.465, -0.27, 0, 0.155, 0.445]
-
-    /// ``typicalCurve`` at quality `q` (interpolated; flat outside 40…100).
-    static func typical(_ q: Int) -> Double {
-        let x = min(max(Double(q - 40) / 5, 0), Double(typicalCurve.count - 1))
-        let i = min(Int(x), typicalCurve.count - 2)
-        return typicalCurve[i] + (x - Double(i)) * (typicalCurve[i + 1] - typicalCurve[i])
-    }
-
-    /// The quality whose bytes the typical curve, steepened by `scale`, puts `log2Ratio` (log2
-    /// of the bytes wanted over those made) away from quality `q`'s; 40 or 100 past its ends.
-    static func quality(from q: Int, log2Ratio: Double, scale: Double = 1) -> Double {
-        guard scale > 0.05 else { return log2Ratio < 0 ? 40 : 100 }  // flat: nothing to read off
-        let want = typical(q) + log2Ratio / scale
-        let c = typicalCurve
-        if want <= c[0] { return 40 }
-        for i in 0..<(c.count - 1) where want <= c[i + 1] {
-            return 40 + 5 * (Double(i) + (want - c[i]) / (c[i + 1] - c[i]))
+    /// The quality curve a recorded first attempt's pixels say (``QualityCurve``), or the
+    /// typical one when none was counted. With `SWEEP_CAP_TRACE` set in the environment, what
+    /// it was read from goes to stderr (for `Benchmarks/qualitycurves.py`, which fits it).
+    static func curve(_ recording: QuantizedFrames) -> QualityCurve {
+        if ProcessInfo.processInfo.environment["SWEEP_CAP_TRACE"] != nil {
+            let line = String(
+                format: "sweep: trace: texture %.4f held %.4f smooth %.4f coverage %.4f\n", recording.texture, recording.held,
+                recording.smooth, recording.coverage)
+            FileHandle.standardError.write(Data(line.utf8))
         }
-        return 100
+        guard recording.measured else { return .typical }
+        return QualityCurve(
+            texture: recording.texture, held: recording.held, smooth: recording.smooth, coverage: recording.coverage)
     }
 
     /// The largest lossy budget the cap codes the first attempt again with (`--lossy 60`,

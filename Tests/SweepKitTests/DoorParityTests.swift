@@ -121,6 +121,33 @@ struct DoorParityTests {
         #expect(written == (try bytes(dir + "/cli.jpg")))
     }
 
+    @Test("A dissolve GIF under a cap its quality search meets: the same file through the CLI, a batch job and SweepKit")
+    func dissolveUnderCap() throws {
+        let dir = try inputs()
+        var kit = comparison(dir)
+        kit.reduceMotion = .dissolve
+        try kit.render(to: URL(fileURLWithPath: dir + "/free.gif"))
+        // Under 60 % of its own size: the first attempt's pixels say the curve the search reads.
+        let cap = try bytes(dir + "/free.gif").count * 6 / 10
+        let cli = try runSweep([
+            "render", dir + "/before.png", dir + "/after.png", "-o", dir + "/cli.gif", "--reduce-motion", "dissolve", "--max-bytes",
+            "\(cap)",
+        ])
+        #expect(cli.code == 0, "\(cli.stderr)")
+        #expect(cli.stderr.contains("to fit under"), "\(cli.stderr)")
+        try Data(
+            #"{"before": "before.png", "after": "after.png", "output": "batch.gif", "reduce-motion": "dissolve", "max-bytes": \#(cap)}"#
+                .utf8
+        ).write(to: URL(fileURLWithPath: dir + "/jobs.jsonl"))
+        #expect(try runSweep(["batch", dir + "/jobs.jsonl", "--out-dir", dir, "--quiet"]).code == 0)
+        kit.maxBytes = cap
+        let result = try kit.render(to: URL(fileURLWithPath: dir + "/kit.gif"))
+        let reference = try bytes(dir + "/cli.gif")
+        #expect(reference.count <= cap && result.bytes == reference.count)
+        #expect(try bytes(dir + "/batch.gif") == reference)
+        #expect(try bytes(dir + "/kit.gif") == reference)
+    }
+
     @Test("Clips under a format: the format's rate, not the clips', through both doors")
     func clipsUnderFormat() throws {
         let dir = try inputs()

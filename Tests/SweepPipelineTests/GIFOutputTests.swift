@@ -279,22 +279,23 @@ struct GIFOutputTests {
 
     @Test("A size cap's first guess reads the budget off the typical curve: it rises with quality, and reading it back gives the quality")
     func capTypicalCurve() {
-        let c = SizeCap.typicalCurve
+        let typical = QualityCurve.typical
+        let c = typical.points
         #expect(zip(c, c.dropFirst()).allSatisfy { $0 < $1 })
         #expect(c.count == 13 && c[10] == 0)  // 40, 45, …, 100, against 90
         for q in stride(from: 40, through: 100, by: 3) {
-            let back = SizeCap.quality(from: 90, log2Ratio: SizeCap.typical(q) - SizeCap.typical(90))
+            let back = typical.quality(from: 90, log2Ratio: typical.at(q) - typical.at(90))
             #expect(abs(back - Double(q)) < 1e-9, "\(q): \(back)")
             // Steepened twice over, twice the ratio lands on the same quality, from anywhere.
-            let steep = SizeCap.quality(from: 70, log2Ratio: 2 * (SizeCap.typical(q) - SizeCap.typical(70)), scale: 2)
+            let steep = typical.quality(from: 70, log2Ratio: 2 * (typical.at(q) - typical.at(70)), scale: 2)
             #expect(abs(steep - Double(q)) < 1e-9, "\(q): \(steep)")
         }
         // Past the ends, the ends; a flat curve says nothing but the direction.
-        #expect(SizeCap.quality(from: 90, log2Ratio: -5) == 40)
-        #expect(SizeCap.quality(from: 60, log2Ratio: 3) == 100)
-        #expect(SizeCap.quality(from: 90, log2Ratio: -0.1, scale: 0) == 40)
+        #expect(typical.quality(from: 90, log2Ratio: -5) == 40)
+        #expect(typical.quality(from: 60, log2Ratio: 3) == 100)
+        #expect(typical.quality(from: 90, log2Ratio: -0.1, scale: 0) == 40)
         // Three quarters of a photo's bytes at 90 is about quality 80 (the old fixed slope, 70).
-        #expect(abs(SizeCap.quality(from: 90, log2Ratio: log2(0.75)) - 80) < 3)
+        #expect(abs(typical.quality(from: 90, log2Ratio: log2(0.75)) - 80) < 3)
     }
 
     @Test("--max-bytes on a long render estimates each attempt from a sample first: those far over cost a sample, and the fit is exact")
