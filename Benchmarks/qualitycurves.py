@@ -5,14 +5,15 @@ QualityCurve.fitted holds, and says how many renders the quality search would ta
 against the typical curve, each pair left out of its own fit.
 
 usage: SWEEP=.build/release/sweep python3 Benchmarks/qualitycurves.py [--check look-tour,spring-peek]
+       SWEEP=... python3 Benchmarks/qualitycurves.py --check wipe-short,wipe-5fps,dissolve-short
 
 Pairs: the four of capfit.py, sizecap.py's held-out four, the invoices page
 (Benchmarks/fixtures) and the sixteen of Benchmarks/heldout (made once, as heldout/run.py
 makes them). Each renders at 800 px, 4 s, the default look, at qualities 90, 85, ..., 40, two
 at a time; the features (texture, held, smooth, coverage) come from a capped render's first
 attempt with SWEEP_CAP_TRACE set. Results are cached in Benchmarks/work/qualitycurves.
---check: instead, measures six pairs under those presets (animations the fit never saw) and
-prints the renders each curve takes there. Needs numpy. About 25 minutes for the fit.
+--check: instead, measures six pairs under those presets (animations the fit never saw), or
+short renders (1.5 s at 10 fps, 2 s at 5 fps), and prints the renders each curve takes there. Needs numpy. About 25 minutes for the fit.
 """
 import argparse, concurrent.futures as cf, json, math, os, subprocess, sys
 
@@ -26,6 +27,10 @@ FIX = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "fixtures"))
 WORK = os.path.join(HERE, "work", "qualitycurves")
 QUALITIES = list(range(90, 35, -5))
 TYPICAL = [-1.16, -1.12, -1.08, -1.04, -0.99, -0.925, -0.835, -0.70, -0.465, -0.27, 0, 0.155, 0.445]
+BLEND = (0.03, 0.18)  # QualityCurve.sweepToDissolve
+# For --check: short renders (wider bands, fewer frames) the fit never saw.
+SHORT = {"wipe-short": ["--duration", "1.5", "--fps", "10"], "wipe-5fps": ["--duration", "2", "--fps", "5"],
+         "dissolve-short": ["--reduce-motion", "dissolve", "--duration", "1.5", "--fps", "10"]}
 ANIMATIONS = {"wipe": ["--duration", "4"], "dissolve": ["--reduce-motion", "dissolve", "--duration", "4"]}
 
 
@@ -66,7 +71,10 @@ def measure(name, args, animation, anim_args):
     for line in p.stderr:
         if "sweep: trace:" in line:
             w = line.split()
-            r["features"] = [float(w[i]) for i in (3, 5, 7, 9)]  # texture, held, smooth, coverage
+            # texture, held, smooth, coverage; whether the recording ran to the end (SizeCap uses a
+            # part-way one's features too: they speak for the frames before)
+            r["features"] = [float(w[i]) for i in (3, 5, 7, 9)]
+            r["complete"] = w[11] == "1"
             break
     p.kill()
     p.wait()
@@ -140,15 +148,18 @@ def log2s(r):
 
 def fit(rows):
     """Per animation, least squares of log2 bytes at 40..85 over [texture, held, smooth]."""
-    return {a: np.linalg.lstsq(np.array([x["features"][:3] for x in rows if x["animation"] == a]),
-                               np.array([log2s(x) for x in rows if x["animation"] == a]), rcond=None)[0]
+    use = [x for x in rows if x.get("features")]
+    return {a: np.linalg.lstsq(np.array([x["features"][:3] for x in use if x["animation"] == a]),
+                               np.array([log2s(x) for x in use if x["animation"] == a]), rcond=None)[0]
             for a in ANIMATIONS}
 
 
 def curve(w, features):
     """QualityCurve(texture:held:smooth:coverage:)."""
     f = [min(max(v, 0), 1) for v in features]
-    blend = min(max((f[3] - 0.035) / (0.05 - 0.035), 0), 1)
+    if not any(f[:3]):
+        return TYPICAL  # nothing counted (SizeCap.curve)
+    blend = min(max((f[3] - BLEND[0]) / (BLEND[1] - BLEND[0]), 0), 1)
     y = list((1 - blend) * (np.array(f[:3]) @ w["wipe"]) + blend * (np.array(f[:3]) @ w["dissolve"])) + [0.0]
     for i in range(9, -1, -1):
         y[i] = min(y[i], y[i + 1] - 0.005)
@@ -156,13 +167,16 @@ def curve(w, features):
 
 
 def lossy_first(features, share):
-    """SizeCap.lossyDepth: a textured picture's cap is met by a larger lossy budget first."""
-    return -(0.3 + 1.6 * features[0]) <= math.log2(share)
+    """SizeCap.lossyDepth: a textured picture's cap is searched with a larger lossy budget
+    first. Counted here as met by it (the quality search runs too when that search fails)."""
+    return -(0.3 + 1.6 * features[0]) <= math.log2(0.97 * share)
 
 
 def renders(rows, w_for, shares=(0.75, 0.6, 0.45, 0.3)):
     total = {"typical": [], "fitted": []}
     for r in rows:
+        if not r.get("features"):
+            continue  # never traced: a render not recorded
         c = curve(w_for(r), r["features"])
         for share in shares:
             if lossy_first(r["features"], share):
@@ -187,7 +201,7 @@ def main():
         names = ["bythewater", "coldripple", "settings", "chart", "clean-rocket", "noisy-glow"]
         jobs = [(n, p) for p in args.check.split(",") for n in names]
         with cf.ThreadPoolExecutor(2) as ex:
-            got = list(ex.map(lambda j: measure(j[0], ps[j[0]], j[1], ["--preset", j[1], "--duration", "4"]), jobs))
+            got = list(ex.map(lambda j: measure(j[0], ps[j[0]], j[1], SHORT.get(j[1]) or ["--preset", j[1], "--duration", "4"]), jobs))
         t = renders([dict(r, name=n) for (n, _), r in zip(jobs, got)], lambda r: w)
         print(f"{args.check}: {len(t['typical'])} searches, renders (mean) typical {np.mean(t['typical']):.2f}, "
               f"fitted {np.mean(t['fitted']):.2f}")

@@ -97,16 +97,16 @@ package final class QuantizedFrames {
     package var held: Double { texturePixels == 0 ? 0 : Double(heldPixels) / Double(texturePixels) }
     /// The share of the pixels counted in ``texture`` that no texture masks (gradients, edges).
     package var smooth: Double { texturePixels == 0 ? 0 : Double(smoothPixels) / Double(texturePixels) }
-    /// The pixels recorded as changed over the frames' whole pictures: a sweep's narrow bands
-    /// measure about 0.03, a dissolve's changes all over 0.05 and up (frames that change
-    /// nothing count too).
-    package var coverage: Double {
-        guard let plan, !frames.isEmpty else { return 0 }
-        return Double(changedPixels) / (Double(frames.count) * Double(plan.width * plan.height))
-    }
+    /// The mean share of the picture that a frame after the first changes, over the frames
+    /// that change anything (the first, drawn whole, left out): a sweep's bands and knob are a
+    /// small share whatever its length, a dissolve's or a look's changes cover most of it.
+    package var coverage: Double { changingFrames == 0 ? 0 : shareSum / Double(changingFrames) }
     /// Whether any pixel was counted (``texture``, ``held``, ``smooth``).
     package var measured: Bool { texturePixels > 0 }
-    private var textureSum = 0, texturePixels = 0, heldPixels = 0, smoothPixels = 0, changedPixels = 0
+    private var textureSum = 0, texturePixels = 0, heldPixels = 0, smoothPixels = 0
+    /// Pixels counted in all, and up to the last frame appended (``coverage``).
+    private var changedPixels = 0, changedBefore = 0
+    private var shareSum = 0.0, changingFrames = 0
 
     /// Counts a recorded pixel's latitude code towards ``texture``, ``held``, ``smooth`` and
     /// ``coverage``.
@@ -122,6 +122,12 @@ package final class QuantizedFrames {
 
     /// Adds a frame whose per-pixel bytes are `bytes`.
     func append(rect: PixelRect, delay: Int, screenTime: ScreenTime?, palette: GIFPalette?, whole: Bool, bytes: [UInt8]) throws {
+        let touched = changedPixels - changedBefore
+        changedBefore = changedPixels
+        if !whole, touched > 0, let plan, plan.width > 0, plan.height > 0 {
+            shareSum += Double(touched) / Double(plan.width * plan.height)
+            changingFrames += 1
+        }
         frames.append(
             Frame(rect: rect, delay: delay, screenTime: screenTime, palette: palette, whole: whole, offset: size, length: bytes.count))
         if fd < 0 && memory.count + bytes.count > limit {

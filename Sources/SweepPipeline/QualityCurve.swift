@@ -3,9 +3,9 @@
 ///
 /// ``typical`` is a photo wipe's. A picture whose first attempt was recorded
 /// (``QuantizedFrames``) gets its own (``init(texture:held:smooth:coverage:)``): bytes fall
-/// with quality about twice as fast in a dissolve as in a sweep, and a screenshot's hardly at
-/// all until its palette halves below 60, so one curve put the first guess up to five renders
-/// off (docs/decisions/size-cap.md, "A curve for the picture").
+/// with quality about twice as fast in a dissolve as in a sweep, and a screenshot's little
+/// until its palette halves below 60, so a first guess off one curve cost two to four renders
+/// more (docs/decisions/size-cap.md, "A curve for the picture").
 struct QualityCurve: Sendable, Equatable {
     /// At 40, 45, …, 100, rising, 0 at 90.
     let points: [Double]
@@ -42,9 +42,12 @@ struct QualityCurve: Sendable, Equatable {
     }
 
     /// The coverage (``QuantizedFrames/coverage``) up to which a picture's curve is the
-    /// sweeps', and from which it is the dissolves', blended between: the pairs' sweeps
-    /// measure 0.024–0.033, their dissolves 0.053–0.24.
-    static let sweepToDissolve = 0.035...0.05
+    /// sweeps', and from which it is the dissolves', blended between. The pairs' 4 s sweeps
+    /// measure 0.021–0.032, their dissolves 0.18–0.91. A short sweep's bands are wider and its
+    /// bytes fall between the two (1.5 s at 10 fps: 0.11–0.12; 2 s at 5 fps: 0.17): on six
+    /// pairs so and as short dissolves, never fitted, this range takes the search from 3.06
+    /// renders with the typical curve to 2.09, where 0.035…0.05 gives 2.13.
+    static let sweepToDissolve = 0.03...0.18
 
     /// A curve through `points`, 40, 45, …, 100.
     init(points: [Double]) {
@@ -68,6 +71,7 @@ struct QualityCurve: Sendable, Equatable {
         self.init(points: p + Array(Self.typical.points[11...]))
     }
 
+    /// `x` clamped to 0…1, 0 when it is not finite.
     private static func unit(_ x: Double) -> Double { x.isFinite ? min(max(x, 0), 1) : 0 }
 
     /// The curve at quality `q` (interpolated; flat outside 40…100).

