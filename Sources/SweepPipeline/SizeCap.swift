@@ -937,9 +937,10 @@ struct SizeCap {
 
     /// The quality curve a recorded first attempt's pixels say (``QualityCurve``), or the
     /// typical one when none was counted. A recording ended part-way (a band coming back to
-    /// colours it showed) speaks for the frames before: on the spring peek's six pairs the
-    /// search then took 1.19 renders, 1.38 with the typical curve (`qualitycurves.py --check`). With `SWEEP_CAP_TRACE` set in the environment, what
-    /// it was read from goes to stderr (for `Benchmarks/qualitycurves.py`, which fits it).
+    /// colours it showed) speaks for the frames before it, which guessed better than the
+    /// typical curve where measured (docs/decisions/size-cap.md, "A curve for the picture").
+    /// With `SWEEP_CAP_TRACE` set in the environment, what it was read from goes to stderr
+    /// (for `Benchmarks/qualitycurves.py`, which fits it).
     static func curve(_ recording: QuantizedFrames) -> QualityCurve {
         if ProcessInfo.processInfo.environment["SWEEP_CAP_TRACE"] != nil {
             let line = String(
