@@ -9,6 +9,8 @@
 struct QualityCurve: Sendable, Equatable {
     /// At 40, 45, …, 100, rising, 0 at 90.
     let points: [Double]
+    /// Through `points`.
+    private let curve: LogBytesCurve
 
     /// The median of four photo pairs' wipes (720², the default look). Bytes fall fast from 90
     /// to 75 and slowly below 60, which no one slope follows (a slope fitted from 90 to 40 put
@@ -53,6 +55,7 @@ struct QualityCurve: Sendable, Equatable {
     init(points: [Double]) {
         precondition(points.count == 13, "a quality curve has a point every 5 from 40 to 100")
         self.points = points
+        curve = LogBytesCurve(x: Array(stride(from: 40.0, through: 100, by: 5)), y: points)
     }
 
     /// The curve a recorded first attempt's pixels say: its mean `texture`, the shares of its
@@ -75,22 +78,12 @@ struct QualityCurve: Sendable, Equatable {
     private static func unit(_ x: Double) -> Double { x.isFinite ? min(max(x, 0), 1) : 0 }
 
     /// The curve at quality `q` (interpolated; flat outside 40…100).
-    func at(_ q: Int) -> Double {
-        let x = min(max(Double(q - 40) / 5, 0), Double(points.count - 1))
-        let i = min(Int(x), points.count - 2)
-        return points[i] + (x - Double(i)) * (points[i + 1] - points[i])
-    }
+    func at(_ q: Int) -> Double { curve.at(Double(q)) }
 
     /// The quality whose bytes the curve, steepened by `scale`, puts `log2Ratio` (log2 of the
     /// bytes wanted over those made) away from quality `q`'s; 40 or 100 past its ends.
     func quality(from q: Int, log2Ratio: Double, scale: Double = 1) -> Double {
         guard scale > 0.05 else { return log2Ratio < 0 ? 40 : 100 }  // flat: nothing to read off
-        let want = at(q) + log2Ratio / scale
-        let c = points
-        if want <= c[0] { return 40 }
-        for i in 0..<(c.count - 1) where want <= c[i + 1] {
-            return 40 + 5 * (Double(i) + (want - c[i]) / (c[i + 1] - c[i]))
-        }
-        return 100
+        return curve.knob(reaching: at(q) + log2Ratio / scale)
     }
 }

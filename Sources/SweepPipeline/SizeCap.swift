@@ -675,13 +675,11 @@ struct SizeCap {
                 // Until one fits, the curve is scaled to what the attempts over the budget
                 // made: a smooth picture's bytes hardly fall (a UI page: 4 % from 10 to 60, a
                 // photo 65 %), and when even the ceiling would be over, the search ends.
-                var scale = depth / SizeCap.typicalLossyCurve[SizeCap.typicalLossyCurve.count - 1].log2
+                let curve = SizeCap.typicalLossyCurve
+                var scale = depth / curve.at(Double(ceiling))
                 if lo == nil, hi.l > from {
-                    scale = max(
-                        0.05,
-                        log2(Double(hi.bytes) / Double(over)) / (SizeCap.typicalLossy(Double(hi.l)) - SizeCap.typicalLossy(Double(from))))
-                    let atCeiling =
-                        Double(over) * exp2(scale * (SizeCap.typicalLossy(Double(ceiling)) - SizeCap.typicalLossy(Double(from))))
+                    scale = max(0.05, log2(Double(hi.bytes) / Double(over)) / (curve.at(Double(hi.l)) - curve.at(Double(from))))
+                    let atCeiling = Double(over) * exp2(scale * (curve.at(Double(ceiling)) - curve.at(Double(from))))
                     if atCeiling > SizeCap.ceilingMargin * target { break }
                 }
                 func within(_ guess: Double) -> Int { max(hi.l + 1, min(above - 1, Int(guess.rounded(.up)))) }
@@ -962,10 +960,8 @@ struct SizeCap {
     /// shape is the median of four pairs' (two photos, a sky, a UI page) with the fall from 10
     /// to 60 scaled to 1 (0.27, 0.49, 0.66, 0.90 of it at 15, 20, 25, 40), the depth a
     /// photo's (−1.5: 2.83× fewer bytes); a search scales it to the picture's own depth
-    /// (a sky −1.37, a smooth photo −0.47, a UI page −0.06).
-    static let typicalLossyCurve: [(l: Int, log2: Double)] = [
-        (10, 0), (15, -0.405), (20, -0.735), (25, -0.99), (40, -1.35), (60, -1.5),
-    ]
+    /// (a sky −1.37, a smooth photo −0.47, a UI page −0.06). It ends at ``lossyCeiling``.
+    static let typicalLossyCurve = LogBytesCurve(x: [10, 15, 20, 25, 40, 60], y: [0, -0.405, -0.735, -0.99, -1.35, -1.5])
     /// Log2 of the bytes a larger lossy budget, up to the ceiling, can take off a first
     /// attempt of `over` bytes, from its mean texture (``QuantizedFrames/texture``): about
     /// −(0.25 + 1.5 × texture). Four dissolves: a photo (texture 0.83) −1.70, a sky (0.80)
@@ -986,28 +982,11 @@ struct SizeCap {
     /// ``Attempts/searchLossy``), over this share of the target say that no lossy budget fits.
     static let ceilingMargin = 1.05
 
-    /// ``typicalLossyCurve`` at budget `l` (interpolated; flat past its ends).
-    static func typicalLossy(_ l: Double) -> Double {
-        let c = typicalLossyCurve
-        if l <= Double(c[0].l) { return c[0].log2 }
-        for i in 0..<(c.count - 1) where l <= Double(c[i + 1].l) {
-            let t = (l - Double(c[i].l)) / Double(c[i + 1].l - c[i].l)
-            return c[i].log2 + t * (c[i + 1].log2 - c[i].log2)
-        }
-        return c[c.count - 1].log2
-    }
-
     /// The budget at which the typical curve puts `log2Ratio` (log2 of the bytes wanted over
     /// those made at `l`) away from `l`'s bytes, the curve scaled by `scale`; the ceiling
     /// past its end.
     static func lossy(from l: Double, log2Ratio: Double, scale: Double = 1) -> Double {
-        let want = typicalLossy(l) + log2Ratio / max(scale, 0.05)
-        let c = typicalLossyCurve
-        for i in 0..<(c.count - 1) where want >= c[i + 1].log2 {
-            let t = (want - c[i].log2) / (c[i + 1].log2 - c[i].log2)
-            return max(l, Double(c[i].l) + t * Double(c[i + 1].l - c[i].l))
-        }
-        return Double(lossyCeiling)
+        max(l, typicalLossyCurve.knob(reaching: typicalLossyCurve.at(l) + log2Ratio / max(scale, 0.05)))
     }
 
     /// A lossy search's next guess between the highest budget known to be over (`hi`) and
@@ -1018,7 +997,7 @@ struct SizeCap {
         hi: (l: Int, bytes: Int), lo: (l: Int, bytes: Int)?, target: Double, scale: Double = 1, kept: Bool = true
     ) -> Double {
         guard let lo else { return lossy(from: Double(hi.l), log2Ratio: log2(target / Double(hi.bytes)), scale: scale) }
-        let (a, b) = (typicalLossy(Double(hi.l)), typicalLossy(Double(lo.l)))
+        let (a, b) = (typicalLossyCurve.at(Double(hi.l)), typicalLossyCurve.at(Double(lo.l)))
         let scale = a > b ? log2(Double(hi.bytes) / Double(lo.bytes)) / (a - b) : 1
         let along = lossy(from: Double(hi.l), log2Ratio: log2(target / Double(hi.bytes)), scale: scale)
         guard kept else { return along }
