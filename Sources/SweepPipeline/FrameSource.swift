@@ -58,9 +58,13 @@ package final class FrameSource {
         let sources = [spec.before, spec.after ?? spec.before]
         let target = Self.knownSize(spec).map { StillTarget(width: $0.width, height: $0.height, fit: spec.fit) }
         func open(_ i: Int) throws -> LoadedSide {
-            try LoadedSide.open(
-                sources[i], clip: spec.clip.forSide(i), background: bg, maxPixels: spec.maxPixels, decoding: spec.decoding,
-                target: target)
+            func decode() throws -> LoadedSide {
+                try LoadedSide.open(
+                    sources[i], clip: spec.clip.forSide(i), background: bg, maxPixels: spec.maxPixels, decoding: spec.decoding,
+                    target: target)
+            }
+            // Only the decode worker resizes a still to the render's size where it decodes.
+            return try spec.stills?.side(i, target: spec.decoding == .worker ? target : nil, open: decode) ?? decode()
         }
         let twoInputs = spec.after != nil
         let (beforeSide, afterSide) =
@@ -78,10 +82,14 @@ package final class FrameSource {
         width = w
         height = h
         func side(_ loaded: LoadedSide, _ index: Int) throws -> (RGBAImage, ClipSide?) {
+            func resized(_ image: RGBAImage) -> RGBAImage {
+                guard image.width != w || image.height != h else { return image }
+                let resize = { Resampler.resize(image, width: w, height: h, mode: spec.fit, background: bg) }
+                return spec.stills?.base(index, width: w, height: h, resize: resize) ?? resize()
+            }
             switch loaded {
-            case let .image(image): return (Resampler.resize(image, width: w, height: h, mode: spec.fit, background: bg), nil)
-            case let .resized(image, _) where image.width == w && image.height == h: return (image, nil)
-            case let .resized(image, _): return (Resampler.resize(image, width: w, height: h, mode: spec.fit, background: bg), nil)
+            case let .image(image): return (resized(image), nil)
+            case let .resized(image, _): return (resized(image), nil)
             case let .clip(decoder):
                 let (options, limit) = (spec.clip.forSide(index), spec.maxPixels)
                 let clip = ClipSide(

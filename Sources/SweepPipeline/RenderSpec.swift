@@ -70,6 +70,8 @@ package struct RenderSpec: Sendable {
     package var maxFramePixels: Int?
     /// Set from another thread to stop the render at its next frame (SweepKit's async API).
     package var cancellation: CancellationFlag?
+    /// The still inputs as decoded, shared by a size cap's attempts (``DecodedStills``).
+    package var stills: DecodedStills?
     /// Told, once, what would keep a capped render's look (``CapAdvice``): a GIF's before
     /// the long work; a video's as soon as it is shown.
     package var advise: (@Sendable (CapAdvice) -> Void)?

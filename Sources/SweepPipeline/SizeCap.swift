@@ -35,8 +35,11 @@ struct SizeCap {
 
     /// Renders `spec` to `path` within the budget.
     func render(_ spec: RenderSpec, kind: OutputKind, to path: String, progress: Renderer.Progress?) throws -> RenderResult {
+        var spec = spec
         switch kind {
         case .gif, .video:
+            // Every attempt renders the same inputs: the stills are decoded once.
+            if spec.stills == nil { spec.stills = DecodedStills() }
             // Every attempt that fits is kept in a hidden stage: the output's name shows
             // nothing until the fit is done.
             let stage = try StagedOutput(destination: path)
