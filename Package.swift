@@ -127,6 +127,7 @@ let package = Package(
             name: "SweepPipelineTests",
             dependencies: [
                 "SweepTestSupport", "SweepPipeline", "SweepGIF", "SweepMedia", "SweepImaging", "SweepSupport", "SweepTimeline",
+                "SweepWorker",
             ]),
         .testTarget(name: "SweepKitTests", dependencies: ["SweepTestSupport", "SweepKit", "SweepGIF", "SweepMedia", "SweepImaging"]),
         .testTarget(
