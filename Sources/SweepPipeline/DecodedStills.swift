@@ -4,9 +4,9 @@ import Synchronization
 
 /// The still inputs of one capped render, each decoded once and kept at every size an attempt
 /// asked for (``RenderSpec/stills``): a size cap renders the same inputs several times, and
-/// each attempt decoded and resized both photos again (0.3–0.5 s for two 2560×1600 JPEGs on
-/// two cores, a tenth of a 4 s dissolve's render). Clips are opened afresh each time: a
-/// decoder plays forward, and seeking it back costs what opening does.
+/// decoding and resizing them is a tenth of a short render (docs/decisions/size-cap.md).
+/// Clips are opened afresh each time: a decoder plays forward, and seeking it back costs what
+/// opening does.
 ///
 /// A side is kept as decoding gave it (the same `LoadedSide` result and the same resize), so
 /// an attempt's pixels are those of a render that decoded the file itself. Holds each still

@@ -88,8 +88,7 @@ package final class FrameSource {
                 return spec.stills?.base(index, width: w, height: h, resize: resize) ?? resize()
             }
             switch loaded {
-            case let .image(image): return (resized(image), nil)
-            case let .resized(image, _): return (resized(image), nil)
+            case let .image(image), let .resized(image, _): return (resized(image), nil)
             case let .clip(decoder):
                 let (options, limit) = (spec.clip.forSide(index), spec.maxPixels)
                 let clip = ClipSide(

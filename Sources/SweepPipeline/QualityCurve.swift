@@ -7,10 +7,10 @@
 /// until its palette halves below 60, so a first guess off one curve cost two to four renders
 /// more (docs/decisions/size-cap.md, "A curve for the picture").
 struct QualityCurve: Sendable, Equatable {
-    /// At 40, 45, …, 100, rising, 0 at 90.
-    let points: [Double]
-    /// Through `points`.
+    /// Through ``points``, at 40, 45, …, 100.
     private let curve: LogBytesCurve
+    /// At 40, 45, …, 100, rising, 0 at 90.
+    var points: [Double] { curve.y }
 
     /// The median of four photo pairs' wipes (720², the default look). Bytes fall fast from 90
     /// to 75 and slowly below 60, which no one slope follows (a slope fitted from 90 to 40 put
@@ -54,7 +54,6 @@ struct QualityCurve: Sendable, Equatable {
     /// A curve through `points`, 40, 45, …, 100.
     init(points: [Double]) {
         precondition(points.count == 13, "a quality curve has a point every 5 from 40 to 100")
-        self.points = points
         curve = LogBytesCurve(x: Array(stride(from: 40.0, through: 100, by: 5)), y: points)
     }
 
